@@ -1,0 +1,52 @@
+# FaceWorker: every set-up step is a target here, so a fresh clone needs nothing by hand.
+SHELL := /bin/bash
+SWIFT ?= swift
+CONFIG ?= release
+MODELS := models
+VENV := .venv-tools
+PYTHON := $(VENV)/bin/python
+BIN := .build/$(CONFIG)
+
+.PHONY: all deps models build run test test-swift bench-inference venv proto clean help
+
+all: build
+
+help:
+	@echo "make run              install what is missing, build, start face-worker"
+	@echo "make test             install what is missing, build, run every test"
+	@echo "make bench-inference  per-model invoke time: ours against LiteRT (1 and 2 threads)"
+	@echo "make proto            regenerate the committed protobuf code (slow: builds the plugin)"
+
+deps:
+	@scripts/install-deps.sh
+
+models:
+	@scripts/fetch-models.sh $(MODELS)
+
+build: deps
+	$(SWIFT) build -c $(CONFIG)
+
+run: deps models build
+	$(BIN)/face-worker --models $(MODELS)
+
+test: deps models test-swift
+
+test-swift:
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+# Python tools (golden-file generators, benchmark peers) live in their own environment.
+$(VENV)/.ok: tools/requirements.txt
+	python3 -m venv $(VENV)
+	$(PYTHON) -m pip install --quiet --upgrade pip
+	$(PYTHON) -m pip install --quiet -r tools/requirements.txt
+	touch $@
+
+venv: $(VENV)/.ok
+
+bench-inference: deps models venv
+	$(SWIFT) build -c release --product inference-bench
+	$(PYTHON) tools/bench_inference.py --models $(MODELS) --ours .build/release/inference-bench
+
+clean:
+	rm -rf .build $(VENV)

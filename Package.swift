@@ -1,0 +1,53 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "FaceWorker",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "face-worker", targets: ["face-worker"]),
+        .library(name: "ModelFile", targets: ["ModelFile"]),
+        .library(name: "Inference", targets: ["Inference"]),
+        .library(name: "Imaging", targets: ["Imaging"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+    ],
+    targets: [
+        // System libraries, from Debian packages installed by `make deps`.
+        .systemLibrary(name: "CXNNPack", path: "Sources/CXNNPack"),
+        .systemLibrary(name: "CTurboJPEG", path: "Sources/CTurboJPEG"),
+
+        // Layer 1: the .tflite file, read and folded into plain float tensors.
+        .target(name: "ModelFile"),
+        // Layer 2: running a loaded model on XNNPACK.
+        .target(name: "Inference", dependencies: ["ModelFile", "CXNNPack"]),
+        // Pixels in: decoding, pixel formats, orientation, crops to tensors.
+        .target(name: "Imaging", dependencies: ["CTurboJPEG"]),
+
+        .executableTarget(
+            name: "face-worker",
+            dependencies: [
+                "Inference",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "inference-bench",
+            dependencies: [
+                "Inference",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        .testTarget(name: "ModelFileTests", dependencies: ["ModelFile"]),
+        .testTarget(
+            name: "InferenceTests",
+            dependencies: ["Inference"],
+            resources: [.copy("Goldens")]
+        ),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
+    ]
+)

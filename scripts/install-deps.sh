@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs the Debian packages FaceWorker builds against, when any is missing.
+# Safe to run again: with everything present it only checks and exits.
+set -euo pipefail
+
+packages=(
+  libxnnpack-dev libpthreadpool-dev   # inference engine and its thread pool header
+  libturbojpeg0-dev                   # JPEG decoding
+  libprotobuf-c-dev protobuf-c-compiler protobuf-compiler   # C client and `make proto`
+  python3-venv                        # virtual environments for the benchmarks and clients
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "Installing Debian packages: ${missing[*]}"
+if ! command -v apt-get >/dev/null 2>&1; then
+  echo "error: apt-get not found. FaceWorker's set-up expects Debian 12; install these packages by hand: ${missing[*]}" >&2
+  exit 1
+fi
+sudo=()
+if [ "$(id -u)" -ne 0 ]; then
+  if ! command -v sudo >/dev/null 2>&1; then
+    echo "error: not root and sudo is not available; as root run: apt-get install ${missing[*]}" >&2
+    exit 1
+  fi
+  sudo=(sudo)
+fi
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -q
+"${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
