@@ -9,10 +9,12 @@ let package = Package(
         .library(name: "ModelFile", targets: ["ModelFile"]),
         .library(name: "Inference", targets: ["Inference"]),
         .library(name: "Imaging", targets: ["Imaging"]),
+        .library(name: "FaceWorkerProtocol", targets: ["FaceWorkerProtocol"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.28.0"),
     ],
     targets: [
         // System libraries, from Debian packages installed by `make deps`.
@@ -25,6 +27,11 @@ let package = Package(
         .target(name: "Inference", dependencies: ["ModelFile", "CXNNPack"]),
         // Pixels in: decoding, pixel formats, orientation, crops to tensors.
         .target(name: "Imaging", dependencies: ["CTurboJPEG"]),
+        // The wire API: generated protobuf messages and the length-prefixed framing.
+        .target(
+            name: "FaceWorkerProtocol",
+            dependencies: [.product(name: "SwiftProtobuf", package: "swift-protobuf")]
+        ),
 
         .executableTarget(
             name: "face-worker",
@@ -49,5 +56,6 @@ let package = Package(
             resources: [.copy("Goldens")]
         ),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
+        .testTarget(name: "FaceWorkerProtocolTests", dependencies: ["FaceWorkerProtocol"]),
     ]
 )
