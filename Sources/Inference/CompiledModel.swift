@@ -1,0 +1,66 @@
+import ModelFile
+
+/// A loaded model prepared for XNNPACK: immutable and shared by every runtime.
+///
+/// Holds the folded graph and a pointer-stable copy of its weights (XNNPACK keeps
+/// pointers to static tensor data for the lifetime of a subgraph and its
+/// runtimes). Load each model once per process and create one `Runtime` per
+/// inference thread from it.
+public final class CompiledModel: Sendable {
+    /// The folded graph as read from the file.
+    public let graph: Model
+    /// The shape of each model input, in order.
+    public let inputShapes: [[Int]]
+    /// The shape of each model output, in order.
+    public let outputShapes: [[Int]]
+    let weights: WeightStore
+    let plan: OutputPlan
+
+    /// Reads, folds and validates the model at `path`.
+    public convenience init(path: String) throws {
+        try self.init(graph: try ModelLoader.load(path: path))
+    }
+
+    /// Validates a folded graph for execution.
+    public init(graph: Model) throws {
+        self.graph = graph
+        self.inputShapes = graph.inputs.map { graph.tensors[$0].shape }
+        self.outputShapes = graph.outputs.map { graph.tensors[$0].shape }
+        self.plan = try OutputPlan(graph: graph)
+        self.weights = WeightStore(graph: graph)
+    }
+
+    /// The file name without directory, for logs and reports.
+    public var name: String {
+        String(graph.file.split(separator: "/").last ?? Substring(graph.file))
+    }
+}
+
+/// Weights copied into memory that never moves or changes.
+///
+/// Safety of `@unchecked Sendable`: the pointers are allocated and written only
+/// in `init`, never written again, and freed only in `deinit`, when no other
+/// reference exists; every other access is a read.
+final class WeightStore: @unchecked Sendable {
+    private let storage: [Int: UnsafeMutableBufferPointer<Float>]
+
+    init(graph: Model) {
+        var storage: [Int: UnsafeMutableBufferPointer<Float>] = [:]
+        for (index, tensor) in graph.tensors.enumerated() {
+            guard let values = tensor.constant?.floats else { continue }
+            let buffer = UnsafeMutableBufferPointer<Float>.allocate(capacity: max(values.count, 1))
+            _ = buffer.initialize(from: values)
+            storage[index] = buffer
+        }
+        self.storage = storage
+    }
+
+    /// Stable address of tensor `index`'s float data, or nil if it has none.
+    func pointer(_ index: Int) -> UnsafePointer<Float>? {
+        storage[index].map { UnsafePointer($0.baseAddress!) }
+    }
+
+    deinit {
+        for buffer in storage.values { buffer.deallocate() }
+    }
+}

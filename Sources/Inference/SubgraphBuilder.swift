@@ -1,0 +1,130 @@
+import CXNNPack
+import ModelFile
+
+/// Translates a folded graph into an XNNPACK subgraph.
+///
+/// Every TFLite tensor index is used as the XNNPACK external value id, so the
+/// runtime's inputs and outputs are addressed by the same numbers as in the file.
+struct SubgraphBuilder {
+    let model: CompiledModel
+    let subgraph: xnn_subgraph_t
+
+    private var graph: Model { model.graph }
+
+    func check(_ status: xnn_status, operatorIndex: Int? = nil, _ what: @autoclosure () -> String) throws {
+        guard status == xnn_status_success else {
+            throw InferenceError(file: graph.file, operatorIndex: operatorIndex, problem: "XNNPACK refused \(what()): \(status.name)")
+        }
+    }
+
+    /// Defines every tensor the XNNPACK part of the graph touches, then every node.
+    func build() throws {
+        var used = Set<Int>()
+        for (index, op) in graph.operators.enumerated() where !model.plan.deferredOperators.contains(index) {
+            used.formUnion(op.inputs.filter { $0 >= 0 })
+            used.formUnion(op.outputs)
+        }
+        let inputs = Set(graph.inputs)
+        let outputs = Set(model.plan.externalOutputs)
+        let slopes = Set(graph.operators.filter { $0.kind == .prelu }.map { $0.inputs[1] })
+        for index in used.sorted() {
+            let flags = (inputs.contains(index) ? UInt32(XNN_VALUE_FLAG_EXTERNAL_INPUT) : 0)
+                | (outputs.contains(index) ? UInt32(XNN_VALUE_FLAG_EXTERNAL_OUTPUT) : 0)
+            try defineTensor(index, flags: flags, flatten: slopes.contains(index))
+        }
+        for (index, op) in graph.operators.enumerated() where !model.plan.deferredOperators.contains(index) {
+            try defineNode(op, index: index)
+        }
+    }
+
+    private func defineTensor(_ index: Int, flags: UInt32, flatten: Bool) throws {
+        let tensor = graph.tensors[index]
+        if case .int32 = tensor.constant {
+            return // Integer parameters (paddings, shapes) are read by the node definitions.
+        }
+        // XNNPACK takes PReLU slopes as 1-D; TFLite stores them as [1, 1, C].
+        let sizes = (flatten ? [tensor.elementCount] : tensor.shape).map { size_t($0) }
+        var id: UInt32 = 0
+        let status = sizes.withUnsafeBufferPointer {
+            xnn_define_tensor_value(subgraph, xnn_datatype_fp32, $0.count, $0.baseAddress,
+                                    model.weights.pointer(index), UInt32(index), flags, &id)
+        }
+        try check(status, "tensor \(index) ('\(tensor.name)', shape \(tensor.shape))")
+    }
+
+    private func defineNode(_ op: Operator, index: Int) throws {
+        let input = UInt32(op.inputs[0])
+        let output = UInt32(op.outputs[0])
+        let optional = { (position: Int) -> UInt32 in
+            position < op.inputs.count && op.inputs[position] >= 0 ? UInt32(op.inputs[position]) : XNN_INVALID_VALUE_ID
+        }
+        let status: xnn_status
+        switch op.kind {
+        case .conv2D(let options):
+            let filter = graph.tensors[op.inputs[1]].shape // [O, kh, kw, I]
+            guard filter.count == 4 else { throw shapeError(index, "CONV_2D filter shape \(filter)") }
+            let range = options.activation.range
+            status = xnn_define_convolution_2d(
+                subgraph, 0, 0, 0, 0, UInt32(filter[1]), UInt32(filter[2]),
+                UInt32(options.strideHeight), UInt32(options.strideWidth),
+                UInt32(options.dilationHeight), UInt32(options.dilationWidth),
+                1, filter[3], filter[0], range.lowerBound, range.upperBound,
+                input, UInt32(op.inputs[1]), optional(2), output, paddingFlag(options.padding))
+        case .depthwiseConv2D(let options, let multiplier):
+            let filter = graph.tensors[op.inputs[1]].shape // [1, kh, kw, C * multiplier]
+            guard filter.count == 4 else { throw shapeError(index, "DEPTHWISE_CONV_2D filter shape \(filter)") }
+            let range = options.activation.range
+            status = xnn_define_depthwise_convolution_2d(
+                subgraph, 0, 0, 0, 0, UInt32(filter[1]), UInt32(filter[2]),
+                UInt32(options.strideHeight), UInt32(options.strideWidth),
+                UInt32(options.dilationHeight), UInt32(options.dilationWidth),
+                UInt32(multiplier), filter[3] / multiplier, range.lowerBound, range.upperBound,
+                input, UInt32(op.inputs[1]), optional(2), output, paddingFlag(options.padding))
+        case .add(let activation):
+            let range = activation.range
+            status = xnn_define_add2(subgraph, range.lowerBound, range.upperBound, input, UInt32(op.inputs[1]), output, 0)
+        case .relu:
+            status = xnn_define_clamp(subgraph, 0, .infinity, input, output, 0)
+        case .prelu:
+            status = xnn_define_prelu(subgraph, input, UInt32(op.inputs[1]), output, 0)
+        case .maxPool2D(let options):
+            let range = options.activation.range
+            status = xnn_define_max_pooling_2d(
+                subgraph, 0, 0, 0, 0, UInt32(options.filterHeight), UInt32(options.filterWidth),
+                UInt32(options.strideHeight), UInt32(options.strideWidth), 1, 1,
+                range.lowerBound, range.upperBound, input, output, paddingFlag(options.padding))
+        case .pad:
+            let rank = graph.tensors[op.inputs[0]].shape.count
+            guard let amounts = graph.tensors[op.inputs[1]].constant?.integers, amounts.count == 2 * rank,
+                  amounts.allSatisfy({ $0 >= 0 }) else {
+                throw shapeError(index, "PAD needs constant non-negative paddings of shape [\(rank), 2]")
+            }
+            let before = (0..<rank).map { size_t(amounts[2 * $0]) }
+            let after = (0..<rank).map { size_t(amounts[2 * $0 + 1]) }
+            status = xnn_define_static_constant_pad(subgraph, before, after, 0, input, output, 0)
+        case .reshape:
+            let shape = graph.tensors[op.outputs[0]].shape.map { size_t($0) }
+            status = xnn_define_static_reshape(subgraph, shape.count, shape, input, output, 0)
+        case .resizeBilinear(let alignCorners, let halfPixelCenters):
+            let shape = graph.tensors[op.outputs[0]].shape
+            guard shape.count == 4 else { throw shapeError(index, "RESIZE_BILINEAR output shape \(shape)") }
+            // TFLite's default (neither flag) is TensorFlow's legacy sampling grid.
+            let flags: UInt32 = alignCorners ? UInt32(XNN_FLAG_ALIGN_CORNERS)
+                : halfPixelCenters ? 0 : UInt32(XNN_FLAG_TENSORFLOW_LEGACY_MODE)
+            status = xnn_define_static_resize_bilinear_2d(subgraph, shape[1], shape[2], input, output, flags)
+        case .depthToSpace(let blockSize):
+            status = xnn_define_depth_to_space(subgraph, input, output, UInt32(blockSize), 0)
+        case .concatenation:
+            throw shapeError(index, "CONCATENATION is only supported as the last step producing a model output")
+        }
+        try check(status, operatorIndex: index, "\(op.kind.name) (inputs \(op.inputs), outputs \(op.outputs))")
+    }
+
+    private func paddingFlag(_ padding: Padding) -> UInt32 {
+        padding == .same ? UInt32(XNN_FLAG_TENSORFLOW_SAME_PADDING) : 0
+    }
+
+    private func shapeError(_ index: Int, _ problem: String) -> InferenceError {
+        InferenceError(file: graph.file, operatorIndex: index, problem: problem)
+    }
+}

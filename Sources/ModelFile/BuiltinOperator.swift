@@ -1,0 +1,21 @@
+/// TFLite builtin operator codes (`BuiltinOperator` in the schema) that the
+/// loader knows by name: the ones FaceWorker runs or folds away.
+enum BuiltinOperator: Int32 {
+    case add = 0
+    case concatenation = 2
+    case conv2D = 3
+    case depthwiseConv2D = 4
+    case depthToSpace = 5
+    case dequantize = 6
+    case maxPool2D = 17
+    case relu = 19
+    case reshape = 22
+    case resizeBilinear = 23
+    case custom = 32
+    case pad = 34
+    case prelu = 54
+    case densify = 124
+
+    /// Names of everything supported, for error messages.
+    static let supportedNames = "ADD, CONCATENATION, CONV_2D, DEPTHWISE_CONV_2D, DEPTH_TO_SPACE, DEQUANTIZE (of fp16 weights), DENSIFY (of weights), MAX_POOL_2D, PAD, PRELU, RELU, RESHAPE, RESIZE_BILINEAR"
+}

@@ -1,0 +1,118 @@
+/// One operator of the folded graph, with its tensor indices.
+///
+/// An input index of -1 marks an optional input that is absent (a convolution
+/// without bias, for instance), as in TFLite.
+public struct Operator: Sendable {
+    /// What the operator computes, with its options.
+    public let kind: OperatorKind
+    /// Indices of input tensors.
+    public let inputs: [Int]
+    /// Indices of output tensors.
+    public let outputs: [Int]
+
+    /// Creates an operator.
+    public init(kind: OperatorKind, inputs: [Int], outputs: [Int]) {
+        self.kind = kind
+        self.inputs = inputs
+        self.outputs = outputs
+    }
+}
+
+/// The operators FaceWorker runs, each with the options the engine needs.
+public enum OperatorKind: Sendable, Equatable {
+    case conv2D(ConvolutionOptions)
+    /// Depthwise convolution; `depthMultiplier` output channels per input channel.
+    case depthwiseConv2D(ConvolutionOptions, depthMultiplier: Int)
+    case add(Activation)
+    case relu
+    /// Parametric ReLU; input 1 holds the per-channel slopes.
+    case prelu
+    case maxPool2D(PoolOptions)
+    /// Constant zero padding; input 1 holds `[rank, 2]` before/after amounts.
+    case pad
+    /// Reshape to the output tensor's shape.
+    case reshape
+    case resizeBilinear(alignCorners: Bool, halfPixelCenters: Bool)
+    case depthToSpace(blockSize: Int)
+    case concatenation(axis: Int, activation: Activation)
+
+    /// The TFLite name, for messages.
+    public var name: String {
+        switch self {
+        case .conv2D: "CONV_2D"
+        case .depthwiseConv2D: "DEPTHWISE_CONV_2D"
+        case .add: "ADD"
+        case .relu: "RELU"
+        case .prelu: "PRELU"
+        case .maxPool2D: "MAX_POOL_2D"
+        case .pad: "PAD"
+        case .reshape: "RESHAPE"
+        case .resizeBilinear: "RESIZE_BILINEAR"
+        case .depthToSpace: "DEPTH_TO_SPACE"
+        case .concatenation: "CONCATENATION"
+        }
+    }
+}
+
+/// TFLite's padding schemes.
+public enum Padding: Sendable, Equatable {
+    /// Output size ceil(input / stride), zero padding split with the extra on the bottom/right.
+    case same
+    /// No padding.
+    case valid
+}
+
+/// An activation fused into the preceding operator.
+public enum Activation: Sendable, Equatable {
+    case none, relu, reluN1To1, relu6
+
+    /// The clamp range the activation amounts to.
+    public var range: ClosedRange<Float> {
+        switch self {
+        case .none: -Float.infinity...Float.infinity
+        case .relu: 0...Float.infinity
+        case .reluN1To1: -1...1
+        case .relu6: 0...6
+        }
+    }
+}
+
+/// Options of a 2-D convolution (regular or depthwise).
+public struct ConvolutionOptions: Sendable, Equatable {
+    public var padding: Padding
+    public var strideWidth: Int
+    public var strideHeight: Int
+    public var dilationWidth: Int
+    public var dilationHeight: Int
+    public var activation: Activation
+
+    /// Creates convolution options.
+    public init(padding: Padding, strideWidth: Int, strideHeight: Int, dilationWidth: Int, dilationHeight: Int, activation: Activation) {
+        self.padding = padding
+        self.strideWidth = strideWidth
+        self.strideHeight = strideHeight
+        self.dilationWidth = dilationWidth
+        self.dilationHeight = dilationHeight
+        self.activation = activation
+    }
+}
+
+/// Options of a 2-D pooling operator.
+public struct PoolOptions: Sendable, Equatable {
+    public var padding: Padding
+    public var strideWidth: Int
+    public var strideHeight: Int
+    public var filterWidth: Int
+    public var filterHeight: Int
+    public var activation: Activation
+
+    /// Creates pooling options.
+    public init(padding: Padding, strideWidth: Int, strideHeight: Int, filterWidth: Int, filterHeight: Int, activation: Activation) {
+        self.padding = padding
+        self.strideWidth = strideWidth
+        self.strideHeight = strideHeight
+        self.filterWidth = filterWidth
+        self.filterHeight = filterHeight
+        self.activation = activation
+    }
+}

@@ -1,0 +1,61 @@
+import ArgumentParser
+import Foundation
+import Inference
+
+/// Times `Runtime.invoke()` for one model, for `make bench-inference`, which
+/// runs it beside LiteRT's interpreter on the same input.
+@main
+struct InferenceBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "inference-bench",
+        abstract: "Time FaceWorker's XNNPACK executor on one model and print one JSON line.",
+        discussion: "The input is a seeded pseudo-random tensor (SplitMix64, seed 1), the same one the LiteRT side of `make bench-inference` feeds."
+    )
+
+    @Option(help: "Directory holding the .tflite files.")
+    var models = "models"
+
+    @Option(help: "Model file name inside --models, e.g. face_landmark.tflite.")
+    var model: String
+
+    @Option(help: "Inference threads (1 = the calling thread only).")
+    var threads = 1
+
+    @Option(help: "Untimed runs before measuring.")
+    var warmup = 50
+
+    @Option(help: "Timed runs.")
+    var iterations = 500
+
+    func validate() throws {
+        guard threads >= 1 else { throw ValidationError("--threads must be at least 1") }
+        guard iterations >= 1, warmup >= 0 else { throw ValidationError("--iterations must be at least 1 and --warmup at least 0") }
+    }
+
+    func run() throws {
+        let compiled = try CompiledModel(path: "\(models)/\(model)")
+        let runtime = try Runtime(model: compiled, threads: threads)
+        // The detectors take [-1, 1]; the landmark and iris models take [0, 1].
+        let lower: Double = model.hasPrefix("face_detection") ? -1 : 0
+        let input = SplitMix64.floats(count: runtime.input().count, seed: 1, lower: lower, upper: 1)
+        _ = runtime.input().update(fromContentsOf: input)
+        for _ in 0..<warmup { try runtime.invoke() }
+        var samples: [Double] = []
+        samples.reserveCapacity(iterations)
+        let clock = ContinuousClock()
+        for _ in 0..<iterations {
+            let elapsed = try clock.measure { try runtime.invoke() }
+            samples.append(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1e3)
+        }
+        samples.sort()
+        let report: [String: Any] = [
+            "model": model,
+            "threads": threads,
+            "median_ms": samples[samples.count / 2],
+            "p90_ms": samples[min(samples.count - 1, samples.count * 9 / 10)],
+            "iterations": iterations,
+        ]
+        let json = try JSONSerialization.data(withJSONObject: report, options: [.sortedKeys])
+        print(String(decoding: json, as: UTF8.self))
+    }
+}
