@@ -8,6 +8,10 @@ public struct MessageHeader: Hashable, Sendable {
     /// The number of bytes a header occupies on the wire.
     public static let size = 5
 
+    /// The largest payload length a header can express, as an `Int` (clamped on
+    /// 32-bit platforms, where no buffer can be that large anyway).
+    public static let maximumLength = Int(clamping: UInt32.max)
+
     /// The flag byte of an uncompressed message.
     public static let uncompressedFlag: UInt8 = 0
 
