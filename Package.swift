@@ -45,15 +45,18 @@ let package = Package(
             name: "inference-bench",
             dependencies: [
                 "Inference",
+                "InferenceTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Deterministic inputs shared by the parity tests and the inference benchmark.
+        .target(name: "InferenceTesting"),
 
         .testTarget(name: "ModelFileTests", dependencies: ["ModelFile"]),
         .testTarget(
             name: "InferenceTests",
-            dependencies: ["Inference"],
-            resources: [.copy("Goldens")]
+            dependencies: ["Inference", "InferenceTesting"],
+            exclude: ["Goldens"]
         ),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "FaceWorkerProtocolTests", dependencies: ["FaceWorkerProtocol"]),

@@ -1,11 +1,11 @@
-/// The deterministic input both benchmarks feed: SplitMix64 values mapped into
-/// the model's value range, the same sequence the LiteRT side generates.
-struct SplitMix64: RandomNumberGenerator {
+/// SplitMix64: the deterministic pseudo-random sequence the parity tests and
+/// `make bench-inference` feed the models, matching the Python tools bit for bit.
+public struct SplitMix64: RandomNumberGenerator {
     private var state: UInt64
 
-    init(seed: UInt64) { state = seed }
+    public init(seed: UInt64) { state = seed }
 
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -14,7 +14,7 @@ struct SplitMix64: RandomNumberGenerator {
     }
 
     /// `count` floats in `[lower, upper)`, computed in double precision then rounded once.
-    static func floats(count: Int, seed: UInt64, lower: Double, upper: Double) -> [Float] {
+    public static func floats(count: Int, seed: UInt64, lower: Double, upper: Double) -> [Float] {
         var generator = SplitMix64(seed: seed)
         return (0..<count).map { _ in
             let unit = Double(generator.next() >> 40) / Double(1 << 24)
