@@ -1,0 +1,112 @@
+import CTurboJPEG
+
+/// Decodes JPEG images to ``RGBImage`` with TurboJPEG, safely for untrusted input.
+///
+/// Every decode:
+/// - reads the header first and rejects empty images and images over the
+///   caller's pixel limit before any pixel data is decoded or allocated;
+/// - decodes straight to packed RGB, optionally reduced by 1/2, 1/4 or 1/8 in
+///   the inverse DCT (see ``JPEGScale``);
+/// - passes `TJFLAG_STOPONWARNING`, so corrupt or truncated data (which libjpeg
+///   would otherwise patch over with grey) is an error, and
+///   `TJFLAG_LIMITSCANS`, so a progressive JPEG with more than 500 scans
+///   (built to make decoding take quadratic time) is an error.
+///
+/// A decoder owns a TurboJPEG instance, which is not thread-safe: use one
+/// decoder per thread (it is deliberately not `Sendable`). Reusing it across
+/// images avoids reallocating TurboJPEG's state.
+public final class JPEGDecoder {
+    private let handle: tjhandle
+
+    /// Creates a TurboJPEG decompressor.
+    ///
+    /// - Throws: ``ImagingError/turboJPEG(_:)`` if TurboJPEG cannot allocate one.
+    public init() throws(ImagingError) {
+        guard let handle = tjInitDecompress() else {
+            throw .turboJPEG(turboJPEGMessage(nil))
+        }
+        self.handle = handle
+    }
+
+    deinit {
+        tjDestroy(handle)
+    }
+
+    /// The image size stated in the JPEG's header, without decoding anything else.
+    ///
+    /// - Throws: ``ImagingError/invalidJPEG(_:)`` if no valid header is found.
+    public func header(of jpeg: UnsafeRawBufferPointer) throws(ImagingError) -> PixelSize {
+        guard let base = jpeg.baseAddress, !jpeg.isEmpty else {
+            throw .invalidJPEG("no data")
+        }
+        var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
+        let status = tjDecompressHeader3(
+            handle, base.assumingMemoryBound(to: UInt8.self), UInt(jpeg.count),
+            &width, &height, &subsampling, &colorspace
+        )
+        guard status == 0 else {
+            throw .invalidJPEG(turboJPEGMessage(handle))
+        }
+        return PixelSize(width: Int(width), height: Int(height))
+    }
+
+    /// The image size stated in the JPEG's header; see ``header(of:)-(UnsafeRawBufferPointer)``.
+    public func header(of jpeg: [UInt8]) throws(ImagingError) -> PixelSize {
+        // Array.withUnsafeBytes is untyped-rethrows; withUnsafeBufferPointer keeps the typed error.
+        try jpeg.withUnsafeBufferPointer { (bytes) throws(ImagingError) in
+            try header(of: UnsafeRawBufferPointer(bytes))
+        }
+    }
+
+    /// Decodes a JPEG to packed RGB, in the orientation it is stored in.
+    ///
+    /// - Parameters:
+    ///   - jpeg: the compressed bytes.
+    ///   - maxPixels: the largest `width * height`, as stated in the header,
+    ///     that is accepted; checked before decoding starts.
+    ///   - minimumSize: when given, the image is decoded at the strongest DCT
+    ///     reduction that keeps both sides at least this large
+    ///     (``JPEGScale/largestReduction(of:keepingAtLeast:)``); when nil, at
+    ///     full resolution.
+    /// - Returns: the pixels with the scale used, so that coordinates can be
+    ///   mapped back to the full-resolution image.
+    /// - Throws: ``ImagingError/invalidJPEG(_:)`` with TurboJPEG's message for
+    ///   data TurboJPEG refuses, ``ImagingError/emptyImage(width:height:)`` or
+    ///   ``ImagingError/tooManyPixels(width:height:limit:)`` for the header's size.
+    public func decode(
+        _ jpeg: UnsafeRawBufferPointer, maxPixels: Int, minimumSize: PixelSize? = nil
+    ) throws(ImagingError) -> DecodedJPEG {
+        let sourceSize = try header(of: jpeg)
+        try PixelLimit.check(width: sourceSize.width, height: sourceSize.height, maxPixels: maxPixels)
+        let scale = minimumSize.map { JPEGScale.largestReduction(of: sourceSize, keepingAtLeast: $0) } ?? .full
+        let size = scale.scaledSize(of: sourceSize)
+        let flags = TJFLAG_STOPONWARNING | TJFLAG_LIMITSCANS
+        let pixels = try [UInt8](unsafeUninitializedCapacity: size.width * size.height * 3) {
+            (destination, initialized) throws(ImagingError) in
+            // The sizes passed are exactly TJSCALED(source, 1/d), so TurboJPEG
+            // picks the 1/d factor and fills the whole buffer.
+            let status = tjDecompress2(
+                handle, jpeg.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt(jpeg.count),
+                destination.baseAddress, Int32(size.width), Int32(size.width * 3), Int32(size.height),
+                Int32(TJPF_RGB.rawValue), flags
+            )
+            guard status == 0 else {
+                throw .invalidJPEG(turboJPEGMessage(handle))
+            }
+            initialized = destination.count
+        }
+        return DecodedJPEG(
+            image: RGBImage(validatedWidth: size.width, height: size.height, pixels: pixels),
+            scale: scale, sourceSize: sourceSize
+        )
+    }
+
+    /// Decodes a JPEG to packed RGB; see ``decode(_:maxPixels:minimumSize:)-(UnsafeRawBufferPointer,_,_)``.
+    public func decode(
+        _ jpeg: [UInt8], maxPixels: Int, minimumSize: PixelSize? = nil
+    ) throws(ImagingError) -> DecodedJPEG {
+        try jpeg.withUnsafeBufferPointer { (bytes) throws(ImagingError) in
+            try decode(UnsafeRawBufferPointer(bytes), maxPixels: maxPixels, minimumSize: minimumSize)
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import CTurboJPEG
+
+/// Encodes ``RGBImage``s as JPEG with TurboJPEG: for clients and tests that
+/// need to produce JPEG frames (the worker itself only decodes).
+///
+/// Owns a TurboJPEG compressor, which is not thread-safe: use one encoder per
+/// thread (it is deliberately not `Sendable`).
+public final class JPEGEncoder {
+    /// How much the encoder reduces the colour (chroma) resolution.
+    public enum ChromaSubsampling: Sendable, Hashable, CaseIterable {
+        /// Full-resolution chroma.
+        case none
+        /// Chroma at half the horizontal resolution.
+        case half
+        /// Chroma at half the horizontal and vertical resolution (the usual camera choice).
+        case quarter
+        /// No chroma at all: a grayscale JPEG.
+        case grayscale
+
+        var turboJPEGValue: Int32 {
+            switch self {
+            case .none: return Int32(TJSAMP_444.rawValue)
+            case .half: return Int32(TJSAMP_422.rawValue)
+            case .quarter: return Int32(TJSAMP_420.rawValue)
+            case .grayscale: return Int32(TJSAMP_GRAY.rawValue)
+            }
+        }
+    }
+
+    private let handle: tjhandle
+
+    /// Creates a TurboJPEG compressor.
+    ///
+    /// - Throws: ``ImagingError/turboJPEG(_:)`` if TurboJPEG cannot allocate one.
+    public init() throws(ImagingError) {
+        guard let handle = tjInitCompress() else {
+            throw .turboJPEG(turboJPEGMessage(nil))
+        }
+        self.handle = handle
+    }
+
+    deinit {
+        tjDestroy(handle)
+    }
+
+    /// Compresses `image`.
+    ///
+    /// - Parameters:
+    ///   - quality: 1 (smallest) to 100 (best).
+    ///   - subsampling: chroma resolution.
+    ///   - progressive: write a progressive JPEG (several scans) instead of a
+    ///     baseline one.
+    /// - Throws: ``ImagingError/turboJPEG(_:)`` if TurboJPEG fails.
+    public func encode(
+        _ image: RGBImage, quality: Int = 90, subsampling: ChromaSubsampling = .quarter, progressive: Bool = false
+    ) throws(ImagingError) -> [UInt8] {
+        precondition((1...100).contains(quality), "JPEG quality must be in 1...100, got \(quality)")
+        var output: UnsafeMutablePointer<UInt8>?
+        var outputSize: UInt = 0
+        let flags = progressive ? TJFLAG_PROGRESSIVE : 0
+        let status = image.pixels.withUnsafeBufferPointer { pixels in
+            tjCompress2(
+                handle, pixels.baseAddress, Int32(image.width), Int32(image.width * 3), Int32(image.height),
+                Int32(TJPF_RGB.rawValue), &output, &outputSize, subsampling.turboJPEGValue, Int32(quality), flags
+            )
+        }
+        // TurboJPEG may have allocated the output even when it failed.
+        defer { tjFree(output) }
+        guard status == 0, let output else {
+            throw .turboJPEG(turboJPEGMessage(handle))
+        }
+        return Array(UnsafeBufferPointer(start: output, count: Int(outputSize)))
+    }
+}

@@ -1,0 +1,74 @@
+/// Uncompressed pixels as a client sends them: a format, the dimensions, the
+/// row stride in bytes, and the buffer.
+///
+/// Nothing is checked until ``rgbImage(maxPixels:)`` converts the frame, so a
+/// frame can be built straight from untrusted fields. The buffer must be
+/// exactly as long as the geometry implies (see ``PixelFormat`` for the
+/// layouts): for packed formats and GRAY8 that is `height * rowStride`; for
+/// NV12 and NV21 it is `(height + ceil(height / 2)) * rowStride`, the chroma
+/// rows sharing the luma stride; for I420 it is `height * rowStride` plus two
+/// chroma planes of `ceil(height / 2)` rows with stride `ceil(rowStride / 2)`.
+///
+/// YUV frames are converted with BT.601 limited ("video") range, as libyuv's
+/// `I420ToARGB` does, but with exact coefficients and rounding to nearest:
+///
+///     R = 255/219 (Y - 16) + 255/224 * 1.402 (V - 128)
+///     G = 255/219 (Y - 16) - 255/224 * 1.772 * 0.114/0.587 (U - 128)
+///                          - 255/224 * 1.402 * 0.299/0.587 (V - 128)
+///     B = 255/219 (Y - 16) + 255/224 * 1.772 (U - 128)
+///
+/// (about 1.164, 1.596, 0.392, 0.813 and 2.017), each rounded to nearest and
+/// clamped to 0...255. Chroma is nearest-neighbour upsampled: pixel `(x, y)`
+/// uses chroma sample `(x / 2, y / 2)`, which also defines odd widths and
+/// heights (the last column or row has a chroma sample of its own).
+public struct RawFrame: Sendable {
+    /// How the bytes encode pixels.
+    public var format: PixelFormat
+    /// Number of columns.
+    public var width: Int
+    /// Number of rows.
+    public var height: Int
+    /// Bytes from the start of one row to the start of the next (for the YUV
+    /// formats: of the luma plane; the chroma strides derive from it).
+    public var rowStride: Int
+    /// The pixel data.
+    public var bytes: [UInt8]
+
+    /// Describes a frame; validation happens in ``rgbImage(maxPixels:)``.
+    public init(format: PixelFormat, width: Int, height: Int, rowStride: Int, bytes: [UInt8]) {
+        self.format = format
+        self.width = width
+        self.height = height
+        self.rowStride = rowStride
+        self.bytes = bytes
+    }
+
+    /// Validates the frame and converts it to packed RGB (in the frame's own,
+    /// stored orientation).
+    ///
+    /// - Parameter maxPixels: the largest `width * height` accepted; checked
+    ///   before the buffer is read.
+    /// - Throws: ``ImagingError/emptyImage(width:height:)``,
+    ///   ``ImagingError/tooManyPixels(width:height:limit:)``,
+    ///   ``ImagingError/rowStrideTooSmall(format:width:minimum:actual:)`` or
+    ///   ``ImagingError/bufferSizeMismatch(format:width:height:rowStride:expected:actual:)``,
+    ///   checked in that order.
+    public func rgbImage(maxPixels: Int) throws(ImagingError) -> RGBImage {
+        let geometry = try FrameGeometry(
+            format: format, width: width, height: height, rowStride: rowStride,
+            byteCount: bytes.count, maxPixels: maxPixels
+        )
+        let pixels = bytes.withUnsafeBufferPointer { source in
+            [UInt8](unsafeUninitializedCapacity: width * height * 3) { destination, initialized in
+                switch format {
+                case .rgb, .rgba, .bgra, .bgr, .gray8:
+                    PackedConversion.convert(source, geometry, into: destination)
+                case .nv12, .nv21, .i420:
+                    YUVConversion.convert(source, geometry, into: destination)
+                }
+                initialized = destination.count
+            }
+        }
+        return RGBImage(validatedWidth: width, height: height, pixels: pixels)
+    }
+}
