@@ -261,8 +261,9 @@ public nonisolated enum Faceworker_V1_ClassificationMode: SwiftProtobuf.Enum, Sw
 }
 
 /// The layout of uncompressed pixels. Channel names are in memory order: RGB
-/// is red at the lowest address. All samples are 8-bit; YUV is full-range
-/// BT.601 (JPEG's conversion).
+/// is red at the lowest address. All samples are 8-bit. YUV is BT.601 limited
+/// ("video") range, luma 16 to 235 and chroma 16 to 240, as cameras and video
+/// decoders produce it.
 public nonisolated enum Faceworker_V1_PixelFormat: SwiftProtobuf.Enum, Swift.CaseIterable {
   public typealias RawValue = Int
 
@@ -1296,12 +1297,13 @@ public nonisolated struct Faceworker_V1_Frame: Sendable {
 /// Packed formats (RGB, BGR, RGBA, BGRA, GRAY8): `height` rows of `row_stride`
 /// bytes; the first width * bytes_per_pixel bytes of each row are pixels.
 ///
-/// Planar 4:2:0 formats (NV12, NV21, I420) need an even width and height. The
-/// luma plane is `height` rows of `row_stride` bytes. It is followed, for NV12
-/// and NV21, by one plane of height/2 rows of `row_stride` bytes with width/2
-/// interleaved chroma pairs per row; for I420, by the U plane and then the V
-/// plane, each height/2 rows of (row_stride + 1) / 2 bytes with width/2 samples
-/// per row.
+/// Planar 4:2:0 formats (NV12, NV21, I420) have one chroma sample per 2x2
+/// block of pixels: with cw = (width + 1) / 2 and ch = (height + 1) / 2 (odd
+/// sizes round up), the luma plane is `height` rows of `row_stride` bytes. It is
+/// followed, for NV12 and NV21, by one plane of ch rows of `row_stride` bytes,
+/// each starting with cw interleaved chroma pairs; for I420, by the U plane and
+/// then the V plane, each ch rows of (row_stride + 1) / 2 bytes, each starting
+/// with cw samples.
 public nonisolated struct Faceworker_V1_RawImage: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1317,9 +1319,10 @@ public nonisolated struct Faceworker_V1_RawImage: Sendable {
   public var height: UInt32 = 0
 
   /// Bytes from the start of one row to the start of the next (of the luma
-  /// plane for planar formats), at least the bytes of a row's pixels. 0 means
-  /// rows are tightly packed: width * bytes_per_pixel, or width for planar
-  /// formats.
+  /// plane for planar formats), at least the bytes of a row's pixels: width *
+  /// bytes_per_pixel for packed formats, width for I420, 2 * cw for NV12 and
+  /// NV21 (whose chroma rows share this stride). 0 means that minimum: rows
+  /// tightly packed.
   public var rowStride: UInt32 = 0
 
   /// The pixel bytes.
