@@ -1064,11 +1064,12 @@ public nonisolated struct Faceworker_V1_ResetSessionResponse: Sendable {
 /// How a session treats its frames. Defaults follow ML Kit face detection and
 /// MediaPipe's Face Detector and Face Landmarker tasks.
 ///
-/// The detector always runs. The face mesh model (478 points, with iris) runs
-/// on each face only when at least one of these asks for it: landmark_mode ALL,
-/// contour_mode ALL, classification_mode ALL, output_face_mesh,
-/// output_transformation_matrix. Without it, results carry the box, score and
-/// six keypoints only.
+/// The face detector finds faces. The face mesh model (478 points, with iris)
+/// runs on each face only when at least one of these asks for it:
+/// landmark_mode ALL, contour_mode ALL, classification_mode ALL,
+/// output_face_mesh, output_transformation_matrix. Without it, each face has
+/// only its box, score, six keypoints and, with tracking_enabled, its
+/// tracking_id, and the detector runs on every frame.
 public nonisolated struct Faceworker_V1_SessionOptions: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1152,11 +1153,11 @@ public nonisolated struct Faceworker_V1_SessionOptions: Sendable {
   /// Clears the value of `minFacePresenceConfidence`. Subsequent reads from it will return its default value.
   public mutating func clearMinFacePresenceConfidence() {self._minFacePresenceConfidence = nil}
 
-  /// In VIDEO and LIVE_STREAM modes a face found on one frame is followed on
-  /// the next from its landmarks, without running the detector. When the
-  /// presence score of a followed face drops below this value, in [0, 1], the
-  /// face is lost and the detector runs again (MediaPipe's
-  /// min_tracking_confidence). Default 0.5.
+  /// In VIDEO and LIVE_STREAM modes, when the face mesh runs, a face found on
+  /// one frame is followed on the next from its landmarks, without running the
+  /// detector. When the presence score of a followed face drops below this
+  /// value, in [0, 1], the face is lost and the detector runs again
+  /// (MediaPipe's min_tracking_confidence). Default 0.5.
   public var minTrackingConfidence: Float {
     get {_minTrackingConfidence ?? 0}
     set {_minTrackingConfidence = newValue}
