@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "ModelFile", targets: ["ModelFile"]),
         .library(name: "Inference", targets: ["Inference"]),
         .library(name: "Imaging", targets: ["Imaging"]),
+        .library(name: "FaceDetection", targets: ["FaceDetection"]),
         .library(name: "FaceWorkerProtocol", targets: ["FaceWorkerProtocol"]),
     ],
     dependencies: [
@@ -27,6 +28,8 @@ let package = Package(
         .target(name: "Inference", dependencies: ["ModelFile", "CXNNPack"]),
         // Pixels in: decoding, pixel formats, orientation, crops to tensors.
         .target(name: "Imaging", dependencies: ["CTurboJPEG"]),
+        // Layer 3: the face pipeline (detector, landmarks, ML Kit outputs, tracking, running modes).
+        .target(name: "FaceDetection", dependencies: ["Inference", "Imaging"]),
         // The wire API: generated protobuf messages and the length-prefixed framing.
         .target(
             name: "FaceWorkerProtocol",
@@ -59,6 +62,7 @@ let package = Package(
             exclude: ["Goldens"]
         ),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
+        .testTarget(name: "FaceDetectionTests", dependencies: ["FaceDetection"], exclude: ["Goldens"]),
         .testTarget(name: "FaceWorkerProtocolTests", dependencies: ["FaceWorkerProtocol"]),
     ]
 )
