@@ -34,7 +34,8 @@ public final class JPEGDecoder {
 
     /// The image size stated in the JPEG's header, without decoding anything else.
     ///
-    /// - Throws: ``ImagingError/invalidJPEG(_:)`` if no valid header is found.
+    /// - Throws: ``ImagingError/invalidJPEG(_:)`` if no valid header with a
+    ///   positive size is found.
     public func header(of jpeg: UnsafeRawBufferPointer) throws(ImagingError) -> PixelSize {
         guard let base = jpeg.baseAddress, !jpeg.isEmpty else {
             throw .invalidJPEG("no data")
@@ -46,6 +47,11 @@ public final class JPEGDecoder {
         )
         guard status == 0 else {
             throw .invalidJPEG(turboJPEGMessage(handle))
+        }
+        // TurboJPEG reports success without a size for a stream that ends
+        // before any frame header (it reads it as a tables-only stream).
+        guard width > 0, height > 0 else {
+            throw .invalidJPEG("no frame header: the data ends before the image size")
         }
         return PixelSize(width: Int(width), height: Int(height))
     }
@@ -71,8 +77,9 @@ public final class JPEGDecoder {
     /// - Returns: the pixels with the scale used, so that coordinates can be
     ///   mapped back to the full-resolution image.
     /// - Throws: ``ImagingError/invalidJPEG(_:)`` with TurboJPEG's message for
-    ///   data TurboJPEG refuses, ``ImagingError/emptyImage(width:height:)`` or
-    ///   ``ImagingError/tooManyPixels(width:height:limit:)`` for the header's size.
+    ///   data TurboJPEG refuses (including a header without a positive size),
+    ///   ``ImagingError/tooManyPixels(width:height:limit:)`` for a header over
+    ///   the limit.
     public func decode(
         _ jpeg: UnsafeRawBufferPointer, maxPixels: Int, minimumSize: PixelSize? = nil
     ) throws(ImagingError) -> DecodedJPEG {

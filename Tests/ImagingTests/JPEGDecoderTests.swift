@@ -1,0 +1,117 @@
+import Imaging
+import Testing
+
+/// Decoding what TurboJPEG's own compressor produced.
+@Suite("JPEG decoding")
+struct JPEGDecoderTests {
+    /// Mean and largest absolute difference between two same-sized images.
+    static func difference(_ a: RGBImage, _ b: RGBImage) -> (mean: Double, max: Int) {
+        precondition(a.size == b.size)
+        var total = 0, largest = 0
+        for (x, y) in zip(a.pixels, b.pixels) {
+            let delta = abs(Int(x) - Int(y))
+            total += delta
+            largest = max(largest, delta)
+        }
+        return (Double(total) / Double(a.pixels.count), largest)
+    }
+
+    @Test("round trip at quality 100 without subsampling", arguments: [(1, 1), (7, 5), (64, 48), (333, 250)])
+    func roundTrip(width: Int, height: Int) throws {
+        let image = TestImages.gradient(width: width, height: height)
+        let jpeg = try JPEGEncoder().encode(image, quality: 100, subsampling: .none)
+        let decoder = try JPEGDecoder()
+        #expect(try decoder.header(of: jpeg) == image.size)
+        let decoded = try decoder.decode(jpeg, maxPixels: width * height)
+        #expect(decoded.scale == .full)
+        #expect(decoded.sourceSize == image.size)
+        #expect(decoded.image.size == image.size)
+        let error = Self.difference(decoded.image, image)
+        #expect(error.mean < 1)
+        #expect(error.max <= 4)
+    }
+
+    @Test("baseline and progressive 4:2:0 decode to the same picture")
+    func subsampledAndProgressive() throws {
+        let image = TestImages.gradient(width: 96, height: 80)
+        let encoder = try JPEGEncoder()
+        let decoder = try JPEGDecoder()
+        for progressive in [false, true] {
+            let jpeg = try encoder.encode(image, quality: 90, subsampling: .quarter, progressive: progressive)
+            let decoded = try decoder.decode(jpeg, maxPixels: 1 << 20)
+            #expect(Self.difference(decoded.image, image).mean < 3, "progressive: \(progressive)")
+        }
+    }
+
+    @Test("a grayscale JPEG decodes to equal R, G and B")
+    func grayscale() throws {
+        let image = TestImages.gradient(width: 40, height: 24)
+        let jpeg = try JPEGEncoder().encode(image, quality: 95, subsampling: .grayscale)
+        let decoded = try JPEGDecoder().decode(jpeg, maxPixels: 1 << 20).image
+        var error = 0.0
+        for y in 0..<image.height {
+            for x in 0..<image.width {
+                let rgb = decoded.rgb(x, y)
+                #expect(rgb[0] == rgb[1] && rgb[1] == rgb[2])
+                let source = image.rgb(x, y).map(Double.init)
+                error += abs(Double(rgb[0]) - (0.299 * source[0] + 0.587 * source[1] + 0.114 * source[2]))
+            }
+        }
+        #expect(error / Double(image.width * image.height) < 2)
+    }
+
+    @Test("DCT scaling picks the strongest reduction that keeps the minimum size", arguments: [
+        (PixelSize(width: 128, height: 128), JPEGScale.half, PixelSize(width: 320, height: 240)),
+        (PixelSize(width: 100, height: 100), .quarter, PixelSize(width: 160, height: 120)),
+        (PixelSize(width: 60, height: 60), .eighth, PixelSize(width: 80, height: 60)),
+        (PixelSize(width: 161, height: 1), .half, PixelSize(width: 320, height: 240)),
+        (PixelSize(width: 641, height: 1), .full, PixelSize(width: 640, height: 480)),
+    ])
+    func dctScaling(minimum: PixelSize, scale: JPEGScale, size: PixelSize) throws {
+        let image = TestImages.gradient(width: 640, height: 480)
+        let jpeg = try JPEGEncoder().encode(image, quality: 90, subsampling: .none)
+        let decoded = try JPEGDecoder().decode(jpeg, maxPixels: 640 * 480, minimumSize: minimum)
+        #expect(decoded.scale == scale)
+        #expect(decoded.image.size == size)
+        #expect(decoded.sourceSize == image.size)
+    }
+
+    @Test("without a minimum size the image is decoded at full resolution")
+    func noScaling() throws {
+        let jpeg = try JPEGEncoder().encode(TestImages.gradient(width: 640, height: 480))
+        let decoded = try JPEGDecoder().decode(jpeg, maxPixels: 640 * 480)
+        #expect(decoded.scale == .full)
+        #expect(decoded.image.size == PixelSize(width: 640, height: 480))
+    }
+
+    /// A reduced decode is the picture at lower resolution, not a crop: each
+    /// decoded pixel is close to the mean of the 4x4 source block it covers.
+    @Test("a quarter-scale decode shows the same picture, averaged")
+    func scaledContent() throws {
+        let image = TestImages.gradient(width: 200, height: 120)
+        let jpeg = try JPEGEncoder().encode(image, quality: 100, subsampling: .none)
+        let decoded = try JPEGDecoder().decode(jpeg, maxPixels: 1 << 20, minimumSize: PixelSize(width: 50, height: 30))
+        #expect(decoded.scale == .quarter)
+        var total = 0.0
+        for y in 0..<30 {
+            for x in 0..<50 {
+                for channel in 0..<3 {
+                    var sum = 0
+                    for dy in 0..<4 {
+                        for dx in 0..<4 { sum += Int(image.rgb(4 * x + dx, 4 * y + dy)[channel]) }
+                    }
+                    total += abs(Double(decoded.image.rgb(x, y)[channel]) - Double(sum) / 16)
+                }
+            }
+        }
+        #expect(total / Double(50 * 30 * 3) < 2)
+    }
+
+    @Test("reduced sizes round up, as TurboJPEG's TJSCALED does")
+    func oddScaledSizes() throws {
+        let jpeg = try JPEGEncoder().encode(TestImages.gradient(width: 333, height: 250))
+        let decoded = try JPEGDecoder().decode(jpeg, maxPixels: 1 << 20, minimumSize: PixelSize(width: 40, height: 30))
+        #expect(decoded.scale == .eighth)
+        #expect(decoded.image.size == PixelSize(width: 42, height: 32))
+    }
+}
