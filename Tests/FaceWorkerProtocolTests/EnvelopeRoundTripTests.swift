@@ -232,9 +232,8 @@ struct EnvelopeRoundTripTests {
         var options = Faceworker_V1_SessionOptions()
         options.maxMissedFrames = 0
         let decoded = try Faceworker_V1_SessionOptions(serializedBytes: options.serializedBytes() as [UInt8])
-        #expect(decoded.hasMaxMissedFrames)
-        #expect(decoded.maxMissedFrames == 0)
-        #expect(!decoded.hasMinFaceSize)
-        #expect(!decoded.hasNumFaces)
+        #expect(decoded.optionalMaxMissedFrames == .maxMissedFrames(0))
+        #expect(decoded.optionalMinFaceSize == nil)
+        #expect(decoded.optionalNumFaces == nil)
     }
 }

@@ -13,7 +13,9 @@ struct ProtocolHelperTests {
         #expect(options.minFacePresenceConfidence == 0.5)
         #expect(options.minTrackingConfidence == 0.5)
         #expect(options.maxMissedFrames == 5)
-        #expect(options.hasMinFaceSize && options.hasNumFaces && options.hasMaxMissedFrames)
+        #expect(options.optionalMinFaceSize != nil)
+        #expect(options.optionalNumFaces != nil)
+        #expect(options.optionalMaxMissedFrames != nil)
     }
 
     @Test("options a client set, even to zero, are kept")
@@ -41,7 +43,7 @@ struct ProtocolHelperTests {
         let status = Faceworker_V1_Status(error)
         #expect(status.code == code)
         #expect(status.message == error.description)
-        #expect(!status.hasSessionID)
+        #expect(status.optionalSessionID == nil)
     }
 
     @Test("framing error descriptions name the numbers involved")

@@ -32,6 +32,15 @@ struct WireContractTests {
         #expect(try message.serializedBytes() == expected)
     }
 
+    @Test("an optional field set to zero is on the wire, as proto3 optional would send it")
+    func explicitZero() throws {
+        var options = Faceworker_V1_SessionOptions()
+        #expect(try options.serializedBytes() == [UInt8]())
+        options.maxMissedFrames = 0
+        // max_missed_frames: field 16, varint; the tag 16 << 3 takes two bytes.
+        #expect(try options.serializedBytes() == [0x80, 0x01, 0x00])
+    }
+
     @Test("status codes carry gRPC's numbers")
     func grpcStatusCodes() {
         let grpc: [(Faceworker_V1_Status.Code, Int)] = [

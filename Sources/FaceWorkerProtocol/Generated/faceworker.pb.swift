@@ -41,6 +41,13 @@
 // it. Other connections cannot see it (NOT_FOUND), and it is closed when that
 // connection closes. The models are shared by every session of the worker.
 //
+// PRESENCE. A field whose absence means something (a default applies, or a
+// value was not computed) sits alone in a oneof named optional_<field>. On
+// the wire this is exactly proto3's `optional`; it is spelled as a oneof
+// because protobuf-c before 1.5, which builds the C client, cannot generate
+// `optional`. Assigning the field makes it present. Testing presence: Python
+// HasField("<field>"), Swift `optional<Field> != nil`, C `optional_<field>_case`.
+//
 // COMPATIBILITY. Within faceworker.v1, fields and enum values are only ever
 // added, never renumbered or reused. A reader must accept, and may ignore,
 // fields and enum values it does not know.
@@ -1092,14 +1099,15 @@ public nonisolated struct Faceworker_V1_SessionOptions: Sendable {
 
   /// Smallest face reported, as the face width divided by the upright image
   /// width, in [0, 1] (ML Kit's minFaceSize). Default 0.1.
+  public var optionalMinFaceSize: Faceworker_V1_SessionOptions.OneOf_OptionalMinFaceSize? = nil
+
   public var minFaceSize: Float {
-    get {_minFaceSize ?? 0}
-    set {_minFaceSize = newValue}
+    get {
+      if case .minFaceSize(let v)? = optionalMinFaceSize {return v}
+      return 0
+    }
+    set {optionalMinFaceSize = .minFaceSize(newValue)}
   }
-  /// Returns true if `minFaceSize` has been explicitly set.
-  public var hasMinFaceSize: Bool {self._minFaceSize != nil}
-  /// Clears the value of `minFaceSize`. Subsequent reads from it will return its default value.
-  public mutating func clearMinFaceSize() {self._minFaceSize = nil}
 
   /// Whether faces get a tracking_id that stays the same while the face is
   /// followed from frame to frame (ML Kit's isTrackingEnabled). Default false.
@@ -1109,63 +1117,68 @@ public nonisolated struct Faceworker_V1_SessionOptions: Sendable {
 
   /// Lowest detector score, in [0, 1], for a face to be reported (MediaPipe's
   /// min_detection_confidence). Default 0.5.
+  public var optionalMinDetectionConfidence: Faceworker_V1_SessionOptions.OneOf_OptionalMinDetectionConfidence? = nil
+
   public var minDetectionConfidence: Float {
-    get {_minDetectionConfidence ?? 0}
-    set {_minDetectionConfidence = newValue}
+    get {
+      if case .minDetectionConfidence(let v)? = optionalMinDetectionConfidence {return v}
+      return 0
+    }
+    set {optionalMinDetectionConfidence = .minDetectionConfidence(newValue)}
   }
-  /// Returns true if `minDetectionConfidence` has been explicitly set.
-  public var hasMinDetectionConfidence: Bool {self._minDetectionConfidence != nil}
-  /// Clears the value of `minDetectionConfidence`. Subsequent reads from it will return its default value.
-  public mutating func clearMinDetectionConfidence() {self._minDetectionConfidence = nil}
 
   /// Intersection-over-union above which two detections count as the same
   /// face and are merged (non-maximum suppression), in [0, 1] (MediaPipe's
   /// min_suppression_threshold). Default 0.3.
+  public var optionalMinSuppressionThreshold: Faceworker_V1_SessionOptions.OneOf_OptionalMinSuppressionThreshold? = nil
+
   public var minSuppressionThreshold: Float {
-    get {_minSuppressionThreshold ?? 0}
-    set {_minSuppressionThreshold = newValue}
+    get {
+      if case .minSuppressionThreshold(let v)? = optionalMinSuppressionThreshold {return v}
+      return 0
+    }
+    set {optionalMinSuppressionThreshold = .minSuppressionThreshold(newValue)}
   }
-  /// Returns true if `minSuppressionThreshold` has been explicitly set.
-  public var hasMinSuppressionThreshold: Bool {self._minSuppressionThreshold != nil}
-  /// Clears the value of `minSuppressionThreshold`. Subsequent reads from it will return its default value.
-  public mutating func clearMinSuppressionThreshold() {self._minSuppressionThreshold = nil}
 
   /// Most faces reported per frame, highest detector score first (MediaPipe's
   /// num_faces). Default 1; 0 is INVALID_ARGUMENT, and the worker may cap it.
+  public var optionalNumFaces: Faceworker_V1_SessionOptions.OneOf_OptionalNumFaces? = nil
+
   public var numFaces: UInt32 {
-    get {_numFaces ?? 0}
-    set {_numFaces = newValue}
+    get {
+      if case .numFaces(let v)? = optionalNumFaces {return v}
+      return 0
+    }
+    set {optionalNumFaces = .numFaces(newValue)}
   }
-  /// Returns true if `numFaces` has been explicitly set.
-  public var hasNumFaces: Bool {self._numFaces != nil}
-  /// Clears the value of `numFaces`. Subsequent reads from it will return its default value.
-  public mutating func clearNumFaces() {self._numFaces = nil}
 
   /// Lowest face mesh presence score, in [0, 1], for a face to be reported
   /// when the mesh model runs (MediaPipe's min_face_presence_confidence).
   /// Default 0.5.
+  public var optionalMinFacePresenceConfidence: Faceworker_V1_SessionOptions.OneOf_OptionalMinFacePresenceConfidence? = nil
+
   public var minFacePresenceConfidence: Float {
-    get {_minFacePresenceConfidence ?? 0}
-    set {_minFacePresenceConfidence = newValue}
+    get {
+      if case .minFacePresenceConfidence(let v)? = optionalMinFacePresenceConfidence {return v}
+      return 0
+    }
+    set {optionalMinFacePresenceConfidence = .minFacePresenceConfidence(newValue)}
   }
-  /// Returns true if `minFacePresenceConfidence` has been explicitly set.
-  public var hasMinFacePresenceConfidence: Bool {self._minFacePresenceConfidence != nil}
-  /// Clears the value of `minFacePresenceConfidence`. Subsequent reads from it will return its default value.
-  public mutating func clearMinFacePresenceConfidence() {self._minFacePresenceConfidence = nil}
 
   /// In VIDEO and LIVE_STREAM modes, when the face mesh runs, a face found on
   /// one frame is followed on the next from its landmarks, without running the
   /// detector. When the presence score of a followed face drops below this
   /// value, in [0, 1], the face is lost and the detector runs again
   /// (MediaPipe's min_tracking_confidence). Default 0.5.
+  public var optionalMinTrackingConfidence: Faceworker_V1_SessionOptions.OneOf_OptionalMinTrackingConfidence? = nil
+
   public var minTrackingConfidence: Float {
-    get {_minTrackingConfidence ?? 0}
-    set {_minTrackingConfidence = newValue}
+    get {
+      if case .minTrackingConfidence(let v)? = optionalMinTrackingConfidence {return v}
+      return 0
+    }
+    set {optionalMinTrackingConfidence = .minTrackingConfidence(newValue)}
   }
-  /// Returns true if `minTrackingConfidence` has been explicitly set.
-  public var hasMinTrackingConfidence: Bool {self._minTrackingConfidence != nil}
-  /// Clears the value of `minTrackingConfidence`. Subsequent reads from it will return its default value.
-  public mutating func clearMinTrackingConfidence() {self._minTrackingConfidence = nil}
 
   /// Report the 478-point face mesh (468 face points, then 5 iris points for
   /// each eye) in Face.mesh. Default false.
@@ -1184,26 +1197,74 @@ public nonisolated struct Faceworker_V1_SessionOptions: Sendable {
   /// With tracking_enabled, a face that is not found on up to this many
   /// consecutive frames keeps its tracking_id when it is found again at about
   /// the same place. Default 5.
+  public var optionalMaxMissedFrames: Faceworker_V1_SessionOptions.OneOf_OptionalMaxMissedFrames? = nil
+
   public var maxMissedFrames: UInt32 {
-    get {_maxMissedFrames ?? 0}
-    set {_maxMissedFrames = newValue}
+    get {
+      if case .maxMissedFrames(let v)? = optionalMaxMissedFrames {return v}
+      return 0
+    }
+    set {optionalMaxMissedFrames = .maxMissedFrames(newValue)}
   }
-  /// Returns true if `maxMissedFrames` has been explicitly set.
-  public var hasMaxMissedFrames: Bool {self._maxMissedFrames != nil}
-  /// Clears the value of `maxMissedFrames`. Subsequent reads from it will return its default value.
-  public mutating func clearMaxMissedFrames() {self._maxMissedFrames = nil}
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  /// Smallest face reported, as the face width divided by the upright image
+  /// width, in [0, 1] (ML Kit's minFaceSize). Default 0.1.
+  public nonisolated enum OneOf_OptionalMinFaceSize: Equatable, Sendable {
+    case minFaceSize(Float)
 
-  fileprivate var _minFaceSize: Float? = nil
-  fileprivate var _minDetectionConfidence: Float? = nil
-  fileprivate var _minSuppressionThreshold: Float? = nil
-  fileprivate var _numFaces: UInt32? = nil
-  fileprivate var _minFacePresenceConfidence: Float? = nil
-  fileprivate var _minTrackingConfidence: Float? = nil
-  fileprivate var _maxMissedFrames: UInt32? = nil
+  }
+
+  /// Lowest detector score, in [0, 1], for a face to be reported (MediaPipe's
+  /// min_detection_confidence). Default 0.5.
+  public nonisolated enum OneOf_OptionalMinDetectionConfidence: Equatable, Sendable {
+    case minDetectionConfidence(Float)
+
+  }
+
+  /// Intersection-over-union above which two detections count as the same
+  /// face and are merged (non-maximum suppression), in [0, 1] (MediaPipe's
+  /// min_suppression_threshold). Default 0.3.
+  public nonisolated enum OneOf_OptionalMinSuppressionThreshold: Equatable, Sendable {
+    case minSuppressionThreshold(Float)
+
+  }
+
+  /// Most faces reported per frame, highest detector score first (MediaPipe's
+  /// num_faces). Default 1; 0 is INVALID_ARGUMENT, and the worker may cap it.
+  public nonisolated enum OneOf_OptionalNumFaces: Equatable, Sendable {
+    case numFaces(UInt32)
+
+  }
+
+  /// Lowest face mesh presence score, in [0, 1], for a face to be reported
+  /// when the mesh model runs (MediaPipe's min_face_presence_confidence).
+  /// Default 0.5.
+  public nonisolated enum OneOf_OptionalMinFacePresenceConfidence: Equatable, Sendable {
+    case minFacePresenceConfidence(Float)
+
+  }
+
+  /// In VIDEO and LIVE_STREAM modes, when the face mesh runs, a face found on
+  /// one frame is followed on the next from its landmarks, without running the
+  /// detector. When the presence score of a followed face drops below this
+  /// value, in [0, 1], the face is lost and the detector runs again
+  /// (MediaPipe's min_tracking_confidence). Default 0.5.
+  public nonisolated enum OneOf_OptionalMinTrackingConfidence: Equatable, Sendable {
+    case minTrackingConfidence(Float)
+
+  }
+
+  /// With tracking_enabled, a face that is not found on up to this many
+  /// consecutive frames keeps its tracking_id when it is found again at about
+  /// the same place. Default 5.
+  public nonisolated enum OneOf_OptionalMaxMissedFrames: Equatable, Sendable {
+    case maxMissedFrames(UInt32)
+
+  }
+
+  public init() {}
 }
 
 /// Processes one frame of a session.
@@ -1466,85 +1527,117 @@ public nonisolated struct Faceworker_V1_Face: @unchecked Sendable {
   /// when the face turns up; Y (yaw) is positive when the face turns toward
   /// the right side of the image; Z (roll) is positive when the face rotates
   /// counter-clockwise in the image. Set whenever the face mesh ran.
-  public var headEulerAngleX: Float {
-    get {_storage._headEulerAngleX ?? 0}
-    set {_uniqueStorage()._headEulerAngleX = newValue}
+  public var optionalHeadEulerAngleX: OneOf_OptionalHeadEulerAngleX? {
+    get {return _storage._optionalHeadEulerAngleX}
+    set {_uniqueStorage()._optionalHeadEulerAngleX = newValue}
   }
-  /// Returns true if `headEulerAngleX` has been explicitly set.
-  public var hasHeadEulerAngleX: Bool {_storage._headEulerAngleX != nil}
-  /// Clears the value of `headEulerAngleX`. Subsequent reads from it will return its default value.
-  public mutating func clearHeadEulerAngleX() {_uniqueStorage()._headEulerAngleX = nil}
+
+  public var headEulerAngleX: Float {
+    get {
+      if case .headEulerAngleX(let v)? = _storage._optionalHeadEulerAngleX {return v}
+      return 0
+    }
+    set {_uniqueStorage()._optionalHeadEulerAngleX = .headEulerAngleX(newValue)}
+  }
+
+  public var optionalHeadEulerAngleY: OneOf_OptionalHeadEulerAngleY? {
+    get {return _storage._optionalHeadEulerAngleY}
+    set {_uniqueStorage()._optionalHeadEulerAngleY = newValue}
+  }
 
   public var headEulerAngleY: Float {
-    get {_storage._headEulerAngleY ?? 0}
-    set {_uniqueStorage()._headEulerAngleY = newValue}
+    get {
+      if case .headEulerAngleY(let v)? = _storage._optionalHeadEulerAngleY {return v}
+      return 0
+    }
+    set {_uniqueStorage()._optionalHeadEulerAngleY = .headEulerAngleY(newValue)}
   }
-  /// Returns true if `headEulerAngleY` has been explicitly set.
-  public var hasHeadEulerAngleY: Bool {_storage._headEulerAngleY != nil}
-  /// Clears the value of `headEulerAngleY`. Subsequent reads from it will return its default value.
-  public mutating func clearHeadEulerAngleY() {_uniqueStorage()._headEulerAngleY = nil}
+
+  public var optionalHeadEulerAngleZ: OneOf_OptionalHeadEulerAngleZ? {
+    get {return _storage._optionalHeadEulerAngleZ}
+    set {_uniqueStorage()._optionalHeadEulerAngleZ = newValue}
+  }
 
   public var headEulerAngleZ: Float {
-    get {_storage._headEulerAngleZ ?? 0}
-    set {_uniqueStorage()._headEulerAngleZ = newValue}
+    get {
+      if case .headEulerAngleZ(let v)? = _storage._optionalHeadEulerAngleZ {return v}
+      return 0
+    }
+    set {_uniqueStorage()._optionalHeadEulerAngleZ = .headEulerAngleZ(newValue)}
   }
-  /// Returns true if `headEulerAngleZ` has been explicitly set.
-  public var hasHeadEulerAngleZ: Bool {_storage._headEulerAngleZ != nil}
-  /// Clears the value of `headEulerAngleZ`. Subsequent reads from it will return its default value.
-  public mutating func clearHeadEulerAngleZ() {_uniqueStorage()._headEulerAngleZ = nil}
 
   /// Probabilities in [0, 1]; set with classification_mode ALL.
-  public var smilingProbability: Float {
-    get {_storage._smilingProbability ?? 0}
-    set {_uniqueStorage()._smilingProbability = newValue}
+  public var optionalSmilingProbability: OneOf_OptionalSmilingProbability? {
+    get {return _storage._optionalSmilingProbability}
+    set {_uniqueStorage()._optionalSmilingProbability = newValue}
   }
-  /// Returns true if `smilingProbability` has been explicitly set.
-  public var hasSmilingProbability: Bool {_storage._smilingProbability != nil}
-  /// Clears the value of `smilingProbability`. Subsequent reads from it will return its default value.
-  public mutating func clearSmilingProbability() {_uniqueStorage()._smilingProbability = nil}
+
+  public var smilingProbability: Float {
+    get {
+      if case .smilingProbability(let v)? = _storage._optionalSmilingProbability {return v}
+      return 0
+    }
+    set {_uniqueStorage()._optionalSmilingProbability = .smilingProbability(newValue)}
+  }
 
   /// The person's left eye.
-  public var leftEyeOpenProbability: Float {
-    get {_storage._leftEyeOpenProbability ?? 0}
-    set {_uniqueStorage()._leftEyeOpenProbability = newValue}
+  public var optionalLeftEyeOpenProbability: OneOf_OptionalLeftEyeOpenProbability? {
+    get {return _storage._optionalLeftEyeOpenProbability}
+    set {_uniqueStorage()._optionalLeftEyeOpenProbability = newValue}
   }
-  /// Returns true if `leftEyeOpenProbability` has been explicitly set.
-  public var hasLeftEyeOpenProbability: Bool {_storage._leftEyeOpenProbability != nil}
-  /// Clears the value of `leftEyeOpenProbability`. Subsequent reads from it will return its default value.
-  public mutating func clearLeftEyeOpenProbability() {_uniqueStorage()._leftEyeOpenProbability = nil}
+
+  public var leftEyeOpenProbability: Float {
+    get {
+      if case .leftEyeOpenProbability(let v)? = _storage._optionalLeftEyeOpenProbability {return v}
+      return 0
+    }
+    set {_uniqueStorage()._optionalLeftEyeOpenProbability = .leftEyeOpenProbability(newValue)}
+  }
 
   /// The person's right eye.
-  public var rightEyeOpenProbability: Float {
-    get {_storage._rightEyeOpenProbability ?? 0}
-    set {_uniqueStorage()._rightEyeOpenProbability = newValue}
+  public var optionalRightEyeOpenProbability: OneOf_OptionalRightEyeOpenProbability? {
+    get {return _storage._optionalRightEyeOpenProbability}
+    set {_uniqueStorage()._optionalRightEyeOpenProbability = newValue}
   }
-  /// Returns true if `rightEyeOpenProbability` has been explicitly set.
-  public var hasRightEyeOpenProbability: Bool {_storage._rightEyeOpenProbability != nil}
-  /// Clears the value of `rightEyeOpenProbability`. Subsequent reads from it will return its default value.
-  public mutating func clearRightEyeOpenProbability() {_uniqueStorage()._rightEyeOpenProbability = nil}
+
+  public var rightEyeOpenProbability: Float {
+    get {
+      if case .rightEyeOpenProbability(let v)? = _storage._optionalRightEyeOpenProbability {return v}
+      return 0
+    }
+    set {_uniqueStorage()._optionalRightEyeOpenProbability = .rightEyeOpenProbability(newValue)}
+  }
 
   /// Stays the same for the same face across the frames of a session, as
   /// long as it is followed (see max_missed_frames); never reused within a
   /// session until ResetSession. Non-negative. Set with tracking_enabled.
-  public var trackingID: Int32 {
-    get {_storage._trackingID ?? 0}
-    set {_uniqueStorage()._trackingID = newValue}
+  public var optionalTrackingID: OneOf_OptionalTrackingID? {
+    get {return _storage._optionalTrackingID}
+    set {_uniqueStorage()._optionalTrackingID = newValue}
   }
-  /// Returns true if `trackingID` has been explicitly set.
-  public var hasTrackingID: Bool {_storage._trackingID != nil}
-  /// Clears the value of `trackingID`. Subsequent reads from it will return its default value.
-  public mutating func clearTrackingID() {_uniqueStorage()._trackingID = nil}
+
+  public var trackingID: Int32 {
+    get {
+      if case .trackingID(let v)? = _storage._optionalTrackingID {return v}
+      return 0
+    }
+    set {_uniqueStorage()._optionalTrackingID = .trackingID(newValue)}
+  }
 
   /// The face mesh model's confidence that its crop holds a face, in [0, 1].
   /// Set whenever the face mesh ran.
-  public var presenceScore: Float {
-    get {_storage._presenceScore ?? 0}
-    set {_uniqueStorage()._presenceScore = newValue}
+  public var optionalPresenceScore: OneOf_OptionalPresenceScore? {
+    get {return _storage._optionalPresenceScore}
+    set {_uniqueStorage()._optionalPresenceScore = newValue}
   }
-  /// Returns true if `presenceScore` has been explicitly set.
-  public var hasPresenceScore: Bool {_storage._presenceScore != nil}
-  /// Clears the value of `presenceScore`. Subsequent reads from it will return its default value.
-  public mutating func clearPresenceScore() {_uniqueStorage()._presenceScore = nil}
+
+  public var presenceScore: Float {
+    get {
+      if case .presenceScore(let v)? = _storage._optionalPresenceScore {return v}
+      return 0
+    }
+    set {_uniqueStorage()._optionalPresenceScore = .presenceScore(newValue)}
+  }
 
   /// The 478-point face mesh, with output_face_mesh: points 0 to 467 in
   /// MediaPipe's face mesh order, 468 to 472 the iris of the person's right
@@ -1565,6 +1658,58 @@ public nonisolated struct Faceworker_V1_Face: @unchecked Sendable {
   }
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  /// Head rotation in degrees, with ML Kit's signs: X (pitch) is positive
+  /// when the face turns up; Y (yaw) is positive when the face turns toward
+  /// the right side of the image; Z (roll) is positive when the face rotates
+  /// counter-clockwise in the image. Set whenever the face mesh ran.
+  public nonisolated enum OneOf_OptionalHeadEulerAngleX: Equatable, Sendable {
+    case headEulerAngleX(Float)
+
+  }
+
+  public nonisolated enum OneOf_OptionalHeadEulerAngleY: Equatable, Sendable {
+    case headEulerAngleY(Float)
+
+  }
+
+  public nonisolated enum OneOf_OptionalHeadEulerAngleZ: Equatable, Sendable {
+    case headEulerAngleZ(Float)
+
+  }
+
+  /// Probabilities in [0, 1]; set with classification_mode ALL.
+  public nonisolated enum OneOf_OptionalSmilingProbability: Equatable, Sendable {
+    case smilingProbability(Float)
+
+  }
+
+  /// The person's left eye.
+  public nonisolated enum OneOf_OptionalLeftEyeOpenProbability: Equatable, Sendable {
+    case leftEyeOpenProbability(Float)
+
+  }
+
+  /// The person's right eye.
+  public nonisolated enum OneOf_OptionalRightEyeOpenProbability: Equatable, Sendable {
+    case rightEyeOpenProbability(Float)
+
+  }
+
+  /// Stays the same for the same face across the frames of a session, as
+  /// long as it is followed (see max_missed_frames); never reused within a
+  /// session until ResetSession. Non-negative. Set with tracking_enabled.
+  public nonisolated enum OneOf_OptionalTrackingID: Equatable, Sendable {
+    case trackingID(Int32)
+
+  }
+
+  /// The face mesh model's confidence that its crop holds a face, in [0, 1].
+  /// Set whenever the face mesh ran.
+  public nonisolated enum OneOf_OptionalPresenceScore: Equatable, Sendable {
+    case presenceScore(Float)
+
+  }
 
   public init() {}
 
@@ -1788,16 +1933,23 @@ public nonisolated struct Faceworker_V1_Status: Sendable {
   public var message: String = String()
 
   /// The session the failed call was about, when there is one.
+  public var optionalSessionID: Faceworker_V1_Status.OneOf_OptionalSessionID? = nil
+
   public var sessionID: UInt64 {
-    get {_sessionID ?? 0}
-    set {_sessionID = newValue}
+    get {
+      if case .sessionID(let v)? = optionalSessionID {return v}
+      return 0
+    }
+    set {optionalSessionID = .sessionID(newValue)}
   }
-  /// Returns true if `sessionID` has been explicitly set.
-  public var hasSessionID: Bool {self._sessionID != nil}
-  /// Clears the value of `sessionID`. Subsequent reads from it will return its default value.
-  public mutating func clearSessionID() {self._sessionID = nil}
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  /// The session the failed call was about, when there is one.
+  public nonisolated enum OneOf_OptionalSessionID: Equatable, Sendable {
+    case sessionID(UInt64)
+
+  }
 
   /// gRPC's status codes, with gRPC's numbers. The worker uses:
   /// INVALID_ARGUMENT for a bad request (options, image, timestamp);
@@ -1901,8 +2053,6 @@ public nonisolated struct Faceworker_V1_Status: Sendable {
   }
 
   public init() {}
-
-  fileprivate var _sessionID: UInt64? = nil
 }
 
 /// Asks the worker to answer at once, without touching any session.
@@ -2674,17 +2824,66 @@ nonisolated extension Faceworker_V1_SessionOptions: SwiftProtobuf.Message, Swift
       case 3: try { try decoder.decodeSingularEnumField(value: &self.landmarkMode) }()
       case 4: try { try decoder.decodeSingularEnumField(value: &self.contourMode) }()
       case 5: try { try decoder.decodeSingularEnumField(value: &self.classificationMode) }()
-      case 6: try { try decoder.decodeSingularFloatField(value: &self._minFaceSize) }()
+      case 6: try {
+        var v: Float?
+        try decoder.decodeSingularFloatField(value: &v)
+        if let v = v {
+          if self.optionalMinFaceSize != nil {try decoder.handleConflictingOneOf()}
+          self.optionalMinFaceSize = .minFaceSize(v)
+        }
+      }()
       case 7: try { try decoder.decodeSingularBoolField(value: &self.trackingEnabled) }()
-      case 8: try { try decoder.decodeSingularFloatField(value: &self._minDetectionConfidence) }()
-      case 9: try { try decoder.decodeSingularFloatField(value: &self._minSuppressionThreshold) }()
-      case 10: try { try decoder.decodeSingularUInt32Field(value: &self._numFaces) }()
-      case 11: try { try decoder.decodeSingularFloatField(value: &self._minFacePresenceConfidence) }()
-      case 12: try { try decoder.decodeSingularFloatField(value: &self._minTrackingConfidence) }()
+      case 8: try {
+        var v: Float?
+        try decoder.decodeSingularFloatField(value: &v)
+        if let v = v {
+          if self.optionalMinDetectionConfidence != nil {try decoder.handleConflictingOneOf()}
+          self.optionalMinDetectionConfidence = .minDetectionConfidence(v)
+        }
+      }()
+      case 9: try {
+        var v: Float?
+        try decoder.decodeSingularFloatField(value: &v)
+        if let v = v {
+          if self.optionalMinSuppressionThreshold != nil {try decoder.handleConflictingOneOf()}
+          self.optionalMinSuppressionThreshold = .minSuppressionThreshold(v)
+        }
+      }()
+      case 10: try {
+        var v: UInt32?
+        try decoder.decodeSingularUInt32Field(value: &v)
+        if let v = v {
+          if self.optionalNumFaces != nil {try decoder.handleConflictingOneOf()}
+          self.optionalNumFaces = .numFaces(v)
+        }
+      }()
+      case 11: try {
+        var v: Float?
+        try decoder.decodeSingularFloatField(value: &v)
+        if let v = v {
+          if self.optionalMinFacePresenceConfidence != nil {try decoder.handleConflictingOneOf()}
+          self.optionalMinFacePresenceConfidence = .minFacePresenceConfidence(v)
+        }
+      }()
+      case 12: try {
+        var v: Float?
+        try decoder.decodeSingularFloatField(value: &v)
+        if let v = v {
+          if self.optionalMinTrackingConfidence != nil {try decoder.handleConflictingOneOf()}
+          self.optionalMinTrackingConfidence = .minTrackingConfidence(v)
+        }
+      }()
       case 13: try { try decoder.decodeSingularBoolField(value: &self.outputFaceMesh) }()
       case 14: try { try decoder.decodeSingularBoolField(value: &self.outputTransformationMatrix) }()
       case 15: try { try decoder.decodeSingularUInt32Field(value: &self.detectorIntervalFrames) }()
-      case 16: try { try decoder.decodeSingularUInt32Field(value: &self._maxMissedFrames) }()
+      case 16: try {
+        var v: UInt32?
+        try decoder.decodeSingularUInt32Field(value: &v)
+        if let v = v {
+          if self.optionalMaxMissedFrames != nil {try decoder.handleConflictingOneOf()}
+          self.optionalMaxMissedFrames = .maxMissedFrames(v)
+        }
+      }()
       default: break
       }
     }
@@ -2710,25 +2909,25 @@ nonisolated extension Faceworker_V1_SessionOptions: SwiftProtobuf.Message, Swift
     if self.classificationMode != .none {
       try visitor.visitSingularEnumField(value: self.classificationMode, fieldNumber: 5)
     }
-    try { if let v = self._minFaceSize {
+    try { if case .minFaceSize(let v)? = self.optionalMinFaceSize {
       try visitor.visitSingularFloatField(value: v, fieldNumber: 6)
     } }()
     if self.trackingEnabled != false {
       try visitor.visitSingularBoolField(value: self.trackingEnabled, fieldNumber: 7)
     }
-    try { if let v = self._minDetectionConfidence {
+    try { if case .minDetectionConfidence(let v)? = self.optionalMinDetectionConfidence {
       try visitor.visitSingularFloatField(value: v, fieldNumber: 8)
     } }()
-    try { if let v = self._minSuppressionThreshold {
+    try { if case .minSuppressionThreshold(let v)? = self.optionalMinSuppressionThreshold {
       try visitor.visitSingularFloatField(value: v, fieldNumber: 9)
     } }()
-    try { if let v = self._numFaces {
+    try { if case .numFaces(let v)? = self.optionalNumFaces {
       try visitor.visitSingularUInt32Field(value: v, fieldNumber: 10)
     } }()
-    try { if let v = self._minFacePresenceConfidence {
+    try { if case .minFacePresenceConfidence(let v)? = self.optionalMinFacePresenceConfidence {
       try visitor.visitSingularFloatField(value: v, fieldNumber: 11)
     } }()
-    try { if let v = self._minTrackingConfidence {
+    try { if case .minTrackingConfidence(let v)? = self.optionalMinTrackingConfidence {
       try visitor.visitSingularFloatField(value: v, fieldNumber: 12)
     } }()
     if self.outputFaceMesh != false {
@@ -2740,7 +2939,7 @@ nonisolated extension Faceworker_V1_SessionOptions: SwiftProtobuf.Message, Swift
     if self.detectorIntervalFrames != 0 {
       try visitor.visitSingularUInt32Field(value: self.detectorIntervalFrames, fieldNumber: 15)
     }
-    try { if let v = self._maxMissedFrames {
+    try { if case .maxMissedFrames(let v)? = self.optionalMaxMissedFrames {
       try visitor.visitSingularUInt32Field(value: v, fieldNumber: 16)
     } }()
     try unknownFields.traverse(visitor: &visitor)
@@ -2752,17 +2951,17 @@ nonisolated extension Faceworker_V1_SessionOptions: SwiftProtobuf.Message, Swift
     if lhs.landmarkMode != rhs.landmarkMode {return false}
     if lhs.contourMode != rhs.contourMode {return false}
     if lhs.classificationMode != rhs.classificationMode {return false}
-    if lhs._minFaceSize != rhs._minFaceSize {return false}
+    if lhs.optionalMinFaceSize != rhs.optionalMinFaceSize {return false}
     if lhs.trackingEnabled != rhs.trackingEnabled {return false}
-    if lhs._minDetectionConfidence != rhs._minDetectionConfidence {return false}
-    if lhs._minSuppressionThreshold != rhs._minSuppressionThreshold {return false}
-    if lhs._numFaces != rhs._numFaces {return false}
-    if lhs._minFacePresenceConfidence != rhs._minFacePresenceConfidence {return false}
-    if lhs._minTrackingConfidence != rhs._minTrackingConfidence {return false}
+    if lhs.optionalMinDetectionConfidence != rhs.optionalMinDetectionConfidence {return false}
+    if lhs.optionalMinSuppressionThreshold != rhs.optionalMinSuppressionThreshold {return false}
+    if lhs.optionalNumFaces != rhs.optionalNumFaces {return false}
+    if lhs.optionalMinFacePresenceConfidence != rhs.optionalMinFacePresenceConfidence {return false}
+    if lhs.optionalMinTrackingConfidence != rhs.optionalMinTrackingConfidence {return false}
     if lhs.outputFaceMesh != rhs.outputFaceMesh {return false}
     if lhs.outputTransformationMatrix != rhs.outputTransformationMatrix {return false}
     if lhs.detectorIntervalFrames != rhs.detectorIntervalFrames {return false}
-    if lhs._maxMissedFrames != rhs._maxMissedFrames {return false}
+    if lhs.optionalMaxMissedFrames != rhs.optionalMaxMissedFrames {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -3058,14 +3257,14 @@ nonisolated extension Faceworker_V1_Face: SwiftProtobuf.Message, SwiftProtobuf._
     var _keypoints: [Faceworker_V1_Keypoint] = []
     var _landmarks: [Faceworker_V1_Landmark] = []
     var _contours: [Faceworker_V1_Contour] = []
-    var _headEulerAngleX: Float? = nil
-    var _headEulerAngleY: Float? = nil
-    var _headEulerAngleZ: Float? = nil
-    var _smilingProbability: Float? = nil
-    var _leftEyeOpenProbability: Float? = nil
-    var _rightEyeOpenProbability: Float? = nil
-    var _trackingID: Int32? = nil
-    var _presenceScore: Float? = nil
+    var _optionalHeadEulerAngleX: Faceworker_V1_Face.OneOf_OptionalHeadEulerAngleX?
+    var _optionalHeadEulerAngleY: Faceworker_V1_Face.OneOf_OptionalHeadEulerAngleY?
+    var _optionalHeadEulerAngleZ: Faceworker_V1_Face.OneOf_OptionalHeadEulerAngleZ?
+    var _optionalSmilingProbability: Faceworker_V1_Face.OneOf_OptionalSmilingProbability?
+    var _optionalLeftEyeOpenProbability: Faceworker_V1_Face.OneOf_OptionalLeftEyeOpenProbability?
+    var _optionalRightEyeOpenProbability: Faceworker_V1_Face.OneOf_OptionalRightEyeOpenProbability?
+    var _optionalTrackingID: Faceworker_V1_Face.OneOf_OptionalTrackingID?
+    var _optionalPresenceScore: Faceworker_V1_Face.OneOf_OptionalPresenceScore?
     var _mesh: [Faceworker_V1_NormalizedLandmark] = []
     var _transformationMatrix: [Float] = []
 
@@ -3083,14 +3282,14 @@ nonisolated extension Faceworker_V1_Face: SwiftProtobuf.Message, SwiftProtobuf._
       _keypoints = source._keypoints
       _landmarks = source._landmarks
       _contours = source._contours
-      _headEulerAngleX = source._headEulerAngleX
-      _headEulerAngleY = source._headEulerAngleY
-      _headEulerAngleZ = source._headEulerAngleZ
-      _smilingProbability = source._smilingProbability
-      _leftEyeOpenProbability = source._leftEyeOpenProbability
-      _rightEyeOpenProbability = source._rightEyeOpenProbability
-      _trackingID = source._trackingID
-      _presenceScore = source._presenceScore
+      _optionalHeadEulerAngleX = source._optionalHeadEulerAngleX
+      _optionalHeadEulerAngleY = source._optionalHeadEulerAngleY
+      _optionalHeadEulerAngleZ = source._optionalHeadEulerAngleZ
+      _optionalSmilingProbability = source._optionalSmilingProbability
+      _optionalLeftEyeOpenProbability = source._optionalLeftEyeOpenProbability
+      _optionalRightEyeOpenProbability = source._optionalRightEyeOpenProbability
+      _optionalTrackingID = source._optionalTrackingID
+      _optionalPresenceScore = source._optionalPresenceScore
       _mesh = source._mesh
       _transformationMatrix = source._transformationMatrix
     }
@@ -3116,14 +3315,70 @@ nonisolated extension Faceworker_V1_Face: SwiftProtobuf.Message, SwiftProtobuf._
         case 3: try { try decoder.decodeRepeatedMessageField(value: &_storage._keypoints) }()
         case 4: try { try decoder.decodeRepeatedMessageField(value: &_storage._landmarks) }()
         case 5: try { try decoder.decodeRepeatedMessageField(value: &_storage._contours) }()
-        case 6: try { try decoder.decodeSingularFloatField(value: &_storage._headEulerAngleX) }()
-        case 7: try { try decoder.decodeSingularFloatField(value: &_storage._headEulerAngleY) }()
-        case 8: try { try decoder.decodeSingularFloatField(value: &_storage._headEulerAngleZ) }()
-        case 9: try { try decoder.decodeSingularFloatField(value: &_storage._smilingProbability) }()
-        case 10: try { try decoder.decodeSingularFloatField(value: &_storage._leftEyeOpenProbability) }()
-        case 11: try { try decoder.decodeSingularFloatField(value: &_storage._rightEyeOpenProbability) }()
-        case 12: try { try decoder.decodeSingularInt32Field(value: &_storage._trackingID) }()
-        case 13: try { try decoder.decodeSingularFloatField(value: &_storage._presenceScore) }()
+        case 6: try {
+          var v: Float?
+          try decoder.decodeSingularFloatField(value: &v)
+          if let v = v {
+            if _storage._optionalHeadEulerAngleX != nil {try decoder.handleConflictingOneOf()}
+            _storage._optionalHeadEulerAngleX = .headEulerAngleX(v)
+          }
+        }()
+        case 7: try {
+          var v: Float?
+          try decoder.decodeSingularFloatField(value: &v)
+          if let v = v {
+            if _storage._optionalHeadEulerAngleY != nil {try decoder.handleConflictingOneOf()}
+            _storage._optionalHeadEulerAngleY = .headEulerAngleY(v)
+          }
+        }()
+        case 8: try {
+          var v: Float?
+          try decoder.decodeSingularFloatField(value: &v)
+          if let v = v {
+            if _storage._optionalHeadEulerAngleZ != nil {try decoder.handleConflictingOneOf()}
+            _storage._optionalHeadEulerAngleZ = .headEulerAngleZ(v)
+          }
+        }()
+        case 9: try {
+          var v: Float?
+          try decoder.decodeSingularFloatField(value: &v)
+          if let v = v {
+            if _storage._optionalSmilingProbability != nil {try decoder.handleConflictingOneOf()}
+            _storage._optionalSmilingProbability = .smilingProbability(v)
+          }
+        }()
+        case 10: try {
+          var v: Float?
+          try decoder.decodeSingularFloatField(value: &v)
+          if let v = v {
+            if _storage._optionalLeftEyeOpenProbability != nil {try decoder.handleConflictingOneOf()}
+            _storage._optionalLeftEyeOpenProbability = .leftEyeOpenProbability(v)
+          }
+        }()
+        case 11: try {
+          var v: Float?
+          try decoder.decodeSingularFloatField(value: &v)
+          if let v = v {
+            if _storage._optionalRightEyeOpenProbability != nil {try decoder.handleConflictingOneOf()}
+            _storage._optionalRightEyeOpenProbability = .rightEyeOpenProbability(v)
+          }
+        }()
+        case 12: try {
+          var v: Int32?
+          try decoder.decodeSingularInt32Field(value: &v)
+          if let v = v {
+            if _storage._optionalTrackingID != nil {try decoder.handleConflictingOneOf()}
+            _storage._optionalTrackingID = .trackingID(v)
+          }
+        }()
+        case 13: try {
+          var v: Float?
+          try decoder.decodeSingularFloatField(value: &v)
+          if let v = v {
+            if _storage._optionalPresenceScore != nil {try decoder.handleConflictingOneOf()}
+            _storage._optionalPresenceScore = .presenceScore(v)
+          }
+        }()
         case 14: try { try decoder.decodeRepeatedMessageField(value: &_storage._mesh) }()
         case 15: try { try decoder.decodeRepeatedFloatField(value: &_storage._transformationMatrix) }()
         default: break
@@ -3153,28 +3408,28 @@ nonisolated extension Faceworker_V1_Face: SwiftProtobuf.Message, SwiftProtobuf._
       if !_storage._contours.isEmpty {
         try visitor.visitRepeatedMessageField(value: _storage._contours, fieldNumber: 5)
       }
-      try { if let v = _storage._headEulerAngleX {
+      try { if case .headEulerAngleX(let v)? = _storage._optionalHeadEulerAngleX {
         try visitor.visitSingularFloatField(value: v, fieldNumber: 6)
       } }()
-      try { if let v = _storage._headEulerAngleY {
+      try { if case .headEulerAngleY(let v)? = _storage._optionalHeadEulerAngleY {
         try visitor.visitSingularFloatField(value: v, fieldNumber: 7)
       } }()
-      try { if let v = _storage._headEulerAngleZ {
+      try { if case .headEulerAngleZ(let v)? = _storage._optionalHeadEulerAngleZ {
         try visitor.visitSingularFloatField(value: v, fieldNumber: 8)
       } }()
-      try { if let v = _storage._smilingProbability {
+      try { if case .smilingProbability(let v)? = _storage._optionalSmilingProbability {
         try visitor.visitSingularFloatField(value: v, fieldNumber: 9)
       } }()
-      try { if let v = _storage._leftEyeOpenProbability {
+      try { if case .leftEyeOpenProbability(let v)? = _storage._optionalLeftEyeOpenProbability {
         try visitor.visitSingularFloatField(value: v, fieldNumber: 10)
       } }()
-      try { if let v = _storage._rightEyeOpenProbability {
+      try { if case .rightEyeOpenProbability(let v)? = _storage._optionalRightEyeOpenProbability {
         try visitor.visitSingularFloatField(value: v, fieldNumber: 11)
       } }()
-      try { if let v = _storage._trackingID {
+      try { if case .trackingID(let v)? = _storage._optionalTrackingID {
         try visitor.visitSingularInt32Field(value: v, fieldNumber: 12)
       } }()
-      try { if let v = _storage._presenceScore {
+      try { if case .presenceScore(let v)? = _storage._optionalPresenceScore {
         try visitor.visitSingularFloatField(value: v, fieldNumber: 13)
       } }()
       if !_storage._mesh.isEmpty {
@@ -3197,14 +3452,14 @@ nonisolated extension Faceworker_V1_Face: SwiftProtobuf.Message, SwiftProtobuf._
         if _storage._keypoints != rhs_storage._keypoints {return false}
         if _storage._landmarks != rhs_storage._landmarks {return false}
         if _storage._contours != rhs_storage._contours {return false}
-        if _storage._headEulerAngleX != rhs_storage._headEulerAngleX {return false}
-        if _storage._headEulerAngleY != rhs_storage._headEulerAngleY {return false}
-        if _storage._headEulerAngleZ != rhs_storage._headEulerAngleZ {return false}
-        if _storage._smilingProbability != rhs_storage._smilingProbability {return false}
-        if _storage._leftEyeOpenProbability != rhs_storage._leftEyeOpenProbability {return false}
-        if _storage._rightEyeOpenProbability != rhs_storage._rightEyeOpenProbability {return false}
-        if _storage._trackingID != rhs_storage._trackingID {return false}
-        if _storage._presenceScore != rhs_storage._presenceScore {return false}
+        if _storage._optionalHeadEulerAngleX != rhs_storage._optionalHeadEulerAngleX {return false}
+        if _storage._optionalHeadEulerAngleY != rhs_storage._optionalHeadEulerAngleY {return false}
+        if _storage._optionalHeadEulerAngleZ != rhs_storage._optionalHeadEulerAngleZ {return false}
+        if _storage._optionalSmilingProbability != rhs_storage._optionalSmilingProbability {return false}
+        if _storage._optionalLeftEyeOpenProbability != rhs_storage._optionalLeftEyeOpenProbability {return false}
+        if _storage._optionalRightEyeOpenProbability != rhs_storage._optionalRightEyeOpenProbability {return false}
+        if _storage._optionalTrackingID != rhs_storage._optionalTrackingID {return false}
+        if _storage._optionalPresenceScore != rhs_storage._optionalPresenceScore {return false}
         if _storage._mesh != rhs_storage._mesh {return false}
         if _storage._transformationMatrix != rhs_storage._transformationMatrix {return false}
         return true
@@ -3510,7 +3765,14 @@ nonisolated extension Faceworker_V1_Status: SwiftProtobuf.Message, SwiftProtobuf
       switch fieldNumber {
       case 1: try { try decoder.decodeSingularEnumField(value: &self.code) }()
       case 2: try { try decoder.decodeSingularStringField(value: &self.message) }()
-      case 3: try { try decoder.decodeSingularUInt64Field(value: &self._sessionID) }()
+      case 3: try {
+        var v: UInt64?
+        try decoder.decodeSingularUInt64Field(value: &v)
+        if let v = v {
+          if self.optionalSessionID != nil {try decoder.handleConflictingOneOf()}
+          self.optionalSessionID = .sessionID(v)
+        }
+      }()
       default: break
       }
     }
@@ -3527,7 +3789,7 @@ nonisolated extension Faceworker_V1_Status: SwiftProtobuf.Message, SwiftProtobuf
     if !self.message.isEmpty {
       try visitor.visitSingularStringField(value: self.message, fieldNumber: 2)
     }
-    try { if let v = self._sessionID {
+    try { if case .sessionID(let v)? = self.optionalSessionID {
       try visitor.visitSingularUInt64Field(value: v, fieldNumber: 3)
     } }()
     try unknownFields.traverse(visitor: &visitor)
@@ -3536,7 +3798,7 @@ nonisolated extension Faceworker_V1_Status: SwiftProtobuf.Message, SwiftProtobuf
   public static func ==(lhs: Faceworker_V1_Status, rhs: Faceworker_V1_Status) -> Bool {
     if lhs.code != rhs.code {return false}
     if lhs.message != rhs.message {return false}
-    if lhs._sessionID != rhs._sessionID {return false}
+    if lhs.optionalSessionID != rhs.optionalSessionID {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

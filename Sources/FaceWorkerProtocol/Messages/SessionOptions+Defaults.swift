@@ -1,9 +1,9 @@
 extension Faceworker_V1_SessionOptions {
-    /// The defaults faceworker.proto documents for the options declared
-    /// `optional`; the other options default to their zero value.
+    /// The defaults faceworker.proto documents for the optional options; the
+    /// other options default to their zero value.
     ///
-    /// proto3 getters return 0 for an unset `optional` field, so code that
-    /// reads options must go through ``withDefaults()`` to see these values.
+    /// The generated getters return 0 for an unset optional field, so code
+    /// that reads options must go through ``withDefaults()`` to see these values.
     public enum Defaults {
         /// ML Kit's minFaceSize: a tenth of the image width.
         public static let minFaceSize: Float = 0.1
@@ -21,20 +21,23 @@ extension Faceworker_V1_SessionOptions {
         public static let maxMissedFrames: UInt32 = 5
     }
 
-    /// These options with every unset `optional` field set to its documented
-    /// default, as the worker applies them and echoes them in
-    /// `OpenSessionResponse.options`. Fields that are set, even to 0, are kept.
+    /// These options with every unset optional field (see PRESENCE in
+    /// faceworker.proto) set to its documented default, as the worker applies
+    /// them and echoes them in `OpenSessionResponse.options`. Fields that are
+    /// set, even to 0, are kept.
     ///
-    /// - Returns: Options whose `has…` properties are all true.
+    /// - Returns: Options in which every `optional…` oneof is set.
     public func withDefaults() -> Self {
         var options = self
-        if !hasMinFaceSize { options.minFaceSize = Defaults.minFaceSize }
-        if !hasMinDetectionConfidence { options.minDetectionConfidence = Defaults.minDetectionConfidence }
-        if !hasMinSuppressionThreshold { options.minSuppressionThreshold = Defaults.minSuppressionThreshold }
-        if !hasNumFaces { options.numFaces = Defaults.numFaces }
-        if !hasMinFacePresenceConfidence { options.minFacePresenceConfidence = Defaults.minFacePresenceConfidence }
-        if !hasMinTrackingConfidence { options.minTrackingConfidence = Defaults.minTrackingConfidence }
-        if !hasMaxMissedFrames { options.maxMissedFrames = Defaults.maxMissedFrames }
+        if optionalMinFaceSize == nil { options.minFaceSize = Defaults.minFaceSize }
+        if optionalMinDetectionConfidence == nil { options.minDetectionConfidence = Defaults.minDetectionConfidence }
+        if optionalMinSuppressionThreshold == nil { options.minSuppressionThreshold = Defaults.minSuppressionThreshold }
+        if optionalNumFaces == nil { options.numFaces = Defaults.numFaces }
+        if optionalMinFacePresenceConfidence == nil {
+            options.minFacePresenceConfidence = Defaults.minFacePresenceConfidence
+        }
+        if optionalMinTrackingConfidence == nil { options.minTrackingConfidence = Defaults.minTrackingConfidence }
+        if optionalMaxMissedFrames == nil { options.maxMissedFrames = Defaults.maxMissedFrames }
         return options
     }
 }
