@@ -48,5 +48,9 @@ bench-inference: deps models venv
 	$(SWIFT) build -c release --product inference-bench
 	$(PYTHON) tools/bench_inference.py --models $(MODELS) --ours .build/release/inference-bench
 
+# Regenerates the committed swift-protobuf and Python code from proto/ (builds the plugin once).
+proto: deps
+	scripts/gen-proto.sh
+
 clean:
 	rm -rf .build $(VENV)
