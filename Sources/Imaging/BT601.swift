@@ -6,6 +6,14 @@
 /// near-ties. libyuv rounds its coefficients to 6 bits instead, which is why
 /// its output can differ from these by a level.
 struct BT601: Sendable {
+    /// The chroma contributions shared by the pixels of one chroma sample,
+    /// already offset so that the final shift rounds to nearest.
+    struct Chroma {
+        fileprivate let red: Int
+        fileprivate let green: Int
+        fileprivate let blue: Int
+    }
+
     private static let fractionBits = 20
     private static let half = 1 << (fractionBits - 1)
 
@@ -27,15 +35,25 @@ struct BT601: Sendable {
         blueFromU = fixed(chromaScale * 2 * (1 - kb))
     }
 
-    /// Writes the RGB of one pixel to `output[0...2]`.
+    /// The contributions of one chroma sample.
     @inline(__always)
-    func convert(y: UInt8, u: UInt8, v: UInt8, into output: UnsafeMutablePointer<UInt8>) {
-        let scaledLuma = (Int(y) - 16) * luma + Self.half
+    func chroma(u: UInt8, v: UInt8) -> Chroma {
         let cb = Int(u) - 128
         let cr = Int(v) - 128
-        output[0] = Self.clamp((scaledLuma + redFromV * cr) >> Self.fractionBits)
-        output[1] = Self.clamp((scaledLuma - greenFromU * cb - greenFromV * cr) >> Self.fractionBits)
-        output[2] = Self.clamp((scaledLuma + blueFromU * cb) >> Self.fractionBits)
+        return Chroma(
+            red: redFromV * cr + Self.half,
+            green: Self.half - greenFromU * cb - greenFromV * cr,
+            blue: blueFromU * cb + Self.half
+        )
+    }
+
+    /// Writes the RGB of a pixel with luma `y` and chroma `chroma` to `output[0...2]`.
+    @inline(__always)
+    func convert(y: UInt8, chroma: Chroma, into output: UnsafeMutablePointer<UInt8>) {
+        let scaledLuma = (Int(y) - 16) * luma
+        output[0] = Self.clamp((scaledLuma + chroma.red) >> Self.fractionBits)
+        output[1] = Self.clamp((scaledLuma + chroma.green) >> Self.fractionBits)
+        output[2] = Self.clamp((scaledLuma + chroma.blue) >> Self.fractionBits)
     }
 
     @inline(__always)

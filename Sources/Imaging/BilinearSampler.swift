@@ -1,5 +1,5 @@
-/// The inner loop of ``RGBImage/sampleTensor(width:height:transform:border:valueRange:into:)-(_,_,_,_,_,UnsafeMutableBufferPointer<Float>)``:
-/// OpenCV's fixed-point bilinear interpolation on packed RGB8.
+/// The inner loop of `RGBImage.sampleTensor`: OpenCV's fixed-point bilinear
+/// interpolation on packed RGB8.
 struct BilinearSampler {
     /// Source positions are kept in 1/32 pixel, OpenCV's `INTER_TAB_SIZE`.
     private static let subpixelBits = 5

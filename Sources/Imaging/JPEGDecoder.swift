@@ -7,10 +7,12 @@ import CTurboJPEG
 ///   caller's pixel limit before any pixel data is decoded or allocated;
 /// - decodes straight to packed RGB, optionally reduced by 1/2, 1/4 or 1/8 in
 ///   the inverse DCT (see ``JPEGScale``);
-/// - passes `TJFLAG_STOPONWARNING`, so corrupt or truncated data (which libjpeg
-///   would otherwise patch over with grey) is an error, and
-///   `TJFLAG_LIMITSCANS`, so a progressive JPEG with more than 500 scans
-///   (built to make decoding take quadratic time) is an error.
+/// - treats every libjpeg warning (corrupt or truncated data, which libjpeg
+///   would patch over with grey) as an error, as TurboJPEG 2.1 reports them,
+///   and passes `TJFLAG_STOPONWARNING` so that decoding stops at the first
+///   one instead of spending the rest of the work on a damaged image;
+/// - passes `TJFLAG_LIMITSCANS`, so a progressive JPEG with more than 500
+///   scans (built to make decoding take quadratic time) is an error.
 ///
 /// A decoder owns a TurboJPEG instance, which is not thread-safe: use one
 /// decoder per thread (it is deliberately not `Sendable`). Reusing it across
@@ -56,7 +58,7 @@ public final class JPEGDecoder {
         return PixelSize(width: Int(width), height: Int(height))
     }
 
-    /// The image size stated in the JPEG's header; see ``header(of:)-(UnsafeRawBufferPointer)``.
+    /// The image size stated in the JPEG's header, as the `UnsafeRawBufferPointer` variant reads it.
     public func header(of jpeg: [UInt8]) throws(ImagingError) -> PixelSize {
         // Array.withUnsafeBytes is untyped-rethrows; withUnsafeBufferPointer keeps the typed error.
         try jpeg.withUnsafeBufferPointer { (bytes) throws(ImagingError) in
@@ -108,7 +110,7 @@ public final class JPEGDecoder {
         )
     }
 
-    /// Decodes a JPEG to packed RGB; see ``decode(_:maxPixels:minimumSize:)-(UnsafeRawBufferPointer,_,_)``.
+    /// Decodes a JPEG to packed RGB, exactly as the `UnsafeRawBufferPointer` variant does.
     public func decode(
         _ jpeg: [UInt8], maxPixels: Int, minimumSize: PixelSize? = nil
     ) throws(ImagingError) -> DecodedJPEG {

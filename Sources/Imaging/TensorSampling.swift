@@ -13,7 +13,9 @@ extension RGBImage {
     /// `Float(q) * (hi - lo) / 255 + lo` for `valueRange = lo...hi`.
     ///
     /// The tensor is NHWC with N = 1: `output[(v * width + u) * 3 + c]`, channels
-    /// R, G, B. Nothing is allocated per pixel.
+    /// R, G, B. Nothing is allocated per pixel. Positions that are not finite
+    /// or lie more than 2^25 pixels away count as outside the image, so a
+    /// degenerate transform yields border values rather than a trap.
     ///
     /// - Parameters:
     ///   - width: output columns, positive.
@@ -49,8 +51,8 @@ extension RGBImage {
         }
     }
 
-    /// Resamples the image into a float array; see
-    /// ``sampleTensor(width:height:transform:border:valueRange:into:)-(_,_,_,_,_,UnsafeMutableBufferPointer<Float>)``.
+    /// Resamples the image into a float array, exactly as the
+    /// `UnsafeMutableBufferPointer` variant does.
     ///
     /// - Parameter output: must hold exactly `width * height * 3` floats.
     public func sampleTensor(

@@ -8,8 +8,8 @@ enum YUVConversion {
     ) {
         guard let base = source.baseAddress, let output = destination.baseAddress else { return }
         let colour = BT601()
-        // Per format: where U and V of chroma column `cx` sit relative to the
-        // start of a chroma row (offset and step), and where that row starts.
+        // Where the U and V samples of chroma row 0 start, and the distance
+        // between neighbouring samples (2 where U and V are interleaved).
         let uPlane: UnsafePointer<UInt8>, vPlane: UnsafePointer<UInt8>, step: Int
         switch geometry.format {
         case .nv12:
@@ -28,9 +28,14 @@ enum YUVConversion {
             let uRow = uPlane + chromaRowOffset
             let vRow = vPlane + chromaRowOffset
             let outputRow = output + row * width * 3
-            for x in 0..<width {
-                let chroma = (x / 2) * step
-                colour.convert(y: lumaRow[x], u: uRow[chroma], v: vRow[chroma], into: outputRow + 3 * x)
+            // Each chroma sample serves two pixels; an odd width's last one serves one.
+            for column in 0..<geometry.chromaWidth {
+                let x = 2 * column
+                let chroma = colour.chroma(u: uRow[column * step], v: vRow[column * step])
+                colour.convert(y: lumaRow[x], chroma: chroma, into: outputRow + 3 * x)
+                if x + 1 < width {
+                    colour.convert(y: lumaRow[x + 1], chroma: chroma, into: outputRow + 3 * x + 3)
+                }
             }
         }
     }
