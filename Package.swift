@@ -62,7 +62,7 @@ let package = Package(
             exclude: ["Goldens"]
         ),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
-        .testTarget(name: "FaceDetectionTests", dependencies: ["FaceDetection"], exclude: ["Goldens"]),
+        .testTarget(name: "FaceDetectionTests", dependencies: ["FaceDetection"], exclude: ["Goldens", "Fixtures"]),
         .testTarget(name: "FaceWorkerProtocolTests", dependencies: ["FaceWorkerProtocol"]),
     ]
 )

@@ -1,0 +1,56 @@
+import Foundation
+import Imaging
+
+extension FacePipeline {
+    /// A face followed by its landmarks.
+    func meshFace(_ landmarks: FaceLandmarker.Result, detection: Detection?, score: Float, image: RGBImage) -> Face {
+        let mesh = landmarks.mesh
+        var xMin = Float.infinity, yMin = Float.infinity, xMax = -Float.infinity, yMax = -Float.infinity
+        for point in mesh.prefix(468) {
+            xMin = min(xMin, point.x); xMax = max(xMax, point.x)
+            yMin = min(yMin, point.y); yMax = max(yMax, point.y)
+        }
+        let width = Float(image.width), height = Float(image.height)
+        let roll = atan2(-(mesh[263].y - mesh[33].y) * height, (mesh[263].x - mesh[33].x) * width) * 180 / .pi
+        return Face(
+            boundingBox: PixelRect(x: xMin * width, y: yMin * height, width: (xMax - xMin) * width, height: (yMax - yMin) * height),
+            score: score,
+            keypoints: detection?.keypoints ?? Self.keypoints(fromMesh: mesh),
+            trackingID: nil,
+            presence: landmarks.presence,
+            mesh: options.faceMesh ? mesh : nil,
+            headEulerAngleX: nil,
+            headEulerAngleY: nil,
+            headEulerAngleZ: roll)
+    }
+
+    /// A face known only from the detector.
+    func detectionFace(_ detection: Detection, image: RGBImage) -> Face {
+        let width = Float(image.width), height = Float(image.height)
+        let right = detection.keypoints[0], left = detection.keypoints[1]
+        // Roll from the eye line, in pixels with y up: counter-clockwise positive, as ML Kit's Z.
+        let roll = atan2(-(left.y - right.y) * height, (left.x - right.x) * width) * 180 / .pi
+        return Face(
+            boundingBox: PixelRect(x: detection.xMin * width, y: detection.yMin * height,
+                                   width: detection.width * width, height: detection.height * height),
+            score: detection.score,
+            keypoints: detection.keypoints,
+            trackingID: nil,
+            presence: nil,
+            mesh: nil,
+            headEulerAngleX: nil,
+            headEulerAngleY: nil,
+            headEulerAngleZ: roll)
+    }
+
+    /// The detector's six keypoints estimated from the mesh, for frames on which
+    /// the detector did not run: iris centres for the eyes, mesh tip of the nose,
+    /// the midpoint of the inner lips, and the face contour points beside the ears.
+    static func keypoints(fromMesh mesh: [NormalizedLandmark]) -> [NormalizedLandmark] {
+        func mid(_ a: Int, _ b: Int) -> NormalizedLandmark {
+            NormalizedLandmark(x: (mesh[a].x + mesh[b].x) / 2, y: (mesh[a].y + mesh[b].y) / 2)
+        }
+        func flat(_ i: Int) -> NormalizedLandmark { NormalizedLandmark(x: mesh[i].x, y: mesh[i].y) }
+        return [flat(468), flat(473), flat(1), mid(13, 14), flat(234), flat(454)]
+    }
+}
