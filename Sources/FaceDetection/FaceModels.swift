@@ -1,3 +1,4 @@
+import Imaging
 import Inference
 
 /// The four MediaPipe face models, loaded once per process and shared by every
@@ -43,11 +44,20 @@ public final class FaceEngine {
     public let models: FaceModels
     private let threads: Int
     private var runtimes: [ObjectIdentifier: Runtime] = [:]
+    private var decoder: JPEGDecoder?
 
     /// Creates an engine whose runtimes use `threads` threads each.
     public init(models: FaceModels, threads: Int = 1) {
         self.models = models
         self.threads = threads
+    }
+
+    /// This thread's JPEG decoder, created on first use.
+    func jpegDecoder() throws(ImagingError) -> JPEGDecoder {
+        if let decoder { return decoder }
+        let created = try JPEGDecoder()
+        decoder = created
+        return created
     }
 
     /// The runtime for `model`, created on first use.

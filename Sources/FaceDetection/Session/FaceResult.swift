@@ -39,6 +39,9 @@ public struct FaceResult: Sendable {
     public var faces: [Face]
     /// Whether the detector ran on this frame (it is skipped while tracked faces suffice).
     public var detectorRan: Bool
+    /// Time spent decoding and turning the frame upright, microseconds (0 when
+    /// the caller passed an image).
+    public var decodeMicros: Int64 = 0
     /// Time spent in the detector stage, microseconds.
     public var detectMicros: Int64
     /// Time spent in the landmark stage (mesh, iris, ML Kit outputs), microseconds.

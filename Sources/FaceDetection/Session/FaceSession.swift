@@ -38,6 +38,15 @@ public final class FaceSession {
         return try pipeline.process(image, timestampMs: timestampMs, state: &state, engine: engine)
     }
 
+    /// Decodes and processes a frame as a client sends it (JPEG or raw pixels,
+    /// any orientation), in image or video mode.
+    public func process(_ frame: FrameInput, maxPixels: Int = FaceSession.defaultMaxPixels) throws(FaceError) -> FaceResult {
+        try pipeline.process(frame, maxPixels: maxPixels, state: &state, engine: engine)
+    }
+
+    /// The largest frame `process` accepts unless told otherwise: 64 megapixels.
+    public static let defaultMaxPixels = 64 << 20
+
     /// Starts over for a new video: tracked faces and the last timestamp are
     /// forgotten, the models stay loaded.
     public func reset() {

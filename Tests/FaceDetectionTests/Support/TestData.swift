@@ -18,10 +18,14 @@ enum TestData {
         return try! JSONDecoder().decode(PipelineGoldens.self, from: data)
     }()
 
+    /// A fixture's JPEG bytes.
+    static func jpeg(_ name: String) throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: fixtures.appendingPathComponent(name)))
+    }
+
     /// A fixture JPEG decoded to RGB by our decoder.
     static func image(_ name: String) throws -> RGBImage {
-        let bytes = [UInt8](try Data(contentsOf: fixtures.appendingPathComponent(name)))
-        return try JPEGDecoder().decode(bytes, maxPixels: 1 << 24).image
+        try JPEGDecoder().decode(jpeg(name), maxPixels: 1 << 24).image
     }
 
     /// Options with the given running mode and changes applied.
