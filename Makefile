@@ -7,7 +7,7 @@ VENV := .venv-tools
 PYTHON := $(VENV)/bin/python
 BIN := .build/$(CONFIG)
 
-.PHONY: all deps models build run test test-swift bench-inference venv proto clean help
+.PHONY: all deps models build run test test-swift bench-inference bench-pipeline venv proto clean help
 
 all: build
 
@@ -15,6 +15,7 @@ help:
 	@echo "make run              install what is missing, build, start face-worker"
 	@echo "make test             install what is missing, build, run every test"
 	@echo "make bench-inference  per-model invoke time: ours against LiteRT (1 and 2 threads)"
+	@echo "make bench-pipeline   per-frame pipeline time on a 640x360 JPEG video: ours vs MediaPipe Python"
 	@echo "make proto            regenerate the committed protobuf code (slow: builds the plugin)"
 
 deps:
@@ -51,6 +52,10 @@ bench-inference: deps models venv
 # Regenerates the committed swift-protobuf and Python code from proto/ (builds the plugin once).
 proto: deps
 	scripts/gen-proto.sh
+
+bench-pipeline: deps models venv
+	$(SWIFT) build -c release --product pipeline-bench
+	$(PYTHON) tools/bench_pipeline.py --frames Tests/FaceDetectionTests/Fixtures/video --ours .build/release/pipeline-bench
 
 clean:
 	rm -rf .build $(VENV)

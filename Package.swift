@@ -52,6 +52,13 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .executableTarget(
+            name: "pipeline-bench",
+            dependencies: [
+                "FaceDetection",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         // Deterministic inputs shared by the parity tests and the inference benchmark.
         .target(name: "InferenceTesting"),
 
