@@ -13,15 +13,17 @@ struct FaceLandmarker {
 
     /// The landmarks of one face and how sure the model is it is a face.
     struct Result {
-        /// 478 points (468 refined mesh points, then 5 + 5 iris points), normalized.
+        /// 478 points (468 refined mesh points, then 5 + 5 iris points), or the
+        /// 468 points of the face mesh alone, normalized.
         var mesh: [NormalizedLandmark]
         /// Sigmoid of the model's face flag, in [0, 1].
         var presence: Float
     }
 
     /// Runs the face mesh on `roi`; when the face is present (score above
-    /// `minPresence`), refines the eyes with the iris model.
-    func landmarks(in image: RGBImage, roi: RegionOfInterest, engine: FaceEngine, minPresence: Float) throws -> Result? {
+    /// `minPresence`) and `refineIris` is set, refines the eyes with the iris
+    /// model, which more than doubles the cost.
+    func landmarks(in image: RGBImage, roi: RegionOfInterest, engine: FaceEngine, minPresence: Float, refineIris: Bool) throws -> Result? {
         let runtime = try engine.runtime(for: models.faceMesh)
         let size = Self.meshInput
         let transform = roi.transform(imageWidth: image.width, imageHeight: image.height, size: size)
@@ -33,6 +35,7 @@ struct FaceLandmarker {
         guard presence > minPresence else { return nil }
 
         var mesh = project(runtime.output(0), count: 468, transform: transform, tensorSize: size, roiWidth: roi.width, image: image, flipped: false)
+        guard refineIris else { return Result(mesh: mesh, presence: presence) }
         mesh.reserveCapacity(478)
         let leftIris = try refineEye(image: image, mesh: &mesh, corners: (33, 133), indices: IrisRefinement.imageLeftEye, flipped: false, engine: engine)
         let rightIris = try refineEye(image: image, mesh: &mesh, corners: (362, 263), indices: IrisRefinement.imageRightEye, flipped: true, engine: engine)

@@ -44,13 +44,15 @@ extension FacePipeline {
     }
 
     /// The detector's six keypoints estimated from the mesh, for frames on which
-    /// the detector did not run: iris centres for the eyes, mesh tip of the nose,
-    /// the midpoint of the inner lips, and the face contour points beside the ears.
+    /// the detector did not run: iris centres for the eyes (the midpoints of the
+    /// eye corners without iris points), the mesh's nose tip, the midpoint of
+    /// the inner lips, and the face contour points beside the ears.
     static func keypoints(fromMesh mesh: [NormalizedLandmark]) -> [NormalizedLandmark] {
         func mid(_ a: Int, _ b: Int) -> NormalizedLandmark {
             NormalizedLandmark(x: (mesh[a].x + mesh[b].x) / 2, y: (mesh[a].y + mesh[b].y) / 2)
         }
         func flat(_ i: Int) -> NormalizedLandmark { NormalizedLandmark(x: mesh[i].x, y: mesh[i].y) }
-        return [flat(468), flat(473), flat(1), mid(13, 14), flat(234), flat(454)]
+        let eyes = mesh.count >= 478 ? [flat(468), flat(473)] : [mid(33, 133), mid(362, 263)]
+        return eyes + [flat(1), mid(13, 14), flat(234), flat(454)]
     }
 }
