@@ -2,6 +2,17 @@ import Foundation
 import Imaging
 
 extension FacePipeline {
+    /// The ML Kit outputs the options ask for; head angles always, as ML Kit
+    /// reports them whenever it can.
+    var mlKitOutputs: MLKitOutputs {
+        var outputs: MLKitOutputs = [.eulerAngles]
+        if options.landmarks { outputs.insert(.landmarks) }
+        if options.contours { outputs.insert(.contours) }
+        if options.classification { outputs.insert(.classification) }
+        if options.transformationMatrix { outputs.insert(.transformationMatrix) }
+        return outputs
+    }
+
     /// A face followed by its landmarks.
     func meshFace(_ landmarks: FaceLandmarker.Result, detection: Detection?, score: Float, image: RGBImage) -> Face {
         let mesh = landmarks.mesh
@@ -11,7 +22,9 @@ extension FacePipeline {
             yMin = min(yMin, point.y); yMax = max(yMax, point.y)
         }
         let width = Float(image.width), height = Float(image.height)
-        let roll = atan2(-(mesh[263].y - mesh[33].y) * height, (mesh[263].x - mesh[33].x) * width) * 180 / .pi
+        var features = MLKitFaceFeatures.compute(mesh: mesh, imageWidth: image.width, imageHeight: image.height, outputs: mlKitOutputs)
+        let euler = features.eulerAngles
+        features.eulerAngles = nil
         return Face(
             boundingBox: PixelRect(x: xMin * width, y: yMin * height, width: (xMax - xMin) * width, height: (yMax - yMin) * height),
             score: score,
@@ -19,9 +32,10 @@ extension FacePipeline {
             trackingID: nil,
             presence: landmarks.presence,
             mesh: options.faceMesh ? mesh : nil,
-            headEulerAngleX: nil,
-            headEulerAngleY: nil,
-            headEulerAngleZ: roll)
+            headEulerAngleX: euler?.x,
+            headEulerAngleY: euler?.y,
+            headEulerAngleZ: euler?.z,
+            features: features)
     }
 
     /// A face known only from the detector.
@@ -40,7 +54,8 @@ extension FacePipeline {
             mesh: nil,
             headEulerAngleX: nil,
             headEulerAngleY: nil,
-            headEulerAngleZ: roll)
+            headEulerAngleZ: roll,
+            features: nil)
     }
 
     /// The detector's six keypoints estimated from the mesh, for frames on which

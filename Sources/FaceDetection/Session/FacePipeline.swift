@@ -126,7 +126,7 @@ public struct FacePipeline: Sendable {
         return FaceResult(
             timestampMs: timestampMs, imageWidth: image.width, imageHeight: image.height, faces: faces,
             detectorRan: runDetector,
-            detectMicros: (detected - start).microseconds, landmarksMicros: (finished - detected).microseconds)
+            detectMicros: (detected - start).microseconds, landmarksMicros: useMesh ? (finished - detected).microseconds : 0)
     }
 
     /// A face about to be processed this frame.

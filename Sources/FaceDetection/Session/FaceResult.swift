@@ -26,6 +26,9 @@ public struct Face: Sendable {
     /// Head roll in degrees, positive counter-clockwise in the image (ML Kit's
     /// headEulerAngleZ); from the eye keypoints when there are no landmarks.
     public var headEulerAngleZ: Float?
+    /// ML Kit's landmarks, contours, probabilities and MediaPipe's
+    /// transformation matrix, as the session asked; nil without landmarks.
+    public var features: MLKitFaceFeatures?
 }
 
 /// What a session returns for one frame.
