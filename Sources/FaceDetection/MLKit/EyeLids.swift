@@ -13,8 +13,8 @@ struct EyeLids: Sendable {
 
     /// The eye aspect ratio: the mean gap between the lids over the eye's width (Soukupová and
     /// Čech, "Real-Time Eye Blink Detection using Facial Landmarks", 2016). It is a ratio of
-    /// lengths, so it does not change with the face's size or its rotation in the image, and with
-    /// the mesh's depth it changes little when the head turns. 0 when the lids touch.
+    /// lengths, so it does not change with the face's size or its rotation in the image; measured
+    /// on the metric face it barely changes when the head turns either. 0 when the lids touch.
     func aspectRatio<Points: FacePoints>(of face: Points) -> Float {
         let width = face.distance(corners.0, corners.1)
         guard width > 0 else { return 0 }

@@ -7,7 +7,7 @@
 /// two thirds of its open value; the midpoint is set a little lower, at 0.6, so that a relaxed or
 /// slightly narrowed open eye stays well above 0.5. A slope of 10 then gives the relaxed open eye
 /// 0.98, an eye at 0.3 of it 0.05, and a closed eye under 0.01. Wide-open eyes measure more than
-/// 1 (1.4 on the astronaut photograph) and come out at 1.
+/// 1 (about 1.3 on the astronaut photograph) and come out at 1.
 enum EyeOpenProbability {
     /// The canonical face's eye aspect ratio; both eyes are equal, the model being symmetric.
     static let relaxedAspectRatio = EyeLids.subjectLeft.aspectRatio(of: CanonicalFace())

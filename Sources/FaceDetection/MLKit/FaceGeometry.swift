@@ -32,6 +32,11 @@ public struct FaceGeometry: Sendable {
     ///   - imageWidth: the upright image's width in pixels.
     ///   - imageHeight: the upright image's height in pixels.
     public func pose(of mesh: [NormalizedLandmark], imageWidth: Int, imageHeight: Int) -> FacePose? {
+        fit(mesh, imageWidth: imageWidth, imageHeight: imageHeight)?.pose
+    }
+
+    /// The pose and the metric face behind it, under the same conditions as `pose(of:imageWidth:imageHeight:)`.
+    func fit(_ mesh: [NormalizedLandmark], imageWidth: Int, imageHeight: Int) -> FaceFit? {
         guard mesh.count >= MeshLayout.faceCount, imageWidth > 0, imageHeight > 0,
               !Self.isTooCompact(mesh)
         else { return nil }
@@ -40,9 +45,10 @@ public struct FaceGeometry: Sendable {
         let basis = ProcrustesBasis.canonicalFace
         guard let flat = basis.fit(target: { screen.flatPoint($0) }),
               let intermediate = basis.fit(target: { screen.metricPoint($0, scale: flat.scale) }),
-              let final = basis.fit(target: { screen.metricPoint($0, scale: flat.scale * intermediate.scale) })
+              case let metricScale = flat.scale * intermediate.scale,
+              let final = basis.fit(target: { screen.metricPoint($0, scale: metricScale) })
         else { return nil }
-        return FacePose(final)
+        return FaceFit(pose: FacePose(final), metricFace: MetricFace(projection: screen, scale: metricScale))
     }
 
     /// MediaPipe's filter for faces too small to fit: every landmark within 1e-3 of the mean.
@@ -62,52 +68,5 @@ public struct FaceGeometry: Sendable {
             largest = max(largest, dx * dx + dy * dy)
         }
         return largest.squareRoot() <= 1e-3
-    }
-}
-
-/// The face mesh's points on the camera's near plane, and their back-projections.
-private struct NearPlaneProjection {
-    let mesh: [NormalizedLandmark]
-    let planeWidth: Double
-    let planeHeight: Double
-    let near: Double
-    /// The mean near-plane depth of the 468 points: the face's depth origin.
-    let depthOffset: Double
-
-    init(mesh: [NormalizedLandmark], planeWidth: Double, planeHeight: Double, near: Double) {
-        self.mesh = mesh
-        self.planeWidth = planeWidth
-        self.planeHeight = planeHeight
-        self.near = near
-        var depth: Double = 0
-        for index in 0..<MeshLayout.faceCount {
-            depth += Double(mesh[index].z)
-        }
-        depthOffset = depth / Double(MeshLayout.faceCount) * planeWidth
-    }
-
-    /// Point `index` on the near plane, centred on the optical axis, y up, depth scaled like x
-    /// (larger is farther).
-    func screenPoint(_ index: Int) -> SIMD3<Double> {
-        let landmark = mesh[index]
-        return SIMD3(
-            (Double(landmark.x) - 0.5) * planeWidth,
-            (0.5 - Double(landmark.y)) * planeHeight,
-            Double(landmark.z) * planeWidth
-        )
-    }
-
-    /// The near-plane point as it is, in the right-handed metric frame (depth negated).
-    func flatPoint(_ index: Int) -> SIMD3<Double> {
-        let point = screenPoint(index)
-        return SIMD3(point.x, point.y, -point.z)
-    }
-
-    /// The point back-projected to metric space for a face `scale` times the canonical size on
-    /// the near plane.
-    func metricPoint(_ index: Int, scale: Double) -> SIMD3<Double> {
-        let point = screenPoint(index)
-        let depth = (point.z - depthOffset + near) / scale
-        return SIMD3(point.x * depth / near, point.y * depth / near, -depth)
     }
 }

@@ -32,21 +32,32 @@ extension MLKitFaceFeatures {
                 MLKitContour(type: type, points: MLKitContourMap.points(for: type).map { $0.pixel(in: face) })
             }
         }
+        let needsFit = !outputs.isDisjoint(with: [.classification, .eulerAngles, .transformationMatrix])
+        let fit = needsFit ? geometry.fit(mesh, imageWidth: imageWidth, imageHeight: imageHeight) : nil
         if outputs.contains(.classification) {
-            features.smilingProbability = SmileProbability.probability(of: SmileGeometry(of: face))
-            features.leftEyeOpenProbability = EyeOpenProbability.probability(of: .subjectLeft, in: face)
-            features.rightEyeOpenProbability = EyeOpenProbability.probability(of: .subjectRight, in: face)
+            // The metric face has no perspective, so the measures hold as the head turns; a face
+            // too small to fit is measured in the image instead.
+            if let fit {
+                classify(fit.metricFace, into: &features)
+            } else {
+                classify(face, into: &features)
+            }
         }
-        if !outputs.isDisjoint(with: [.eulerAngles, .transformationMatrix]),
-           let pose = geometry.pose(of: mesh, imageWidth: imageWidth, imageHeight: imageHeight) {
+        if let fit {
             if outputs.contains(.eulerAngles) {
-                features.eulerAngles = pose.eulerAngles
+                features.eulerAngles = fit.pose.eulerAngles
             }
             if outputs.contains(.transformationMatrix) {
-                features.transformationMatrix = pose.transformationMatrix
+                features.transformationMatrix = fit.pose.transformationMatrix
             }
         }
         return features
+    }
+
+    private static func classify<Points: FacePoints>(_ face: Points, into features: inout MLKitFaceFeatures) {
+        features.smilingProbability = SmileProbability.probability(of: SmileGeometry(of: face))
+        features.leftEyeOpenProbability = EyeOpenProbability.probability(of: .subjectLeft, in: face)
+        features.rightEyeOpenProbability = EyeOpenProbability.probability(of: .subjectRight, in: face)
     }
 
     // Kept once: a CaseIterable enum builds a new allCases array on every access.
