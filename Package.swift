@@ -11,11 +11,14 @@ let package = Package(
         .library(name: "Imaging", targets: ["Imaging"]),
         .library(name: "FaceDetection", targets: ["FaceDetection"]),
         .library(name: "FaceWorkerProtocol", targets: ["FaceWorkerProtocol"]),
+        .library(name: "FaceWorker", targets: ["FaceWorker"]),
+        .library(name: "FaceWorkerClient", targets: ["FaceWorkerClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.28.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.70.0"),
     ],
     targets: [
         // System libraries, from Debian packages installed by `make deps`.
@@ -36,10 +39,34 @@ let package = Package(
             dependencies: [.product(name: "SwiftProtobuf", package: "swift-protobuf")]
         ),
 
+        // Layer 4: the server: socket, connections, sessions, scheduler, limits, stats.
+        .target(
+            name: "FaceWorker",
+            dependencies: [
+                "FaceDetection",
+                "FaceWorkerProtocol",
+                "Imaging",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ]
+        ),
+        // The Swift client library: connect, sessions, frames, ping, stats.
+        .target(
+            name: "FaceWorkerClient",
+            dependencies: [
+                "FaceWorkerProtocol",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ]
+        ),
+
         .executableTarget(
             name: "face-worker",
             dependencies: [
-                "Inference",
+                "FaceWorker",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -71,5 +98,9 @@ let package = Package(
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "FaceDetectionTests", dependencies: ["FaceDetection"], exclude: ["Goldens", "Fixtures"]),
         .testTarget(name: "FaceWorkerProtocolTests", dependencies: ["FaceWorkerProtocol"]),
+        .testTarget(
+            name: "FaceWorkerTests",
+            dependencies: ["FaceWorker", "FaceWorkerClient", "FaceWorkerProtocol", "Imaging"]
+        ),
     ]
 )

@@ -1,0 +1,26 @@
+import FaceWorkerProtocol
+
+/// A call the worker answered with a status instead of a result, or a
+/// connection that ended before the answer came.
+public struct FaceWorkerError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The worker's status code (gRPC's numbering).
+    public var code: Faceworker_V1_Status.Code
+    /// The worker's explanation, for people.
+    public var message: String
+    /// The session the call was about, when the worker named one.
+    public var sessionID: UInt64?
+
+    /// Creates an error.
+    public init(code: Faceworker_V1_Status.Code, message: String, sessionID: UInt64? = nil) {
+        self.code = code
+        self.message = message
+        self.sessionID = sessionID
+    }
+
+    /// The error a worker's status describes.
+    public init(_ status: Faceworker_V1_Status) {
+        self.init(code: status.code, message: status.message, sessionID: status.optionalSessionID.map { _ in status.sessionID })
+    }
+
+    public var description: String { "\(code): \(message)" }
+}
