@@ -1,67 +1,84 @@
 import ArgumentParser
-import Foundation
-import Inference
+import FaceWorker
 import Logging
 
-/// The `face-worker` executable: argument parsing only; the work is in the libraries.
+/// The `face-worker` executable: argument parsing only; the work is in the
+/// FaceWorker library.
 @main
-struct FaceWorkerCommand: ParsableCommand {
+struct FaceWorkerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "face-worker",
-        abstract: "FaceWorker: face detection, landmarks and tracking as a local service.",
+        abstract: "FaceWorker: face detection, landmarks and tracking for every local process, over a Unix socket.",
         discussion: """
-            Loads MediaPipe's face models (BlazeFace short and full range, face mesh, iris) \
-            once, runs them on XNNPACK and reports each model with its load and invoke time.
+            Loads MediaPipe's face models once, listens on a Unix socket and serves \
+            faceworker.v1 clients (Swift, Python, C) until SIGTERM or SIGINT, then \
+            answers the frames in flight, closes every connection, removes the socket \
+            and exits 0. Refuses to start while another worker answers on the socket; \
+            removes a stale socket file left by one that died.
             """
     )
+
+    @Option(help: ArgumentHelp(
+        "Path of the Unix socket to listen on.",
+        discussion: "Default: $XDG_RUNTIME_DIR/faceworker.sock when XDG_RUNTIME_DIR is set, else /tmp/faceworker-<uid>.sock."))
+    var socket: String = WorkerConfiguration.defaultSocketPath()
 
     @Option(help: "Directory holding the four .tflite model files (`make models` fetches them).")
     var models = "models"
 
-    @Option(help: "Inference threads per model runtime.")
-    var threads = 1
+    @Option(help: "Inference threads, each with its own model runtimes. Default: one per core.")
+    var threads = WorkerConfiguration.coreCount
 
-    @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
+    @Option(help: "Largest message accepted, in bytes. A longer length prefix is answered with RESOURCE_EXHAUSTED and the connection is closed.")
+    var maxMessageBytes = WorkerLimits().maxMessageBytes
+
+    @Option(help: "Largest image accepted, in pixels (width x height), checked from the JPEG header or raw frame size before decoding.")
+    var maxPixels = WorkerLimits().maxPixels
+
+    @Option(help: "Most sessions open at once over all connections.")
+    var maxSessions = WorkerLimits().maxSessions
+
+    @Option(help: "Most sessions one connection may have open at once.")
+    var maxSessionsPerConnection = WorkerLimits().maxSessionsPerConnection
+
+    @Option(help: "Most frames an image or video session may have waiting; more are refused with RESOURCE_EXHAUSTED. (A live-stream session keeps only its newest waiting frame.)")
+    var maxQueuedFrames = WorkerLimits().maxQueuedFrames
+
+    @Option(help: "Permission bits of the socket file, in octal. The default, 0600, lets only the worker's user connect.")
+    var socketMode = "0600"
+
+    @Option(parsing: .singleValue, help: ArgumentHelp(
+        "Also accept connections from this user (a uid or a user name). Repeatable.",
+        discussion: "Every peer is checked with SO_PEERCRED; the worker's own user is always accepted. The socket mode must let the user reach the socket too."))
+    var allowUid: [String] = []
+
+    @Option(parsing: .singleValue, help: "Also accept connections from processes whose primary group is this one (a gid or a group name). Repeatable.")
+    var allowGroup: [String] = []
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error or critical. Frames are logged at debug only.")
     var logLevel: Logger.Level = .info
 
-    static let modelFiles = [
-        "face_detection_short_range.tflite",
-        "face_detection_full_range_sparse.tflite",
-        "face_landmark.tflite",
-        "iris_landmark.tflite",
-    ]
+    func run() async throws {
+        var configuration = WorkerConfiguration(socketPath: socket, modelsDirectory: models)
+        configuration.inferenceThreads = threads
+        configuration.limits.maxMessageBytes = maxMessageBytes
+        configuration.limits.maxPixels = maxPixels
+        configuration.limits.maxSessions = maxSessions
+        configuration.limits.maxSessionsPerConnection = maxSessionsPerConnection
+        configuration.limits.maxQueuedFrames = maxQueuedFrames
+        guard let mode = UInt32(socketMode, radix: 8) else {
+            throw ValidationError("--socket-mode must be octal permission bits such as 0600, got \(socketMode)")
+        }
+        configuration.socketMode = mode
+        configuration.peerPolicy.allowedUIDs = Set(try allowUid.map { try AccountName.uid($0) })
+        configuration.peerPolicy.allowedGIDs = Set(try allowGroup.map { try AccountName.gid($0) })
 
-    func validate() throws {
-        guard threads >= 1 else { throw ValidationError("--threads must be at least 1") }
-    }
-
-    func run() throws {
+        LoggingSystem.bootstrap(StreamLogHandler.standardError)
         var logger = Logger(label: "face-worker")
         logger.logLevel = logLevel
-        let clock = ContinuousClock()
-        for file in Self.modelFiles {
-            let start = clock.now
-            let model = try CompiledModel(path: "\(models)/\(file)")
-            let loaded = clock.now - start
-            let runtime = try Runtime(model: model, threads: threads)
-            let invoke = try clock.measure { try runtime.invoke() }
-            logger.info("model loaded", metadata: [
-                "model": "\(model.name)",
-                "input": "\(model.inputShapes[0])",
-                "outputs": "\(model.outputShapes)",
-                "operators": "\(model.graph.operators.count)",
-                "load_ms": "\(loaded.milliseconds)",
-                "first_invoke_ms": "\(invoke.milliseconds)",
-            ])
-        }
+        let server = try await FaceWorkerServer.start(configuration: configuration, logger: logger)
+        await server.runUntilTerminated()
     }
 }
 
 extension Logger.Level: @retroactive ExpressibleByArgument {}
-
-extension Duration {
-    /// Milliseconds with microsecond resolution, for log lines.
-    var milliseconds: Double {
-        Double(components.seconds) * 1e3 + Double(components.attoseconds / 1_000_000_000_000) / 1e3
-    }
-}

@@ -1,0 +1,53 @@
+import Foundation
+
+/// Everything a worker needs to start: where to listen, who may connect, the
+/// models, the inference threads and the limits.
+public struct WorkerConfiguration: Sendable {
+    /// The Unix socket's path.
+    public var socketPath: String
+    /// The permission bits the socket file gets (0600: only the owner may
+    /// connect).
+    public var socketMode: UInt32 = 0o600
+    /// The directory with the four `.tflite` files.
+    public var modelsDirectory: String
+    /// Threads that run the models, each with its own runtimes.
+    public var inferenceThreads: Int
+    /// What clients may ask for.
+    public var limits = WorkerLimits()
+    /// Which peers may connect besides the worker's own user.
+    public var peerPolicy: PeerPolicy
+
+    /// A configuration with the default socket mode, limits and policy, and
+    /// one inference thread per core.
+    public init(socketPath: String = WorkerConfiguration.defaultSocketPath(), modelsDirectory: String) {
+        self.socketPath = socketPath
+        self.modelsDirectory = modelsDirectory
+        inferenceThreads = Self.coreCount
+        peerPolicy = PeerPolicy(workerUID: geteuid())
+    }
+
+    /// The cores this process may run on.
+    public static var coreCount: Int {
+        max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    }
+
+    /// `$XDG_RUNTIME_DIR/faceworker.sock` when the session has a runtime
+    /// directory (a private, per-user tmpfs), else `/tmp/faceworker-<uid>.sock`.
+    public static func defaultSocketPath(environment: [String: String] = ProcessInfo.processInfo.environment, uid: UInt32 = geteuid()) -> String {
+        if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
+            return runtime.hasSuffix("/") ? "\(runtime)faceworker.sock" : "\(runtime)/faceworker.sock"
+        }
+        return "/tmp/faceworker-\(uid).sock"
+    }
+
+    /// Checks the values that do not depend on the file system.
+    public func validate() throws(WorkerStartupError) {
+        guard inferenceThreads >= 1 else {
+            throw WorkerStartupError("--threads must be at least 1, got \(inferenceThreads)")
+        }
+        guard socketMode & ~0o777 == 0 else {
+            throw WorkerStartupError("--socket-mode must be permission bits between 0 and 0777, got 0\(String(socketMode, radix: 8))")
+        }
+        try limits.validate()
+    }
+}

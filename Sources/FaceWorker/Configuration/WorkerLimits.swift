@@ -1,0 +1,36 @@
+/// The limits a worker puts on what its clients may ask of it. Each is a
+/// command-line flag; the defaults suit a desktop or a small server.
+public struct WorkerLimits: Sendable, Hashable {
+    /// The largest message payload accepted, in bytes. A longer length prefix
+    /// ends the connection, because the stream can no longer be trusted.
+    public var maxMessageBytes = 32 << 20
+    /// The largest image accepted, in pixels (width times height of the stored
+    /// image), checked from the JPEG header or the raw frame's dimensions
+    /// before any pixel is decoded.
+    public var maxPixels = 40_000_000
+    /// The most sessions open at once over all connections.
+    public var maxSessions = 256
+    /// The most sessions one connection may have open at once.
+    public var maxSessionsPerConnection = 32
+    /// The most frames an image or video session may have waiting behind the
+    /// one being processed; a frame beyond that is refused.
+    public var maxQueuedFrames = 8
+
+    /// The default limits.
+    public init() {}
+
+    /// Checks that every limit is positive and that the message limit fits the
+    /// wire format's 32-bit length.
+    public func validate() throws(WorkerStartupError) {
+        let positive = [
+            ("max-message-bytes", maxMessageBytes), ("max-pixels", maxPixels), ("max-sessions", maxSessions),
+            ("max-sessions-per-connection", maxSessionsPerConnection), ("max-queued-frames", maxQueuedFrames),
+        ]
+        for (name, value) in positive where value < 1 {
+            throw WorkerStartupError("--\(name) must be at least 1, got \(value)")
+        }
+        guard maxMessageBytes <= Int(UInt32.max) else {
+            throw WorkerStartupError("--max-message-bytes must be at most \(UInt32.max), the wire format's limit")
+        }
+    }
+}

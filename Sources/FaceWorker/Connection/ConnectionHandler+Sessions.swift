@@ -1,0 +1,94 @@
+import FaceDetection
+import FaceWorkerProtocol
+import Logging
+
+extension ConnectionHandler {
+    /// OpenSession: validates the options, checks the session limits, and
+    /// registers the session with the scheduler.
+    func openSession(callID: UInt64, _ request: Faceworker_V1_OpenSessionRequest) {
+        let limits = worker.configuration.limits
+        guard sessions.count < limits.maxSessionsPerConnection else {
+            fail(callID: callID, .resourceExhausted,
+                 "this connection already has \(sessions.count) sessions open, the most allowed (--max-sessions-per-connection); close one first")
+            return
+        }
+        let pipeline: FacePipeline
+        do throws(FaceError) {
+            let options = try FaceOptions(wire: request.options)
+            pipeline = try FacePipeline(models: worker.models, options: options)
+        } catch {
+            fail(callID: callID, Faceworker_V1_Status.Code(error), error.description)
+            return
+        }
+        guard let outbox else { return }
+        let sessionID = worker.makeSessionID()
+        guard worker.scheduler.open(id: sessionID, pipeline: pipeline, outbox: outbox, limit: limits.maxSessions) else {
+            fail(callID: callID, .resourceExhausted,
+                 "the worker already has \(limits.maxSessions) sessions open, the most allowed (--max-sessions); try again later")
+            return
+        }
+        let options = pipeline.options
+        sessions[sessionID] = SessionRecord(mode: options.runningMode)
+        logger.info("session opened", metadata: [
+            "session": "\(sessionID)", "mode": "\(options.runningMode)", "performance": "\(options.performanceMode)",
+            "mesh": "\(options.needsMesh)", "tracking": "\(options.trackingEnabled)", "num_faces": "\(options.numFaces)",
+        ])
+        var response = Faceworker_V1_OpenSessionResponse()
+        response.sessionID = sessionID
+        response.options = Faceworker_V1_SessionOptions(effective: options)
+        outbox.send(Faceworker_V1_WorkerMessage(callID: callID, .openSession(response)))
+    }
+
+    /// CloseSession: frames still waiting are dropped (SESSION_CLOSED), and the
+    /// answer follows every earlier answer of the session.
+    func closeSession(callID: UInt64, _ sessionID: UInt64) {
+        guard sessions.removeValue(forKey: sessionID) != nil else {
+            fail(callID: callID, .notFound, "no session \(sessionID) is open on this connection", sessionID: sessionID)
+            return
+        }
+        var messages: [Faceworker_V1_WorkerMessage]
+        switch worker.scheduler.close(sessionID, callID: callID) {
+        case .closed(let dropped):
+            var response = Faceworker_V1_CloseSessionResponse()
+            response.sessionID = sessionID
+            messages = dropAnswers(dropped, sessionID: sessionID, reason: .sessionClosed)
+            messages.append(Faceworker_V1_WorkerMessage(callID: callID, .closeSession(response)))
+        case .closing(let dropped):
+            // The inference thread answers the close after the running frame.
+            messages = dropAnswers(dropped, sessionID: sessionID, reason: .sessionClosed)
+        case .unknownSession:
+            fail(callID: callID, .notFound, "no session \(sessionID) is open on this connection", sessionID: sessionID)
+            return
+        }
+        outbox?.send(messages)
+        logger.info("session closed", metadata: ["session": "\(sessionID)"])
+    }
+
+    /// ResetSession: the session's tracking state and last timestamp are
+    /// forgotten, frames still waiting are dropped (SESSION_RESET).
+    func resetSession(callID: UInt64, _ sessionID: UInt64) {
+        guard sessions[sessionID] != nil, let dropped = worker.scheduler.reset(sessionID) else {
+            fail(callID: callID, .notFound, "no session \(sessionID) is open on this connection", sessionID: sessionID)
+            return
+        }
+        sessions[sessionID]?.lastTimestampMs = nil
+        var response = Faceworker_V1_ResetSessionResponse()
+        response.sessionID = sessionID
+        var messages = dropAnswers(dropped, sessionID: sessionID, reason: .sessionReset)
+        messages.append(Faceworker_V1_WorkerMessage(callID: callID, .resetSession(response)))
+        outbox?.send(messages)
+        logger.info("session reset", metadata: ["session": "\(sessionID)", "frames_dropped": "\(dropped.count)"])
+    }
+
+    /// FrameDropped answers for frames that will never be processed.
+    func dropAnswers(_ frames: [PendingFrame], sessionID: UInt64, reason: Faceworker_V1_FrameDropped.Reason) -> [Faceworker_V1_WorkerMessage] {
+        worker.stats.recordDropped(frames.count)
+        return frames.map { frame in
+            var dropped = Faceworker_V1_FrameDropped()
+            dropped.sessionID = sessionID
+            dropped.timestampMs = frame.frame.timestampMs
+            dropped.reason = reason
+            return Faceworker_V1_WorkerMessage(callID: frame.callID, .frameDropped(dropped))
+        }
+    }
+}

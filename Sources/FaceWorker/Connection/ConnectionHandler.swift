@@ -1,0 +1,164 @@
+import FaceDetection
+import FaceWorkerProtocol
+import Imaging
+import Logging
+import NIOCore
+
+/// One client connection: checks the peer, reads calls, answers them or
+/// hands their frames to the scheduler, and frees the connection's sessions
+/// when it ends.
+///
+/// Lives on the connection's event loop; Ping and GetStats are answered there
+/// at once, without a thread hop.
+final class ConnectionHandler: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    /// Asks a connection to stop reading and refuse new calls: the worker is
+    /// shutting down.
+    struct DrainEvent: Sendable {}
+
+    /// What the connection knows of one of its sessions.
+    struct SessionRecord {
+        var mode: FaceOptions.RunningMode
+        /// The last accepted frame's timestamp (video and live stream).
+        var lastTimestampMs: Int64?
+    }
+
+    let worker: WorkerContext
+    let id: UInt64
+    let peer: PeerCredentials
+    var logger: Logger
+    /// The connection's sessions; a closed session leaves at once, so later
+    /// frames for it are NOT_FOUND.
+    var sessions: [UInt64: SessionRecord] = [:]
+    var outbox: Outbox?
+    var admission: FrameAdmission?
+    private var admitted = false
+    private var draining = false
+    private var needsFlush = false
+
+    init(worker: WorkerContext, peer: PeerCredentials) {
+        self.worker = worker
+        self.peer = peer
+        id = worker.makeConnectionID()
+        logger = worker.logger
+        logger[metadataKey: "connection"] = "\(id)"
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        let outbox = Outbox(channel: context.channel)
+        self.outbox = outbox
+        guard worker.configuration.peerPolicy.allows(peer) else {
+            logger.notice("connection refused", metadata: ["peer_pid": "\(peer.pid)", "peer_uid": "\(peer.uid)", "peer_gid": "\(peer.gid)"])
+            outbox.sendAndClose(.failure(callID: 0, .permissionDenied, "uid \(peer.uid) may not use this worker: only its own user (uid \(worker.configuration.peerPolicy.workerUID)) and users or groups allowed with --allow-uid or --allow-group may"))
+            return
+        }
+        do {
+            admission = FrameAdmission(maxPixels: worker.configuration.limits.maxPixels, headerReader: try JPEGDecoder())
+        } catch {
+            logger.error("cannot create a JPEG decoder", metadata: ["error": "\(error)"])
+            outbox.sendAndClose(.failure(callID: 0, .internal, "the worker cannot read JPEG headers: \(error)"))
+            return
+        }
+        admitted = true
+        worker.connections.register(id, context.channel)
+        logger.info("connection opened", metadata: ["peer_pid": "\(peer.pid)", "peer_uid": "\(peer.uid)"])
+        context.fireChannelActive()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        if admitted {
+            admitted = false
+            worker.connections.unregister(id)
+            worker.scheduler.remove(sessions.keys)
+            logger.info("connection closed", metadata: ["sessions_freed": "\(sessions.count)"])
+            sessions.removeAll()
+        }
+        context.fireChannelInactive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard admitted else { return }
+        let payload = unwrapInboundIn(data)
+        let message: Faceworker_V1_ClientMessage
+        do {
+            message = try Faceworker_V1_ClientMessage(serializedBytes: payload.readableBytesSpan)
+        } catch {
+            fail(callID: 0, .invalidArgument, "the message is not a valid faceworker.v1.ClientMessage: \(error)")
+            return
+        }
+        guard !draining else {
+            fail(callID: message.callID, .unavailable, "the worker is shutting down")
+            return
+        }
+        switch message.kind {
+        case .ping(let ping):
+            var response = Faceworker_V1_PingResponse()
+            response.payload = ping.payload
+            reply(context: context, Faceworker_V1_WorkerMessage(callID: message.callID, .ping(response)))
+        case .getStats:
+            reply(context: context, Faceworker_V1_WorkerMessage(callID: message.callID, .getStats(statistics())))
+        case .openSession(let request):
+            openSession(callID: message.callID, request)
+        case .processFrame(let request):
+            processFrame(callID: message.callID, request)
+        case .closeSession(let request):
+            closeSession(callID: message.callID, request.sessionID)
+        case .resetSession(let request):
+            resetSession(callID: message.callID, request.sessionID)
+        case nil:
+            fail(callID: message.callID, .unimplemented, "the call is empty or of a kind this worker does not know (it speaks faceworker.v1)")
+        }
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        if needsFlush {
+            needsFlush = false
+            context.flush()
+        }
+        context.fireChannelReadComplete()
+    }
+
+    /// Reading stops while the client does not read its answers, so what the
+    /// worker holds for a slow reader stays bounded.
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if !draining {
+            try? context.channel.syncOptions?.setOption(ChannelOptions.autoRead, value: context.channel.isWritable)
+        }
+        context.fireChannelWritabilityChanged()
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is DrainEvent {
+            draining = true
+            try? context.channel.syncOptions?.setOption(ChannelOptions.autoRead, value: false)
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if let framing = error as? FramingError {
+            logger.notice("connection closed: broken framing", metadata: ["message": "\(framing)"])
+            outbox?.sendAndClose(Faceworker_V1_WorkerMessage(callID: 0, .error(Faceworker_V1_Status(framing))))
+        } else {
+            logger.debug("connection error", metadata: ["error": "\(error)"])
+            context.close(promise: nil)
+        }
+    }
+
+    /// Answers on the event loop, flushed when the current read is handled.
+    private func reply(context: ChannelHandlerContext, _ message: Faceworker_V1_WorkerMessage) {
+        context.write(wrapOutboundOut(message.framed(allocator: context.channel.allocator)), promise: nil)
+        needsFlush = true
+    }
+
+    /// Answers a call with an error, after the answers already sent.
+    func fail(callID: UInt64, _ code: Faceworker_V1_Status.Code, _ message: String, sessionID: UInt64? = nil) {
+        var metadata: Logger.Metadata = ["call": "\(callID)", "code": "\(code)", "message": "\(message)"]
+        if let sessionID { metadata["session"] = "\(sessionID)" }
+        logger.info("call refused", metadata: metadata)
+        outbox?.send(.failure(callID: callID, code, message, sessionID: sessionID))
+    }
+}

@@ -1,0 +1,46 @@
+import FaceWorkerProtocol
+import NIOCore
+
+/// Where a session's answers go: its connection's channel.
+///
+/// Answers are serialized on the sending thread and written by the channel's
+/// event loop in the order `send` was called, from whichever thread: an
+/// inference thread's result and the connection's later answers of the same
+/// session (a CloseSession answer, say) reach the socket in that order. A
+/// closed channel drops what it is sent.
+struct Outbox: Sendable {
+    /// The connection.
+    let channel: any Channel
+
+    /// Queues `messages` behind everything sent before.
+    func send(_ messages: Faceworker_V1_WorkerMessage...) {
+        send(messages)
+    }
+
+    /// Queues `messages` behind everything sent before.
+    func send(_ messages: [Faceworker_V1_WorkerMessage]) {
+        guard !messages.isEmpty else { return }
+        let channel = channel
+        let buffers = messages.map { $0.framed(allocator: channel.allocator) }
+        // Always a task, even on the event loop, so the order of sends is the
+        // order of writes whichever thread each came from.
+        channel.eventLoop.execute {
+            for buffer in buffers {
+                channel.write(buffer, promise: nil)
+            }
+            channel.flush()
+        }
+    }
+}
+
+extension Outbox {
+    /// Queues `message`, then closes the connection once it is written: for
+    /// the status a connection gets just before the worker hangs up.
+    func sendAndClose(_ message: Faceworker_V1_WorkerMessage) {
+        let channel = channel
+        let buffer = message.framed(allocator: channel.allocator)
+        channel.eventLoop.execute {
+            channel.writeAndFlush(buffer).whenComplete { _ in channel.close(promise: nil) }
+        }
+    }
+}

@@ -1,0 +1,177 @@
+import Dispatch
+import FaceDetection
+import NIOCore
+import Synchronization
+
+/// Hands the frames of every session, over all connections, to the inference
+/// threads fairly: sessions with waiting frames take turns, one frame per
+/// turn, in a round-robin queue, so a busy session cannot starve a quiet one.
+///
+/// A session is never in the ready queue twice and is not queued while one of
+/// its frames is processed, so each session's frames are processed one at a
+/// time, in order, and its state moves with its frame from thread to thread.
+final class FrameScheduler: Sendable {
+    /// What happened to a submitted frame.
+    enum SubmitOutcome: Sendable {
+        /// It waits for a thread.
+        case queued
+        /// It waits for a thread and took the place of this live-stream frame,
+        /// which will never be processed.
+        case replaced(PendingFrame)
+        /// The session already has as many frames waiting as allowed.
+        case queueFull
+        /// The session does not exist or is closing.
+        case unknownSession
+    }
+
+    /// What happened to a session that was asked to close.
+    enum CloseOutcome: Sendable {
+        /// It is gone; the frames that were waiting were never processed.
+        case closed(dropped: [PendingFrame])
+        /// A frame of it is being processed; the session goes, and the close
+        /// is answered, once that frame is answered.
+        case closing(dropped: [PendingFrame])
+        /// The session does not exist or is already closing.
+        case unknownSession
+    }
+
+    private struct State {
+        var sessions: [UInt64: ScheduledSession] = [:]
+        /// Sessions with a waiting frame and no running one, in turn order.
+        /// An ID may linger after its session closed; it is skipped.
+        var ready = CircularBuffer<UInt64>()
+        var running = 0
+        var stopped = false
+    }
+
+    private let state = Mutex(State())
+    /// Signalled once per ready-queue entry, and once per thread at stop.
+    private let wakeup = DispatchSemaphore(value: 0)
+
+    /// Adds a session unless the worker already has `limit` sessions.
+    func open(id: UInt64, pipeline: FacePipeline, outbox: Outbox, limit: Int) -> Bool {
+        state.withLock { state in
+            guard state.sessions.count < limit else { return false }
+            state.sessions[id] = ScheduledSession(id: id, pipeline: pipeline, outbox: outbox)
+            return true
+        }
+    }
+
+    /// Adds a frame to a session's waiting frames.
+    func submit(_ frame: PendingFrame, to sessionID: UInt64, maxQueued: Int) -> SubmitOutcome {
+        let (outcome, wake) = state.withLock { state -> (SubmitOutcome, Bool) in
+            guard let session = state.sessions[sessionID], session.closeCallID == nil else { return (.unknownSession, false) }
+            let outcome = session.add(frame, maxQueued: maxQueued)
+            return (outcome, Self.markReady(session, in: &state))
+        }
+        if wake { wakeup.signal() }
+        return outcome
+    }
+
+    /// Closes a session: its waiting frames are returned, never processed.
+    func close(_ sessionID: UInt64, callID: UInt64) -> CloseOutcome {
+        state.withLock { state in
+            guard let session = state.sessions[sessionID], session.closeCallID == nil else { return .unknownSession }
+            let dropped = session.takeAllWaiting()
+            if session.isRunning {
+                session.closeCallID = callID
+                return .closing(dropped: dropped)
+            }
+            state.sessions[sessionID] = nil
+            return .closed(dropped: dropped)
+        }
+    }
+
+    /// Forgets a session's tracking state and returns its waiting frames,
+    /// never processed; nil when the session does not exist.
+    func reset(_ sessionID: UInt64) -> [PendingFrame]? {
+        state.withLock { state in
+            guard let session = state.sessions[sessionID], session.closeCallID == nil else { return nil }
+            if session.isRunning {
+                session.resetPending = true
+            } else {
+                session.state?.reset()
+            }
+            return session.takeAllWaiting()
+        }
+    }
+
+    /// Removes sessions at once, without answering anything (their connection
+    /// is gone); a frame being processed is discarded when it finishes.
+    func remove(_ sessionIDs: some Sequence<UInt64>) {
+        state.withLock { state in
+            for id in sessionIDs { state.sessions[id] = nil }
+        }
+    }
+
+    /// Sessions open now.
+    var sessionCount: Int {
+        state.withLock { $0.sessions.count }
+    }
+
+    /// Whether no frame waits and none is being processed.
+    var isIdle: Bool {
+        state.withLock { state in
+            state.running == 0 && !state.sessions.values.contains { $0.hasWaitingFrames }
+        }
+    }
+
+    /// Blocks until a frame is due, and hands it out with its session's state;
+    /// nil once the scheduler is stopped.
+    func next() -> FrameJob? {
+        while true {
+            wakeup.wait()
+            let (job, stopped) = state.withLock { state -> (FrameJob?, Bool) in
+                if state.stopped { return (nil, true) }
+                guard let id = state.ready.popFirst(), let session = state.sessions[id] else { return (nil, false) }
+                session.isReady = false
+                guard let sessionState = session.state, let frame = session.takeNext() else { return (nil, false) }
+                session.state = nil
+                state.running += 1
+                return (FrameJob(sessionID: id, pipeline: session.pipeline, outbox: session.outbox, frame: frame, state: sessionState), false)
+            }
+            if stopped { return nil }
+            if let job { return job }
+        }
+    }
+
+    /// Gives a session its state back after `job` was answered and queues it
+    /// again if it has more frames.
+    ///
+    /// - Returns: the CloseSession call to answer now, when the session was
+    ///   asked to close while the frame ran.
+    func complete(_ job: FrameJob) -> UInt64? {
+        let (closeCallID, wake) = state.withLock { state -> (UInt64?, Bool) in
+            state.running -= 1
+            guard let session = state.sessions[job.sessionID] else { return (nil, false) }
+            if let callID = session.closeCallID {
+                state.sessions[job.sessionID] = nil
+                return (callID, false)
+            }
+            var returned = job.state
+            if session.resetPending {
+                returned.reset()
+                session.resetPending = false
+            }
+            session.state = returned
+            return (nil, Self.markReady(session, in: &state))
+        }
+        if wake { wakeup.signal() }
+        return closeCallID
+    }
+
+    /// Wakes every thread blocked in `next()` to return nil.
+    func stop(threads: Int) {
+        state.withLock { $0.stopped = true }
+        for _ in 0..<threads { wakeup.signal() }
+    }
+
+    /// Puts a session at the back of the ready queue if it has a frame to run
+    /// and is neither running nor queued; true when it was queued.
+    private static func markReady(_ session: ScheduledSession, in state: inout State) -> Bool {
+        guard !session.isReady, !session.isRunning, session.hasWaitingFrames else { return false }
+        session.isReady = true
+        state.ready.append(session.id)
+        return true
+    }
+}

@@ -1,0 +1,13 @@
+import FaceWorkerProtocol
+
+/// A frame a session accepted, waiting for an inference thread.
+struct PendingFrame: Sendable {
+    /// The ProcessFrame call it answers.
+    var callID: UInt64
+    /// The frame as the client sent it.
+    var frame: Faceworker_V1_Frame
+    /// When the whole request had been read, for the queued and total times.
+    var received: ContinuousClock.Instant
+    /// The same moment on the wall clock, in microseconds since the Unix epoch.
+    var receivedUnixMicros: Int64
+}

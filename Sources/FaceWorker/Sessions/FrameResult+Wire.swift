@@ -1,0 +1,58 @@
+import FaceDetection
+import FaceWorkerProtocol
+
+extension Faceworker_V1_FrameResult {
+    /// The wire form of a pipeline result for `sessionID`, with the worker's
+    /// stage timings.
+    init(_ result: FaceResult, sessionID: UInt64, timestampMs: Int64, timings: Faceworker_V1_StageTimings) {
+        self.init()
+        self.sessionID = sessionID
+        self.timestampMs = timestampMs
+        imageWidth = UInt32(result.imageWidth)
+        imageHeight = UInt32(result.imageHeight)
+        detectorRan = result.detectorRan
+        self.timings = timings
+        faces = result.faces.map { Faceworker_V1_Face($0, imageWidth: result.imageWidth, imageHeight: result.imageHeight) }
+    }
+}
+
+extension Faceworker_V1_Face {
+    /// The detector's keypoint types, in the order `Face.keypoints` holds them.
+    static let keypointTypes: [Faceworker_V1_KeypointType] = [
+        .rightEye, .leftEye, .noseTip, .mouthCenter, .rightEarTragion, .leftEarTragion,
+    ]
+
+    /// The wire form of one face of an image `imageWidth` x `imageHeight`.
+    init(_ face: Face, imageWidth: Int, imageHeight: Int) {
+        self.init()
+        boundingBox.x = face.boundingBox.x
+        boundingBox.y = face.boundingBox.y
+        boundingBox.width = face.boundingBox.width
+        boundingBox.height = face.boundingBox.height
+        score = face.score
+        keypoints = zip(Self.keypointTypes, face.keypoints).map { type, point in
+            var keypoint = Faceworker_V1_Keypoint()
+            keypoint.type = type
+            keypoint.normalized.x = point.x
+            keypoint.normalized.y = point.y
+            let pixel = point.pixel(width: imageWidth, height: imageHeight)
+            keypoint.position.x = pixel.x
+            keypoint.position.y = pixel.y
+            return keypoint
+        }
+        if let id = face.trackingID { trackingID = Int32(clamping: id) }
+        if let presence = face.presence { presenceScore = presence }
+        if let mesh = face.mesh {
+            self.mesh = mesh.map { point in
+                var landmark = Faceworker_V1_NormalizedLandmark()
+                landmark.x = point.x
+                landmark.y = point.y
+                landmark.z = point.z
+                return landmark
+            }
+        }
+        if let angle = face.headEulerAngleX { headEulerAngleX = angle }
+        if let angle = face.headEulerAngleY { headEulerAngleY = angle }
+        if let angle = face.headEulerAngleZ { headEulerAngleZ = angle }
+    }
+}

@@ -1,0 +1,23 @@
+import FaceDetection
+import FaceWorkerProtocol
+import Foundation
+
+/// The model files a worker loaded, as GetStats reports them.
+enum ModelInventory {
+    /// Name, SHA-256 and size of each of the files `FaceModels` loads from `directory`.
+    static func describe(directory: String) throws(WorkerStartupError) -> [Faceworker_V1_ModelInfo] {
+        var infos: [Faceworker_V1_ModelInfo] = []
+        for name in FaceModels.fileNames {
+            let path = "\(directory)/\(name)"
+            guard let contents = FileManager.default.contents(atPath: path) else {
+                throw WorkerStartupError("cannot read \(path); `make models` fetches the models")
+            }
+            var info = Faceworker_V1_ModelInfo()
+            info.name = name
+            info.sha256 = SHA256.hexDigest(of: contents)
+            info.sizeBytes = UInt64(contents.count)
+            infos.append(info)
+        }
+        return infos
+    }
+}
