@@ -1,0 +1,155 @@
+import FaceWorkerProtocol
+import Foundation
+import NIOCore
+import NIOPosix
+import Synchronization
+
+/// A connection to a face-worker: the Swift way in.
+///
+/// ```swift
+/// let client = try await FaceWorkerClient.connect()
+/// var options = Faceworker_V1_SessionOptions()
+/// options.landmarkMode = .all
+/// let session = try await client.openSession(options: options)
+/// let result = try await session.process(.jpeg(try Data(contentsOf: photo)))
+/// print(result.faces.map(\.boundingBox))
+/// try await session.close()
+/// await client.close()
+/// ```
+///
+/// One connection carries any number of calls at once, from any task: each
+/// call waits only for its own answer.
+public final class FaceWorkerClient: Sendable {
+    private let channel: any Channel
+    private let router: ResponseRouter
+    private let lastCallID = Atomic<UInt64>(0)
+
+    private init(channel: any Channel, router: ResponseRouter) {
+        self.channel = channel
+        self.router = router
+    }
+
+    /// The worker's default socket, as face-worker chooses it:
+    /// `$XDG_RUNTIME_DIR/faceworker.sock`, else `/tmp/faceworker-<uid>.sock`.
+    public static func defaultSocketPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
+            return runtime.hasSuffix("/") ? "\(runtime)faceworker.sock" : "\(runtime)/faceworker.sock"
+        }
+        return "/tmp/faceworker-\(geteuid()).sock"
+    }
+
+    /// Connects to the worker listening on `socketPath`.
+    ///
+    /// - Parameter maxMessageBytes: the longest answer accepted.
+    public static func connect(socketPath: String = defaultSocketPath(), maxMessageBytes: Int = 64 << 20) async throws -> FaceWorkerClient {
+        let router = ResponseRouter()
+        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(ClientHandler(router: router, maximumMessageLength: maxMessageBytes))
+                }
+            }
+            .connect(unixDomainSocketPath: socketPath)
+            .get()
+        return FaceWorkerClient(channel: channel, router: router)
+    }
+
+    /// Closes the connection; the worker frees its sessions.
+    public func close() async {
+        try? await channel.close().get()
+    }
+
+    /// Sends a ping and returns the worker's echo of `payload`.
+    @discardableResult
+    public func ping(payload: Data = Data()) async throws -> Data {
+        var request = Faceworker_V1_PingRequest()
+        request.payload = payload
+        guard case .ping(let response) = try await call(.ping(request)) else { throw Self.unexpectedAnswer }
+        return response.payload
+    }
+
+    /// The worker's counters, latencies and memory.
+    public func stats() async throws -> Faceworker_V1_GetStatsResponse {
+        guard case .getStats(let response) = try await call(.getStats(Faceworker_V1_GetStatsRequest())) else { throw Self.unexpectedAnswer }
+        return response
+    }
+
+    /// Opens a session with `options` (unset fields take their defaults).
+    public func openSession(options: Faceworker_V1_SessionOptions = Faceworker_V1_SessionOptions()) async throws -> FaceWorkerSession {
+        var request = Faceworker_V1_OpenSessionRequest()
+        request.options = options
+        guard case .openSession(let response) = try await call(.openSession(request)) else { throw Self.unexpectedAnswer }
+        return FaceWorkerSession(client: self, id: response.sessionID, options: response.options)
+    }
+
+    /// Sends one call and waits for its answer.
+    ///
+    /// - Returns: the answer's kind.
+    /// - Throws: `FaceWorkerError` when the worker answers with a status or the
+    ///   connection closes first; `FrameDroppedError` when a frame is dropped.
+    public func call(_ kind: Faceworker_V1_ClientMessage.OneOf_Kind) async throws -> Faceworker_V1_WorkerMessage.OneOf_Kind {
+        let message = makeMessage(kind)
+        let answer = try await withCheckedThrowingContinuation { continuation in
+            if let error = router.expect(message.callID, continuation) {
+                continuation.resume(throwing: error)
+                return
+            }
+            write(message) { error in self.router.abandon(message.callID, with: error) }
+        }
+        switch answer.kind {
+        case .error(let status): throw FaceWorkerError(status)
+        case .frameDropped(let dropped): throw FrameDroppedError(dropped)
+        case let kind?: return kind
+        case nil: throw Self.unexpectedAnswer
+        }
+    }
+
+    /// Sends a live-stream frame whose answer goes to its session's results,
+    /// and returns once the request is written.
+    func stream(_ request: Faceworker_V1_ProcessFrameRequest) async throws {
+        let message = makeMessage(.processFrame(request))
+        if let error = router.stream(message.callID, sessionID: request.sessionID, timestampMs: request.frame.timestampMs) {
+            throw error
+        }
+        try await channel.writeAndFlush(Self.framed(message, allocator: channel.allocator)).get()
+    }
+
+    /// Registers a session's results stream.
+    func addStream(_ sessionID: UInt64, _ continuation: AsyncStream<LiveStreamEvent>.Continuation) {
+        router.addStream(sessionID, continuation)
+    }
+
+    /// Ends a session's results stream.
+    func finishStream(_ sessionID: UInt64) {
+        router.finishStream(sessionID)
+    }
+
+    private func makeMessage(_ kind: Faceworker_V1_ClientMessage.OneOf_Kind) -> Faceworker_V1_ClientMessage {
+        var message = Faceworker_V1_ClientMessage()
+        message.callID = lastCallID.add(1, ordering: .relaxed).newValue
+        message.kind = kind
+        return message
+    }
+
+    private func write(_ message: Faceworker_V1_ClientMessage, onFailure: @escaping @Sendable (any Error) -> Void) {
+        let buffer: ByteBuffer
+        do {
+            buffer = try Self.framed(message, allocator: channel.allocator)
+        } catch {
+            onFailure(error)
+            return
+        }
+        channel.writeAndFlush(buffer).whenFailure { error in
+            onFailure(self.router.closedWith ?? FaceWorkerError(code: .unavailable, message: "cannot send to the worker: \(error)"))
+        }
+    }
+
+    private static func framed(_ message: Faceworker_V1_ClientMessage, allocator: ByteBufferAllocator) throws -> ByteBuffer {
+        let bytes = try LengthPrefixedMessageEncoder().encode(message: message)
+        var buffer = allocator.buffer(capacity: bytes.count)
+        buffer.writeBytes(bytes)
+        return buffer
+    }
+
+    private static let unexpectedAnswer = FaceWorkerError(code: .internal, message: "the worker answered with an unexpected message kind")
+}

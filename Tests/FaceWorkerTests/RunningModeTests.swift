@@ -1,0 +1,142 @@
+import FaceWorkerClient
+import FaceWorkerProtocol
+import Foundation
+import Imaging
+import XCTest
+
+/// Each running mode end to end, on real images, through the real worker's socket.
+final class RunningModeTests: XCTestCase {
+    func testImageModeFindsTheAstronautAndTheCameraman() async throws {
+        let worker = try await startWorker()
+        let client = try await worker.connect()
+        let session = try await client.openSession(options: Expect.options(.image))
+        Expect.astronaut(try await session.process(jpeg: try TestPaths.jpeg("astronaut.jpg")))
+        let camera = try await session.process(jpeg: try TestPaths.jpeg("camera.jpg"))
+        Expect.oneFace(camera, centre: (223, 164), size: 85)
+        XCTAssertEqual(camera.faces.first?.keypoints.map(\.type), [.rightEye, .leftEye, .noseTip, .mouthCenter, .rightEarTragion, .leftEarTragion])
+        XCTAssertNil(camera.faces.first?.optionalTrackingID, "image mode never tracks")
+    }
+
+    func testImageModeFindsNoFaceWhereThereIsNone() async throws {
+        let worker = try await startWorker()
+        let client = try await worker.connect()
+        let session = try await client.openSession(options: Expect.options(.image))
+        for (name, width, height) in [("chelsea.jpg", 451, 300), ("coffee.jpg", 600, 400), ("rocket.jpg", 640, 427)] {
+            let result = try await session.process(jpeg: try TestPaths.jpeg(name), timestampMs: 7)
+            XCTAssertEqual(result.faces.count, 0, name)
+            XCTAssertEqual(result.imageWidth, UInt32(width), name)
+            XCTAssertEqual(result.imageHeight, UInt32(height), name)
+            XCTAssertEqual(result.timestampMs, 7, "the timestamp is echoed")
+            XCTAssertTrue(result.detectorRan)
+        }
+    }
+
+    func testImageModeWithLandmarksReportsTheMesh() async throws {
+        let worker = try await startWorker()
+        let client = try await worker.connect()
+        let session = try await client.openSession(options: Expect.options(.image) { $0.outputFaceMesh = true })
+        let result = try await session.process(jpeg: try TestPaths.jpeg("astronaut.jpg"))
+        Expect.astronaut(result)
+        let face = try XCTUnwrap(result.faces.first)
+        XCTAssertEqual(face.mesh.count, 478)
+        XCTAssertGreaterThan(face.presenceScore, 0.5)
+        XCTAssertTrue(face.mesh.allSatisfy { (0...1).contains($0.x) && (0...1).contains($0.y) })
+        XCTAssertGreaterThan(result.timings.landmarksUs, 0)
+    }
+
+    func testARawFrameInAnyOrientationIsAnsweredInUprightCoordinates() async throws {
+        let worker = try await startWorker()
+        let client = try await worker.connect()
+        let session = try await client.openSession(options: Expect.options(.image))
+        let decoded = try JPEGDecoder().decode([UInt8](try TestPaths.jpeg("astronaut.jpg")), maxPixels: 1 << 20).image
+        // Store the upright picture rotated 90 degrees counter-clockwise, as a
+        // sensor would: RIGHT_TOP says to turn it clockwise to make it upright.
+        let stored = decoded.upright(from: .leftBottom)
+        let frame = Faceworker_V1_Frame.raw(Data(stored.pixels), format: .rgb, width: stored.width, height: stored.height, orientation: .rightTop)
+        let result = try await session.process(frame)
+        Expect.astronaut(result)
+    }
+
+    func testVideoModeKeepsOneTrackingIDThroughTheVideo() async throws {
+        let worker = try await startWorker()
+        let client = try await worker.connect()
+        let session = try await client.openSession(options: Expect.options(.video) {
+            $0.trackingEnabled = true
+            $0.landmarkMode = .all
+        })
+        var ids = Set<Int32>()
+        var detectorRuns = 0
+        for (index, jpeg) in try TestPaths.videoFrames().enumerated() {
+            let result = try await session.process(jpeg: jpeg, timestampMs: Int64(index) * 33)
+            XCTAssertEqual(result.timestampMs, Int64(index) * 33)
+            XCTAssertEqual(result.faces.count, 1, "frame \(index)")
+            ids.formUnion(result.faces.map(\.trackingID))
+            if result.detectorRan { detectorRuns += 1 }
+        }
+        XCTAssertEqual(ids.count, 1, "tracking IDs seen: \(ids)")
+        XCTAssertLessThan(detectorRuns, 24, "followed faces spare the detector")
+    }
+
+    func testVideoFramesSentAtOnceAreAnsweredInOrder() async throws {
+        let worker = try await startWorker()
+        let client = try await worker.connect()
+        let session = try await client.openSession(options: Expect.options(.video) { $0.trackingEnabled = true })
+        let frames = Array(try TestPaths.videoFrames().prefix(8))
+        let order = OrderLog()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (index, jpeg) in frames.enumerated() {
+                group.addTask {
+                    let result = try await session.process(jpeg: jpeg, timestampMs: Int64(index))
+                    await order.append(result.timestampMs)
+                }
+                // Let each request leave before the next, so they reach the worker in order.
+                try await Task.sleep(for: .milliseconds(2))
+            }
+            try await group.waitForAll()
+        }
+        let answered = await order.entries
+        XCTAssertEqual(answered, (0..<Int64(frames.count)).map { $0 })
+    }
+
+    func testLiveStreamDropsReplacedFramesAndAnswersEveryFrameOnce() async throws {
+        let worker = try await startWorker()
+        let client = try await worker.connect()
+        let session = try await client.openSession(options: Expect.options(.liveStream) { $0.trackingEnabled = true })
+        let frames = try TestPaths.videoFrames()
+        for (index, jpeg) in frames.enumerated() {
+            try await session.send(jpeg: jpeg, timestampMs: Int64(index) * 33)
+        }
+        var results: [Int64] = []
+        var dropped: [Int64] = []
+        for await event in session.results {
+            switch event {
+            case .result(let result):
+                XCTAssertEqual(result.faces.count, 1)
+                results.append(result.timestampMs)
+            case .dropped(let notice):
+                XCTAssertEqual(notice.reason, .replaced)
+                dropped.append(notice.timestampMs)
+            case .failed(let timestamp, let error):
+                XCTFail("frame \(timestamp) failed: \(error)")
+            }
+            if results.count + dropped.count == frames.count { break }
+        }
+        XCTAssertGreaterThan(dropped.count, 0, "a flood of frames replaces waiting ones")
+        XCTAssertGreaterThan(results.count, 0)
+        XCTAssertEqual(results, results.sorted(), "results come in timestamp order")
+        XCTAssertEqual(Set(results + dropped), Set(frames.indices.map { Int64($0) * 33 }), "every frame is answered once")
+        XCTAssertEqual(results.last, Int64(frames.count - 1) * 33, "the newest frame is never dropped")
+        let stats = try await client.stats()
+        XCTAssertEqual(stats.framesDropped, UInt64(dropped.count))
+        try await session.close()
+    }
+}
+
+/// Timestamps in the order their answers arrived.
+actor OrderLog {
+    private(set) var entries: [Int64] = []
+
+    func append(_ entry: Int64) {
+        entries.append(entry)
+    }
+}

@@ -1,0 +1,81 @@
+import FaceWorkerProtocol
+import Foundation
+import Glibc
+
+/// A plain, blocking Unix-socket connection, for sending bytes no well-behaved
+/// client would send and reading the worker's answers one by one.
+final class UnixSocket {
+    private let descriptor: Int32
+    private var decoder = LengthPrefixedMessageDecoder()
+
+    /// Connects to `path`.
+    init(path: String) throws {
+        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw POSIXError(.EIO) }
+        guard Self.connect(descriptor, path) == 0 else {
+            let code = errno
+            close(descriptor)
+            throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
+        }
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    /// Whether a connection to `path` is accepted now.
+    static func accepts(_ path: String) -> Bool {
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        return connect(descriptor, path) == 0
+    }
+
+    /// Writes all of `bytes`.
+    func send(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            guard written > 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+            offset += written
+        }
+    }
+
+    /// Frames and writes a client message.
+    func send(_ message: Faceworker_V1_ClientMessage) throws {
+        try send(try LengthPrefixedMessageEncoder().encode(message: message))
+    }
+
+    /// The next message from the worker; nil when it closed the connection.
+    ///
+    /// - Throws: `NoAnswer` when nothing came within `timeout`.
+    func receive(timeout: Duration = .seconds(30)) throws -> Faceworker_V1_WorkerMessage? {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            if let message = try decoder.nextMessage(as: Faceworker_V1_WorkerMessage.self) { return message }
+            let remaining = deadline - ContinuousClock.now
+            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            guard remaining > .zero, poll(&poller, 1, Int32(remaining.components.seconds * 1000 + 1)) > 0 else {
+                throw NoAnswer()
+            }
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            guard count > 0 else { return nil }
+            decoder.append(contentsOf: chunk[..<count])
+        }
+    }
+
+    /// Nothing came from the worker in time.
+    struct NoAnswer: Error {}
+
+    private static func connect(_ descriptor: Int32, _ path: String) -> Int32 {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes.prefix($0.count - 1)) }
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+    }
+}

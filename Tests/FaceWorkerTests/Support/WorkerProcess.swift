@@ -1,0 +1,114 @@
+import FaceWorkerClient
+import Foundation
+import Glibc
+import XCTest
+
+/// A face-worker process started from the built binary, with its own socket in
+/// a fresh temporary directory.
+final class WorkerProcess: Sendable {
+    /// The temporary directory holding the socket and the worker's log.
+    let directory: String
+    /// The socket the worker listens on.
+    let socketPath: String
+    /// The process.
+    let process = Process()
+    private let logPath: String
+
+    /// Starts a worker with `arguments` added to `--socket` and `--models`.
+    ///
+    /// - Parameters:
+    ///   - socketPath: the socket; by default `worker.sock` in the fresh directory.
+    ///   - launcher: a command the worker runs under (such as `setpriv`).
+    init(arguments: [String] = [], socketPath: String? = nil, launcher: [String] = [], directory: String? = nil) throws {
+        self.directory = try directory ?? Self.makeTemporaryDirectory()
+        self.socketPath = socketPath ?? "\(self.directory)/worker.sock"
+        logPath = "\(self.directory)/worker-\(UUID().uuidString.prefix(8)).log"
+        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
+        let command = launcher + [TestPaths.workerBinary, "--socket", self.socketPath, "--models", TestPaths.models] + arguments
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
+        process.standardOutput = log
+        process.standardError = log
+        try process.run()
+    }
+
+    /// Starts a worker and waits until it accepts connections.
+    static func start(_ arguments: [String] = [], launcher: [String] = [], directory: String? = nil) async throws -> WorkerProcess {
+        let worker = try WorkerProcess(arguments: arguments, launcher: launcher, directory: directory)
+        try await worker.waitUntilListening()
+        return worker
+    }
+
+    /// Connects a client.
+    func connect() async throws -> FaceWorkerClient {
+        try await FaceWorkerClient.connect(socketPath: socketPath)
+    }
+
+    /// Waits until the socket accepts connections; fails if the worker exits first.
+    func waitUntilListening(timeout: Duration = .seconds(60)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if UnixSocket.accepts(socketPath) { return }
+            guard process.isRunning else {
+                throw WorkerExited(status: process.terminationStatus, log: log)
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw WorkerExited(status: -1, log: "not listening after \(timeout):\n\(log)")
+    }
+
+    /// Sends a signal to the worker.
+    func signal(_ number: Int32) {
+        kill(process.processIdentifier, number)
+    }
+
+    /// Waits for the worker to exit and returns its exit status, or nil on timeout.
+    func waitForExit(timeout: Duration) async -> Int32? {
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning {
+            guard ContinuousClock.now < deadline else { return nil }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return process.terminationStatus
+    }
+
+    /// Kills the worker if it still runs, and removes its directory.
+    func stop() {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// What the worker logged so far.
+    var log: String {
+        (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+    }
+
+    /// A fresh directory for sockets, short enough for `sun_path`.
+    static func makeTemporaryDirectory() throws -> String {
+        var template = Array("/tmp/fw-test-XXXXXX".utf8CString)
+        guard let path = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+        }
+        return String(cString: path)
+    }
+}
+
+/// The worker exited (or never listened) when it was expected to serve.
+struct WorkerExited: Error, CustomStringConvertible {
+    var status: Int32
+    var log: String
+    var description: String { "face-worker exited with status \(status); its log:\n\(log)" }
+}
+
+extension XCTestCase {
+    /// Starts a worker that is killed when the test ends.
+    func startWorker(_ arguments: [String] = [], launcher: [String] = [], directory: String? = nil) async throws -> WorkerProcess {
+        let worker = try await WorkerProcess.start(arguments, launcher: launcher, directory: directory)
+        addTeardownBlock { worker.stop() }
+        return worker
+    }
+}
