@@ -59,3 +59,18 @@ bench-pipeline: deps models venv
 
 clean:
 	rm -rf .build $(VENV)
+
+# The Python client's tests, against a real face-worker, in a light environment
+# built from the client's own extras.
+CLIENT_VENV := .venv-client
+.PHONY: test-python
+
+$(CLIENT_VENV)/.ok: clients/python/pyproject.toml
+	python3 -m venv $(CLIENT_VENV)
+	$(CLIENT_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(CLIENT_VENV)/bin/python -m pip install --quiet -e 'clients/python[numpy,annotate,test]'
+	touch $@
+
+test-python: deps models $(CLIENT_VENV)/.ok
+	$(SWIFT) build --product face-worker
+	$(CLIENT_VENV)/bin/python -m pytest clients/python/tests
