@@ -1,6 +1,5 @@
 import FaceDetection
 import FaceWorkerProtocol
-import Imaging
 import Logging
 import NIOCore
 
@@ -55,7 +54,7 @@ final class ConnectionHandler: ChannelInboundHandler {
             return
         }
         do {
-            admission = FrameAdmission(maxPixels: worker.configuration.limits.maxPixels, headerReader: try JPEGDecoder())
+            admission = try FrameAdmission(maxPixels: worker.configuration.limits.maxPixels)
         } catch {
             logger.error("cannot create a JPEG decoder", metadata: ["error": "\(error)"])
             outbox.sendAndClose(.failure(callID: 0, .internal, "the worker cannot read JPEG headers: \(error)"))
