@@ -1,0 +1,37 @@
+"""FaceWorker's Python client: MediaPipe Tasks' face API, run by a local face-worker.
+
+``faceworker`` stands in for ``mediapipe`` and ``faceworker.vision`` for
+``mediapipe.tasks.python.vision``::
+
+    import faceworker as mp
+    from faceworker import BaseOptions, vision
+
+The worker must be running (``make run`` in the FaceWorker repository).
+"""
+
+from . import vision
+from ._connection import default_socket_path
+from .errors import FaceWorkerError, FrameDroppedError, StatusCode, WorkerNotRunningError
+from .image import Image, ImageFormat, Orientation
+from .options import BaseOptions
+from .worker import ModelInfo, StageLatency, WorkerStats, get_stats, ping
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "BaseOptions",
+    "FaceWorkerError",
+    "FrameDroppedError",
+    "Image",
+    "ImageFormat",
+    "ModelInfo",
+    "Orientation",
+    "StageLatency",
+    "StatusCode",
+    "WorkerNotRunningError",
+    "WorkerStats",
+    "default_socket_path",
+    "get_stats",
+    "ping",
+    "vision",
+]

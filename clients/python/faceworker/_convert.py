@@ -1,0 +1,123 @@
+"""Turns the worker's protobuf results into the dataclasses of ``results``."""
+
+from __future__ import annotations
+
+from typing import Any, List, Optional
+
+from ._numpy import numpy
+from ._proto import faceworker_pb2 as pb
+from .results import (
+    BoundingBox,
+    Category,
+    ContourType,
+    Detection,
+    FaceContour,
+    FaceDetectorResult,
+    FaceLandmark,
+    FaceLandmarkerResult,
+    LandmarkType,
+    NormalizedKeypoint,
+    NormalizedLandmark,
+    Point,
+    StageTimings,
+)
+
+_KEYPOINT_PREFIX = "KEYPOINT_TYPE_"
+# Types added to the API after this client are skipped, as the .proto allows.
+_LANDMARK_TYPES = frozenset(item.value for item in LandmarkType)
+_CONTOUR_TYPES = frozenset(item.value for item in ContourType)
+
+
+def detector_result(frame: pb.FrameResult) -> FaceDetectorResult:
+    """MediaPipe's FaceDetectorResult for one frame, with FaceWorker's extras."""
+    return FaceDetectorResult(
+        detections=[_detection(face) for face in frame.faces],
+        timestamp_ms=frame.timestamp_ms,
+        image_width=frame.image_width,
+        image_height=frame.image_height,
+        detector_ran=frame.detector_ran,
+        timings=_timings(frame.timings),
+    )
+
+
+def landmarker_result(frame: pb.FrameResult) -> FaceLandmarkerResult:
+    """MediaPipe's FaceLandmarkerResult for one frame, with FaceWorker's extras."""
+    detections = [_detection(face) for face in frame.faces]
+    return FaceLandmarkerResult(
+        face_landmarks=[detection.face_landmarks for detection in detections],
+        face_blendshapes=[],
+        facial_transformation_matrixes=[
+            detection.facial_transformation_matrix
+            for detection in detections
+            if detection.facial_transformation_matrix is not None
+        ],
+        detections=detections,
+        timestamp_ms=frame.timestamp_ms,
+        image_width=frame.image_width,
+        image_height=frame.image_height,
+        detector_ran=frame.detector_ran,
+        timings=_timings(frame.timings),
+    )
+
+
+def _detection(face: pb.Face) -> Detection:
+    box = face.bounding_box
+    return Detection(
+        bounding_box=BoundingBox(
+            origin_x=round(box.x), origin_y=round(box.y), width=round(box.width), height=round(box.height)
+        ),
+        categories=[Category(index=0, score=face.score)],
+        keypoints=[
+            NormalizedKeypoint(x=point.normalized.x, y=point.normalized.y, label=_keypoint_label(point.type))
+            for point in face.keypoints
+        ],
+        tracking_id=_optional(face, "tracking_id"),
+        landmarks=[
+            FaceLandmark(LandmarkType(item.type), Point(item.position.x, item.position.y))
+            for item in face.landmarks
+            if item.type in _LANDMARK_TYPES
+        ],
+        contours=[
+            FaceContour(ContourType(item.type), [Point(p.x, p.y) for p in item.points])
+            for item in face.contours
+            if item.type in _CONTOUR_TYPES
+        ],
+        head_euler_angle_x=_optional(face, "head_euler_angle_x"),
+        head_euler_angle_y=_optional(face, "head_euler_angle_y"),
+        head_euler_angle_z=_optional(face, "head_euler_angle_z"),
+        smiling_probability=_optional(face, "smiling_probability"),
+        left_eye_open_probability=_optional(face, "left_eye_open_probability"),
+        right_eye_open_probability=_optional(face, "right_eye_open_probability"),
+        presence_score=_optional(face, "presence_score"),
+        face_landmarks=[NormalizedLandmark(x=p.x, y=p.y, z=p.z) for p in face.mesh],
+        facial_transformation_matrix=_matrix(face.transformation_matrix),
+    )
+
+
+def _keypoint_label(keypoint_type: int) -> Optional[str]:
+    # A type added to the API after this client keeps its point, without a label.
+    if keypoint_type not in pb.KeypointType.values():
+        return None
+    return pb.KeypointType.Name(keypoint_type)[len(_KEYPOINT_PREFIX):]
+
+
+def _optional(face: pb.Face, name: str) -> Any:
+    return getattr(face, name) if face.HasField(name) else None
+
+
+def _matrix(elements: List[float]) -> Any:
+    if len(elements) != 16:
+        return None
+    rows = [list(elements[row * 4 : row * 4 + 4]) for row in range(4)]
+    return numpy.array(rows, dtype=numpy.float32) if numpy is not None else rows
+
+
+def _timings(timings: pb.StageTimings) -> StageTimings:
+    return StageTimings(
+        received_unix_us=timings.received_unix_us,
+        queued_us=timings.queued_us,
+        decode_us=timings.decode_us,
+        detect_us=timings.detect_us,
+        landmarks_us=timings.landmarks_us,
+        total_us=timings.total_us,
+    )

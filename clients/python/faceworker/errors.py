@@ -1,0 +1,95 @@
+"""Exceptions raised by the FaceWorker client.
+
+Every error the worker reports arrives as a :class:`FaceWorkerError` that
+carries the worker's status code (gRPC's codes, with gRPC's numbers) and its
+message. The client raises the same class, with a fitting code, when the
+connection itself fails, so one ``except FaceWorkerError`` covers both.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Optional
+
+from ._proto import faceworker_pb2 as pb
+from .results import DropReason
+
+
+class StatusCode(enum.IntEnum):
+    """gRPC's status codes, with gRPC's numbers, as the worker reports them."""
+
+    OK = 0
+    CANCELLED = 1
+    UNKNOWN = 2
+    INVALID_ARGUMENT = 3
+    DEADLINE_EXCEEDED = 4
+    NOT_FOUND = 5
+    ALREADY_EXISTS = 6
+    PERMISSION_DENIED = 7
+    RESOURCE_EXHAUSTED = 8
+    FAILED_PRECONDITION = 9
+    ABORTED = 10
+    OUT_OF_RANGE = 11
+    UNIMPLEMENTED = 12
+    INTERNAL = 13
+    UNAVAILABLE = 14
+    DATA_LOSS = 15
+    UNAUTHENTICATED = 16
+
+
+class FaceWorkerError(Exception):
+    """A call failed: the worker refused it, or the connection failed.
+
+    Attributes:
+        code: The status code; ``code.name`` is its name (``"INVALID_ARGUMENT"``)
+            and ``int(code)`` its gRPC number.
+        message: What went wrong, for people; its wording may change.
+        session_id: The worker's session the call was about, when known.
+    """
+
+    def __init__(self, code: StatusCode, message: str, session_id: Optional[int] = None) -> None:
+        super().__init__(f"{code.name} ({int(code)}): {message}")
+        self.code = code
+        self.message = message
+        self.session_id = session_id
+
+    @classmethod
+    def from_status(cls, status: pb.Status) -> "FaceWorkerError":
+        """The error a worker's ``Status`` message describes."""
+        try:
+            code = StatusCode(status.code)
+        except ValueError:
+            # A code added after this client was written: keep its number visible.
+            return cls(StatusCode.UNKNOWN, f"status code {status.code}: {status.message}")
+        session_id = status.session_id if status.HasField("session_id") else None
+        return cls(code, status.message, session_id)
+
+
+class WorkerNotRunningError(FaceWorkerError):
+    """Nothing listens on the worker's socket: the worker has to be started first."""
+
+    def __init__(self, socket_path: str) -> None:
+        super().__init__(
+            StatusCode.UNAVAILABLE,
+            f"no FaceWorker is listening on {socket_path}. Start it with `make run` in the "
+            f"FaceWorker repository, or run `face-worker --socket {socket_path} --models DIR` "
+            "(DIR holds the four .tflite models that `make models` fetches).",
+        )
+        self.socket_path = socket_path
+
+
+class FrameDroppedError(Exception):
+    """The worker accepted a frame but never processed it.
+
+    Raised by ``detect`` and ``detect_for_video`` when the session was closed
+    or reset (by another thread) while the frame waited.
+
+    Attributes:
+        reason: Why the frame was dropped.
+        timestamp_ms: The dropped frame's timestamp.
+    """
+
+    def __init__(self, reason: DropReason, timestamp_ms: int) -> None:
+        super().__init__(f"frame {timestamp_ms} ms was dropped: {reason.name}")
+        self.reason = reason
+        self.timestamp_ms = timestamp_ms

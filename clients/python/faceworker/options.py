@@ -1,0 +1,299 @@
+"""Task options: MediaPipe Tasks' names first, then ML Kit's and FaceWorker's.
+
+Every option left at ``None`` takes the worker's documented default; range
+checks are the worker's, so an out-of-range value comes back as a
+:class:`~faceworker.errors.FaceWorkerError` with code INVALID_ARGUMENT.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import KW_ONLY, dataclass, field
+from typing import Any, Callable, Optional
+
+from ._connection import default_socket_path
+from ._proto import faceworker_pb2 as pb
+from .image import Image, Orientation
+from .results import DropReason, FaceDetectorResult, FaceLandmarkerResult
+
+# The most faces a session may ask for (the worker's num_faces maximum);
+# FaceDetector asks for it, since MediaPipe's face detector reports every face.
+_ALL_FACES = 64
+
+
+class RunningMode(enum.IntEnum):
+    """How frames relate to each other (MediaPipe's running mode)."""
+
+    IMAGE = 0
+    """Unrelated images; use ``detect``."""
+    VIDEO = 1
+    """Frames of one video with increasing timestamps; use ``detect_for_video``."""
+    LIVE_STREAM = 2
+    """Live camera frames; use ``detect_async`` and a ``result_callback``."""
+
+
+class PerformanceMode(enum.IntEnum):
+    """Which detector runs (ML Kit's performance mode)."""
+
+    FAST = 0
+    """MediaPipe's short-range detector: faces within about 2 m."""
+    ACCURATE = 1
+    """MediaPipe's full-range detector: slower, finds faces up to about 5 m away."""
+
+
+class LandmarkMode(enum.IntEnum):
+    """Whether faces carry ML Kit's ten landmarks."""
+
+    NONE = 0
+    ALL = 1
+
+
+class ContourMode(enum.IntEnum):
+    """Whether faces carry ML Kit's fifteen contours."""
+
+    NONE = 0
+    ALL = 1
+
+
+class ClassificationMode(enum.IntEnum):
+    """Whether faces carry smiling and eyes-open probabilities."""
+
+    NONE = 0
+    ALL = 1
+
+
+@dataclass
+class BaseOptions:
+    """Where the worker is.
+
+    Attributes:
+        model_asset_path: Accepted so that MediaPipe code runs unchanged, and
+            ignored: the worker holds the models (``performance_mode`` picks
+            the detector).
+        socket_path: The worker's socket; None means the worker's default,
+            ``$XDG_RUNTIME_DIR/faceworker.sock`` or ``/tmp/faceworker-<uid>.sock``.
+    """
+
+    model_asset_path: Optional[str] = None
+    socket_path: Optional[str] = None
+
+    def resolved_socket_path(self) -> str:
+        """The socket to connect to."""
+        return self.socket_path or default_socket_path()
+
+
+@dataclass
+class ImageProcessingOptions:
+    """How to read one image (MediaPipe's ImageProcessingOptions, plus ML Kit's orientation).
+
+    Results always refer to the upright image.
+
+    Attributes:
+        region_of_interest: Not supported by face tasks (as in MediaPipe);
+            must stay None.
+        rotation_degrees: The clockwise rotation, a multiple of 90, that
+            makes the stored image upright.
+        orientation: Instead of ``rotation_degrees``, one of the eight EXIF
+            orientations, mirrored ones included.
+    """
+
+    region_of_interest: Optional[Any] = None
+    rotation_degrees: int = 0
+    orientation: Optional[Orientation] = None
+
+    def resolved_orientation(self) -> Orientation:
+        """The orientation these options describe.
+
+        Raises:
+            ValueError: For a region of interest, a rotation that is not a
+                multiple of 90, or both a rotation and an orientation.
+        """
+        if self.region_of_interest is not None:
+            raise ValueError("This task doesn't support region-of-interest.")
+        if self.rotation_degrees % 90 != 0:
+            raise ValueError(f"rotation_degrees must be a multiple of 90, got {self.rotation_degrees}")
+        if self.orientation is not None:
+            if self.rotation_degrees:
+                raise ValueError("give rotation_degrees or orientation, not both")
+            return Orientation(self.orientation)
+        return _ROTATIONS[self.rotation_degrees % 360]
+
+
+_ROTATIONS = {
+    0: Orientation.TOP_LEFT,
+    90: Orientation.RIGHT_TOP,
+    180: Orientation.BOTTOM_RIGHT,
+    270: Orientation.LEFT_BOTTOM,
+}
+
+
+@dataclass
+class FaceWorkerOptions:
+    """ML Kit's and FaceWorker's options, shared by both tasks.
+
+    They are keyword-only, and come after MediaPipe's own fields in the
+    tasks' constructors, so MediaPipe's positional order is kept.
+
+    Attributes:
+        performance_mode: Which detector runs; default FAST.
+        landmark_mode: ML Kit's ten landmarks (``Detection.landmarks``).
+        contour_mode: ML Kit's fifteen contours (``Detection.contours``).
+        classification_mode: Smiling and eyes-open probabilities.
+        min_face_size: Smallest face reported, as a fraction of the image
+            width (ML Kit's minFaceSize); None: the worker's 0.1.
+        tracking_enabled: Give faces a ``tracking_id`` that stays the same
+            while a face is followed; VIDEO and LIVE_STREAM only.
+        detector_interval_frames: While all ``num_faces`` faces are followed,
+            run the detector anyway every this many frames (0: never).
+        max_missed_frames: Frames a face may go unseen and keep its tracking
+            ID; None: the worker's 5.
+        frame_dropped_callback: LIVE_STREAM only: called as
+            ``callback(reason, image, timestamp_ms)`` for each frame the worker
+            drops (MediaPipe calls nothing for those). When None, dropped
+            frames pass unnoticed, as in MediaPipe.
+    """
+
+    _: KW_ONLY
+    performance_mode: PerformanceMode = PerformanceMode.FAST
+    landmark_mode: LandmarkMode = LandmarkMode.NONE
+    contour_mode: ContourMode = ContourMode.NONE
+    classification_mode: ClassificationMode = ClassificationMode.NONE
+    min_face_size: Optional[float] = None
+    tracking_enabled: bool = False
+    detector_interval_frames: int = 0
+    max_missed_frames: Optional[int] = None
+    frame_dropped_callback: Optional[Callable[[DropReason, Image, int], None]] = None
+
+    def _base_proto(self, running_mode: RunningMode) -> pb.SessionOptions:
+        options = pb.SessionOptions(
+            running_mode=int(running_mode),
+            performance_mode=int(self.performance_mode),
+            landmark_mode=int(self.landmark_mode),
+            contour_mode=int(self.contour_mode),
+            classification_mode=int(self.classification_mode),
+            tracking_enabled=self.tracking_enabled,
+            detector_interval_frames=self.detector_interval_frames,
+        )
+        _set_present(options, min_face_size=self.min_face_size, max_missed_frames=self.max_missed_frames)
+        return options
+
+
+def _check_callbacks(running_mode: RunningMode, result_callback: Any, dropped_callback: Any) -> None:
+    # MediaPipe's rule, with its wording: a callback exactly in live-stream mode.
+    if running_mode == RunningMode.LIVE_STREAM:
+        if result_callback is None:
+            raise ValueError("The vision task is in live stream mode, a user-defined result callback must be provided.")
+    elif result_callback is not None or dropped_callback is not None:
+        raise ValueError(
+            "The vision task is in image or video mode, a user-defined result callback should not be provided."
+        )
+
+
+def _set_present(options: pb.SessionOptions, **values: Any) -> None:
+    # Fields whose absence means "the worker's default" are set only when given.
+    for name, value in values.items():
+        if value is not None:
+            setattr(options, name, value)
+
+
+@dataclass
+class FaceDetectorOptions(FaceWorkerOptions):
+    """Options for :class:`~faceworker.vision.FaceDetector` (MediaPipe's FaceDetectorOptions).
+
+    Attributes:
+        base_options: Where the worker is.
+        running_mode: IMAGE, VIDEO or LIVE_STREAM.
+        min_detection_confidence: Lowest detector score reported; None: 0.5.
+        min_suppression_threshold: Overlap (IoU) above which two detections
+            are merged; None: 0.3.
+        result_callback: LIVE_STREAM only: ``callback(result, image,
+            timestamp_ms)``, run on the connection's reader thread.
+        num_faces: Most faces reported; None reports every face found, as
+            MediaPipe's face detector does.
+
+    The keyword-only options of :class:`FaceWorkerOptions` follow.
+    """
+
+    base_options: BaseOptions = field(default_factory=BaseOptions)
+    running_mode: RunningMode = RunningMode.IMAGE
+    min_detection_confidence: Optional[float] = None
+    min_suppression_threshold: Optional[float] = None
+    result_callback: Optional[Callable[[FaceDetectorResult, Image, int], None]] = None
+    num_faces: Optional[int] = field(default=None, kw_only=True)
+
+    def _to_proto(self) -> pb.SessionOptions:
+        """The worker's SessionOptions for these options.
+
+        Raises:
+            ValueError: When the callbacks do not fit the running mode.
+        """
+        _check_callbacks(self.running_mode, self.result_callback, self.frame_dropped_callback)
+        options = self._base_proto(self.running_mode)
+        _set_present(
+            options,
+            min_detection_confidence=self.min_detection_confidence,
+            min_suppression_threshold=self.min_suppression_threshold,
+            num_faces=_ALL_FACES if self.num_faces is None else self.num_faces,
+        )
+        return options
+
+
+@dataclass
+class FaceLandmarkerOptions(FaceWorkerOptions):
+    """Options for :class:`~faceworker.vision.FaceLandmarker` (MediaPipe's FaceLandmarkerOptions).
+
+    Attributes:
+        base_options: Where the worker is.
+        running_mode: IMAGE, VIDEO or LIVE_STREAM.
+        num_faces: Most faces reported, highest detector score first.
+        min_face_detection_confidence: Lowest detector score for a face.
+        min_face_presence_confidence: Lowest face mesh presence score.
+        min_tracking_confidence: Below this presence score a followed face is
+            lost and the detector runs again (VIDEO and LIVE_STREAM).
+        output_face_blendshapes: Must stay False: the worker has no
+            blendshape model.
+        output_facial_transformation_matrixes: Report each face's 4x4 matrix.
+        result_callback: LIVE_STREAM only: ``callback(result, image,
+            timestamp_ms)``, run on the connection's reader thread.
+        min_suppression_threshold: Overlap (IoU) above which two detections
+            are merged; None: 0.3.
+
+    The keyword-only options of :class:`FaceWorkerOptions` follow.
+    """
+
+    base_options: BaseOptions = field(default_factory=BaseOptions)
+    running_mode: RunningMode = RunningMode.IMAGE
+    num_faces: int = 1
+    min_face_detection_confidence: float = 0.5
+    min_face_presence_confidence: float = 0.5
+    min_tracking_confidence: float = 0.5
+    output_face_blendshapes: bool = False
+    output_facial_transformation_matrixes: bool = False
+    result_callback: Optional[Callable[[FaceLandmarkerResult, Image, int], None]] = None
+    min_suppression_threshold: Optional[float] = field(default=None, kw_only=True)
+
+    def _to_proto(self) -> pb.SessionOptions:
+        """The worker's SessionOptions for these options.
+
+        Raises:
+            ValueError: When the callbacks do not fit the running mode, or
+                blendshapes are asked for.
+        """
+        if self.output_face_blendshapes:
+            raise ValueError(
+                "output_face_blendshapes is not supported: the worker has no blendshape model "
+                "(MediaPipe's needs custom operators)"
+            )
+        _check_callbacks(self.running_mode, self.result_callback, self.frame_dropped_callback)
+        options = self._base_proto(self.running_mode)
+        options.output_face_mesh = True
+        options.output_transformation_matrix = self.output_facial_transformation_matrixes
+        _set_present(
+            options,
+            num_faces=self.num_faces,
+            min_detection_confidence=self.min_face_detection_confidence,
+            min_face_presence_confidence=self.min_face_presence_confidence,
+            min_tracking_confidence=self.min_tracking_confidence,
+            min_suppression_threshold=self.min_suppression_threshold,
+        )
+        return options

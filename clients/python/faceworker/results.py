@@ -1,0 +1,267 @@
+"""Results, as plain dataclasses shaped like MediaPipe Tasks' containers.
+
+The MediaPipe names come first (``detections``, ``bounding_box``,
+``categories``, ``keypoints``, ``face_landmarks``,
+``facial_transformation_matrixes``); FaceWorker's extras (ML Kit's landmarks,
+contours, head angles, probabilities and tracking IDs, and the worker's stage
+timings) sit beside them with defaults, so code written for MediaPipe reads
+these results unchanged.
+
+Coordinates refer to the upright image (after any orientation). Normalized
+values are fractions of its width and height; pixel values are floats with
+(0, 0) at the top-left corner of the top-left pixel.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Any, List, Optional
+
+
+@dataclass
+class BoundingBox:
+    """A face's box in pixels, rounded to whole pixels as MediaPipe reports it.
+
+    It may extend past the image's edges.
+    """
+
+    origin_x: int
+    origin_y: int
+    width: int
+    height: int
+
+
+@dataclass
+class Category:
+    """A classification; for a face, ``score`` is the detector's confidence in [0, 1]."""
+
+    index: Optional[int] = None
+    score: Optional[float] = None
+    display_name: Optional[str] = None
+    category_name: Optional[str] = None
+
+
+@dataclass
+class NormalizedKeypoint:
+    """One of the detector's six keypoints, as fractions of the image size.
+
+    ``label`` names it: RIGHT_EYE, LEFT_EYE, NOSE_TIP, MOUTH_CENTER,
+    RIGHT_EAR_TRAGION or LEFT_EAR_TRAGION (the person's own left and right).
+    """
+
+    x: float
+    y: float
+    label: Optional[str] = None
+    score: Optional[float] = None
+
+
+@dataclass
+class NormalizedLandmark:
+    """A face mesh point: x and y as fractions of the image size, z a relative depth."""
+
+    x: float
+    y: float
+    z: float
+    visibility: Optional[float] = None
+    presence: Optional[float] = None
+
+
+@dataclass
+class Point:
+    """A point in pixels."""
+
+    x: float
+    y: float
+
+
+class LandmarkType(enum.IntEnum):
+    """ML Kit's ten face landmarks; left and right are the person's own."""
+
+    MOUTH_BOTTOM = 1
+    MOUTH_LEFT = 2
+    MOUTH_RIGHT = 3
+    LEFT_EYE = 4
+    RIGHT_EYE = 5
+    LEFT_EAR = 6
+    RIGHT_EAR = 7
+    LEFT_CHEEK = 8
+    RIGHT_CHEEK = 9
+    NOSE_BASE = 10
+
+
+class ContourType(enum.IntEnum):
+    """ML Kit's fifteen face contours (numbered as ML Kit's Android constants)."""
+
+    FACE = 1
+    LEFT_EYEBROW_TOP = 2
+    LEFT_EYEBROW_BOTTOM = 3
+    RIGHT_EYEBROW_TOP = 4
+    RIGHT_EYEBROW_BOTTOM = 5
+    LEFT_EYE = 6
+    RIGHT_EYE = 7
+    UPPER_LIP_TOP = 8
+    UPPER_LIP_BOTTOM = 9
+    LOWER_LIP_TOP = 10
+    LOWER_LIP_BOTTOM = 11
+    NOSE_BRIDGE = 12
+    NOSE_BOTTOM = 13
+    LEFT_CHEEK = 14
+    RIGHT_CHEEK = 15
+
+
+@dataclass
+class FaceLandmark:
+    """An ML Kit landmark, in pixels."""
+
+    type: LandmarkType
+    position: Point
+
+
+@dataclass
+class FaceContour:
+    """An ML Kit contour: a fixed number of points (pixels) along a feature."""
+
+    type: ContourType
+    points: List[Point]
+
+
+@dataclass
+class Detection:
+    """One face: MediaPipe's detection fields, then FaceWorker's extras.
+
+    Attributes:
+        bounding_box: The face's box in pixels.
+        categories: One category whose ``score`` is the detector's confidence.
+        keypoints: The detector's six keypoints, normalized.
+        tracking_id: Stays the same while the face is followed from frame to
+            frame; set with ``tracking_enabled`` (VIDEO and LIVE_STREAM).
+        landmarks: ML Kit's ten landmarks, with ``landmark_mode`` ALL.
+        contours: ML Kit's fifteen contours, with ``contour_mode`` ALL.
+        head_euler_angle_x: Pitch in degrees, positive when the face turns up.
+        head_euler_angle_y: Yaw in degrees, positive toward the image's right.
+        head_euler_angle_z: Roll in degrees, positive counter-clockwise.
+            The three angles are set whenever the face mesh ran.
+        smiling_probability: In [0, 1], with ``classification_mode`` ALL.
+        left_eye_open_probability: The person's left eye, likewise.
+        right_eye_open_probability: The person's right eye, likewise.
+        presence_score: The face mesh's confidence, when it ran.
+        face_landmarks: The 478-point face mesh (468 face points, then the
+            iris of the person's right eye, then of the left), when asked for.
+        facial_transformation_matrix: MediaPipe's 4x4 facial transformation
+            matrix, when asked for: a numpy array when numpy is installed,
+            else a list of four rows.
+    """
+
+    bounding_box: BoundingBox
+    categories: List[Category]
+    keypoints: List[NormalizedKeypoint]
+    tracking_id: Optional[int] = None
+    landmarks: List[FaceLandmark] = field(default_factory=list)
+    contours: List[FaceContour] = field(default_factory=list)
+    head_euler_angle_x: Optional[float] = None
+    head_euler_angle_y: Optional[float] = None
+    head_euler_angle_z: Optional[float] = None
+    smiling_probability: Optional[float] = None
+    left_eye_open_probability: Optional[float] = None
+    right_eye_open_probability: Optional[float] = None
+    presence_score: Optional[float] = None
+    face_landmarks: List[NormalizedLandmark] = field(default_factory=list)
+    facial_transformation_matrix: Optional[Any] = None
+
+    def landmark(self, landmark_type: LandmarkType) -> Optional[FaceLandmark]:
+        """The landmark of that type, or None when it was not reported (ML Kit's ``landmark(ofType:)``)."""
+        return next((item for item in self.landmarks if item.type == landmark_type), None)
+
+    def contour(self, contour_type: ContourType) -> Optional[FaceContour]:
+        """The contour of that type, or None when it was not reported (ML Kit's ``contour(ofType:)``)."""
+        return next((item for item in self.contours if item.type == contour_type), None)
+
+
+@dataclass
+class StageTimings:
+    """Where the worker spent a frame's time, in microseconds.
+
+    A client's round trip minus ``total_us`` is the time spent in transport
+    and in the client.
+
+    Attributes:
+        received_unix_us: The worker's clock (µs since the Unix epoch) when the
+            request had been read.
+        queued_us: Waiting behind other frames.
+        decode_us: Decoding the JPEG or converting raw pixels, and orienting.
+        detect_us: The face detector; 0 when it did not run.
+        landmarks_us: The face mesh and ML Kit outputs; 0 when they did not run.
+        total_us: From receipt until the result was ready (includes queued_us).
+    """
+
+    received_unix_us: int
+    queued_us: int
+    decode_us: int
+    detect_us: int
+    landmarks_us: int
+    total_us: int
+
+
+@dataclass
+class FaceDetectorResult:
+    """The faces on one frame, as MediaPipe's FaceDetectorResult, plus frame facts.
+
+    Attributes:
+        detections: The faces, highest score first.
+        timestamp_ms: The frame's timestamp, echoed.
+        image_width: Width of the upright image, in pixels.
+        image_height: Height of the upright image, in pixels.
+        detector_ran: False when every face was followed from the previous frame.
+        timings: The worker's stage timings for this frame.
+    """
+
+    detections: List[Detection]
+    timestamp_ms: int = 0
+    image_width: int = 0
+    image_height: int = 0
+    detector_ran: bool = False
+    timings: Optional[StageTimings] = None
+
+
+@dataclass
+class FaceLandmarkerResult:
+    """The faces on one frame, as MediaPipe's FaceLandmarkerResult, plus extras.
+
+    ``face_landmarks[i]`` and ``facial_transformation_matrixes[i]`` belong to
+    ``detections[i]``, which carries that face's other outputs.
+
+    Attributes:
+        face_landmarks: The 478-point mesh of each face.
+        face_blendshapes: Always empty: the worker has no blendshape model.
+        facial_transformation_matrixes: Each face's 4x4 matrix, with
+            ``output_facial_transformation_matrixes``; empty otherwise.
+        detections: Each face's box, keypoints and ML Kit outputs.
+        timestamp_ms: The frame's timestamp, echoed.
+        image_width: Width of the upright image, in pixels.
+        image_height: Height of the upright image, in pixels.
+        detector_ran: False when every face was followed from the previous frame.
+        timings: The worker's stage timings for this frame.
+    """
+
+    face_landmarks: List[List[NormalizedLandmark]]
+    face_blendshapes: List[List[Category]] = field(default_factory=list)
+    facial_transformation_matrixes: List[Any] = field(default_factory=list)
+    detections: List[Detection] = field(default_factory=list)
+    timestamp_ms: int = 0
+    image_width: int = 0
+    image_height: int = 0
+    detector_ran: bool = False
+    timings: Optional[StageTimings] = None
+
+
+class DropReason(enum.IntEnum):
+    """Why the worker dropped a frame without processing it."""
+
+    UNSPECIFIED = 0
+    REPLACED = 1
+    """LIVE_STREAM: a newer frame arrived while this one waited, and took its place."""
+    SESSION_CLOSED = 2
+    """The task was closed before the frame was processed."""
+    SESSION_RESET = 3
+    """The task was reset before the frame was processed."""

@@ -1,0 +1,355 @@
+"""Face tasks shaped like MediaPipe Tasks' ``mediapipe.tasks.python.vision``.
+
+Code written for MediaPipe's FaceDetector or FaceLandmarker runs against the
+worker with a changed import::
+
+    import faceworker as mp
+    from faceworker import BaseOptions, vision
+
+    options = vision.FaceDetectorOptions(base_options=BaseOptions(), running_mode=vision.RunningMode.IMAGE)
+    with vision.FaceDetector.create_from_options(options) as detector:
+        result = detector.detect(mp.Image.create_from_file("photo.jpg"))
+
+Each task holds one session on a connection of its own. Tasks are
+thread-safe: several threads may call one task at once.
+
+LIVE_STREAM: ``detect_async`` returns at once. Results arrive on the
+connection's reader thread, which calls ``result_callback(result, image,
+timestamp_ms)``; keep callbacks short, since they hold up later answers. A
+frame that the worker drops because a newer one took its place gets no
+result (as in MediaPipe); ``frame_dropped_callback``, when set, hears of it.
+An error answer to a live frame, or an exception raised by a callback, is
+raised in the caller's thread by the next ``detect_async`` or by ``close``.
+``close`` first waits until every frame sent has been answered (processed,
+or replaced by a newer one) and its callback has run, so the last frame
+always gets its result.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from concurrent.futures import Future
+from typing import Any, Callable, Generic, Optional, TypeVar, Union
+
+from . import _convert
+from ._connection import Connection
+from ._proto import faceworker_pb2 as pb
+from .errors import FaceWorkerError, FrameDroppedError
+from .image import Image, as_image
+from .options import (
+    BaseOptions,
+    ClassificationMode,
+    ContourMode,
+    FaceDetectorOptions,
+    FaceLandmarkerOptions,
+    FaceWorkerOptions,
+    ImageProcessingOptions,
+    LandmarkMode,
+    PerformanceMode,
+    RunningMode,
+)
+from .results import (
+    BoundingBox,
+    Category,
+    ContourType,
+    Detection,
+    DropReason,
+    FaceContour,
+    FaceDetectorResult,
+    FaceLandmark,
+    FaceLandmarkerResult,
+    LandmarkType,
+    NormalizedKeypoint,
+    NormalizedLandmark,
+    Point,
+    StageTimings,
+)
+
+__all__ = [
+    "BaseOptions",
+    "BoundingBox",
+    "Category",
+    "ClassificationMode",
+    "ContourMode",
+    "ContourType",
+    "Detection",
+    "DropReason",
+    "FaceContour",
+    "FaceDetector",
+    "FaceDetectorOptions",
+    "FaceDetectorResult",
+    "FaceLandmark",
+    "FaceLandmarker",
+    "FaceLandmarkerOptions",
+    "FaceLandmarkerResult",
+    "FaceWorkerOptions",
+    "ImageProcessingOptions",
+    "LandmarkMode",
+    "LandmarkType",
+    "NormalizedKeypoint",
+    "NormalizedLandmark",
+    "PerformanceMode",
+    "Point",
+    "RunningMode",
+    "StageTimings",
+]
+
+ImageInput = Union[Image, bytes, bytearray, memoryview]
+ResultT = TypeVar("ResultT")
+OptionsT = TypeVar("OptionsT", FaceDetectorOptions, FaceLandmarkerOptions)
+TaskT = TypeVar("TaskT", bound="_FaceTask")
+
+
+def _drop_reason(value: int) -> DropReason:
+    try:
+        return DropReason(value)
+    except ValueError:
+        return DropReason.UNSPECIFIED
+
+
+class _FaceTask(Generic[OptionsT, ResultT]):
+    """A worker session behind MediaPipe's task methods; see the module documentation."""
+
+    _options_type: Callable[..., OptionsT]
+    _to_result: Callable[[pb.FrameResult], ResultT]
+
+    def __init__(self, options: OptionsT) -> None:
+        """Opens a session with ``options``; prefer :meth:`create_from_options`.
+
+        Raises:
+            ValueError: When the options contradict MediaPipe's rules.
+            WorkerNotRunningError: When no worker listens on the socket.
+            FaceWorkerError: When the worker refuses the options.
+        """
+        session_options = options._to_proto()
+        self._running_mode = RunningMode(options.running_mode)
+        self._result_callback: Optional[Callable[[Any, Image, int], None]] = options.result_callback
+        self._dropped_callback: Optional[Callable[[DropReason, Image, int], None]] = options.frame_dropped_callback
+        self._lock = threading.Lock()
+        self._live_frames_settled = threading.Condition(self._lock)
+        self._live_frames_in_flight = 0
+        self._closed = False
+        self._deferred: Optional[Exception] = None
+        self._connection = Connection(options.base_options.resolved_socket_path())
+        try:
+            answer = self._connection.call(
+                pb.ClientMessage(open_session=pb.OpenSessionRequest(options=session_options))
+            )
+        except BaseException:
+            self._connection.close()
+            raise
+        self._session_id = answer.open_session.session_id
+
+    @classmethod
+    def create_from_options(cls: type[TaskT], options: OptionsT) -> TaskT:
+        """Opens a task on the worker with ``options``.
+
+        Raises:
+            ValueError: When the options contradict MediaPipe's rules (a
+                result callback outside LIVE_STREAM mode, for one).
+            WorkerNotRunningError: When no worker listens on the socket.
+            FaceWorkerError: When the worker refuses the options
+                (INVALID_ARGUMENT for an out-of-range value).
+        """
+        return cls(options)
+
+    @classmethod
+    def create_from_model_path(cls: type[TaskT], model_path: str) -> TaskT:
+        """Opens an IMAGE-mode task with default options, as MediaPipe's method does.
+
+        ``model_path`` is accepted for compatibility and ignored: the worker
+        holds the models.
+        """
+        return cls(cls._options_type(base_options=BaseOptions(model_asset_path=model_path)))
+
+    def detect(self, image: ImageInput, image_processing_options: Optional[ImageProcessingOptions] = None) -> ResultT:
+        """Finds the faces on one image (IMAGE mode) and waits for the result.
+
+        Args:
+            image: An :class:`~faceworker.Image`, or a JPEG file's bytes.
+            image_processing_options: The image's rotation or orientation.
+
+        Raises:
+            ValueError: When the task is closed or not in IMAGE mode.
+            FaceWorkerError: When the worker refuses the frame
+                (INVALID_ARGUMENT for an image it cannot decode).
+        """
+        self._check(RunningMode.IMAGE, "image")
+        return self._process(as_image(image), 0, image_processing_options)
+
+    def detect_for_video(
+        self,
+        image: ImageInput,
+        timestamp_ms: int,
+        image_processing_options: Optional[ImageProcessingOptions] = None,
+    ) -> ResultT:
+        """Finds the faces on one video frame (VIDEO mode) and waits for the result.
+
+        Raises:
+            ValueError: When the task is closed or not in VIDEO mode.
+            FaceWorkerError: INVALID_ARGUMENT when ``timestamp_ms`` is not
+                greater than the previous frame's; the task stays usable.
+            FrameDroppedError: When another thread closed or reset the task
+                before the frame was processed.
+        """
+        self._check(RunningMode.VIDEO, "video")
+        return self._process(as_image(image), timestamp_ms, image_processing_options)
+
+    def detect_async(
+        self,
+        image: ImageInput,
+        timestamp_ms: int,
+        image_processing_options: Optional[ImageProcessingOptions] = None,
+    ) -> None:
+        """Sends one live frame (LIVE_STREAM mode) and returns at once.
+
+        The result goes to ``result_callback``; see the module documentation
+        for dropped frames and errors.
+
+        Raises:
+            ValueError: When the task is closed or not in LIVE_STREAM mode.
+            FaceWorkerError: An earlier live frame's error, not raised yet.
+            Exception: Whatever an earlier callback raised, not raised yet.
+        """
+        self._check(RunningMode.LIVE_STREAM, "live stream")
+        self._raise_deferred()
+        image = as_image(image)
+        message = self._frame_message(image, timestamp_ms, image_processing_options)
+        with self._lock:
+            if self._closed:
+                raise ValueError(f"{type(self).__name__} is closed")
+            self._live_frames_in_flight += 1
+        try:
+            self._connection.submit(message, on_done=functools.partial(self._on_live_answer, image, timestamp_ms))
+        except BaseException:
+            self._settle_live_frame()
+            raise
+
+    def reset(self) -> None:
+        """Forgets tracked faces, tracking IDs and the last timestamp; keeps the options.
+
+        Use it when a video jumps (a seek, a new file). Frames still waiting
+        are dropped (DropReason.SESSION_RESET).
+        """
+        self._check_open()
+        self._connection.call(pb.ClientMessage(reset_session=pb.ResetSessionRequest(session_id=self._session_id)))
+
+    def close(self) -> None:
+        """Closes the session and its connection; later calls raise ValueError.
+
+        In LIVE_STREAM mode it first waits until every frame sent has been
+        answered and its callback has run. Closing twice does nothing.
+
+        Raises:
+            FaceWorkerError: A live frame's error not raised yet.
+            Exception: Whatever a callback raised, not raised yet.
+        """
+        self._close()
+        self._raise_deferred()
+
+    def __enter__(self: TaskT) -> TaskT:
+        return self
+
+    def __exit__(self, exc_type: Any, exc_value: Any, traceback: Any) -> None:
+        self._close()
+        if exc_type is None:
+            self._raise_deferred()
+
+    def _close(self) -> None:
+        with self._lock:
+            if self._closed:
+                return
+            if not self._connection.on_reader_thread():
+                # The worker would drop a frame still waiting; let it be processed first.
+                self._live_frames_settled.wait_for(lambda: self._live_frames_in_flight == 0)
+            self._closed = True
+        try:
+            if not self._connection.on_reader_thread():
+                # The worker answers every frame of the session before this answer.
+                self._connection.call(
+                    pb.ClientMessage(close_session=pb.CloseSessionRequest(session_id=self._session_id))
+                )
+        except FaceWorkerError:
+            pass  # the connection is gone, and the worker closes its sessions with it
+        finally:
+            self._connection.close()
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise ValueError(f"{type(self).__name__} is closed")
+
+    def _check(self, running_mode: RunningMode, name: str) -> None:
+        self._check_open()
+        if self._running_mode != running_mode:
+            raise ValueError(
+                f"Task is not initialized with the {name} mode. Current running mode:{self._running_mode.name}"
+            )
+
+    def _frame_message(
+        self, image: Image, timestamp_ms: int, image_processing_options: Optional[ImageProcessingOptions]
+    ) -> pb.ClientMessage:
+        orientation = (image_processing_options or ImageProcessingOptions()).resolved_orientation()
+        frame = pb.Frame(timestamp_ms=timestamp_ms, orientation=int(orientation))
+        image._fill(frame)
+        return pb.ClientMessage(process_frame=pb.ProcessFrameRequest(session_id=self._session_id, frame=frame))
+
+    def _process(
+        self, image: Image, timestamp_ms: int, image_processing_options: Optional[ImageProcessingOptions]
+    ) -> ResultT:
+        answer = self._connection.call(self._frame_message(image, timestamp_ms, image_processing_options))
+        if answer.WhichOneof("kind") == "frame_dropped":
+            raise FrameDroppedError(_drop_reason(answer.frame_dropped.reason), answer.frame_dropped.timestamp_ms)
+        return type(self)._to_result(answer.frame_result)
+
+    def _on_live_answer(self, image: Image, timestamp_ms: int, future: Future) -> None:
+        try:
+            answer = future.result()
+            if answer.WhichOneof("kind") == "frame_dropped":
+                if self._dropped_callback is not None:
+                    self._dropped_callback(_drop_reason(answer.frame_dropped.reason), image, timestamp_ms)
+            else:
+                # LIVE_STREAM options cannot be created without a result callback.
+                assert self._result_callback is not None
+                self._result_callback(type(self)._to_result(answer.frame_result), image, timestamp_ms)
+        except Exception as error:
+            # This runs on the reader thread, which must go on; the caller's
+            # thread raises the error instead.
+            with self._lock:
+                if self._deferred is None:
+                    self._deferred = error
+        finally:
+            self._settle_live_frame()
+
+    def _settle_live_frame(self) -> None:
+        with self._lock:
+            self._live_frames_in_flight -= 1
+            self._live_frames_settled.notify_all()
+
+    def _raise_deferred(self) -> None:
+        with self._lock:
+            error, self._deferred = self._deferred, None
+        if error is not None:
+            raise error
+
+
+class FaceDetector(_FaceTask[FaceDetectorOptions, FaceDetectorResult]):
+    """MediaPipe's FaceDetector, run by the worker: boxes, scores, six keypoints.
+
+    With ML Kit's options it also reports landmarks, contours, head angles,
+    probabilities and tracking IDs. Results are :class:`FaceDetectorResult`.
+    """
+
+    _options_type = FaceDetectorOptions
+    _to_result = staticmethod(_convert.detector_result)
+
+
+class FaceLandmarker(_FaceTask[FaceLandmarkerOptions, FaceLandmarkerResult]):
+    """MediaPipe's FaceLandmarker, run by the worker: the 478-point mesh of each face.
+
+    Each face's box, keypoints and ML Kit outputs are in the result's
+    ``detections``. Results are :class:`FaceLandmarkerResult`.
+    """
+
+    _options_type = FaceLandmarkerOptions
+    _to_result = staticmethod(_convert.landmarker_result)
