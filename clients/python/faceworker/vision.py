@@ -258,11 +258,11 @@ class _FaceTask(Generic[OptionsT, ResultT]):
 
     def _close(self) -> None:
         with self._lock:
-            if self._closed:
-                return
             if not self._connection.on_reader_thread():
                 # The worker would drop a frame still waiting; let it be processed first.
                 self._live_frames_settled.wait_for(lambda: self._live_frames_in_flight == 0)
+            if self._closed:
+                return
             self._closed = True
         try:
             if not self._connection.on_reader_thread():
