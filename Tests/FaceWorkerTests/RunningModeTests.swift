@@ -44,6 +44,41 @@ final class RunningModeTests: XCTestCase {
         XCTAssertGreaterThan(result.timings.landmarksUs, 0)
     }
 
+    func testImageModeReportsEveryMLKitOutputAskedFor() async throws {
+        let worker = try await startWorker()
+        let client = try await worker.connect()
+        let session = try await client.openSession(options: Expect.options(.image) {
+            $0.landmarkMode = .all
+            $0.contourMode = .all
+            $0.classificationMode = .all
+            $0.outputTransformationMatrix = true
+        })
+        let result = try await session.process(jpeg: try TestPaths.jpeg("astronaut.jpg"))
+        Expect.astronaut(result)
+        let face = try XCTUnwrap(result.faces.first)
+        XCTAssertEqual(Set(face.landmarks.map(\.type)).count, 10)
+        XCTAssertFalse(face.landmarks.contains { $0.type == .unspecified })
+        let contourPoints = Dictionary(uniqueKeysWithValues: face.contours.map { ($0.type, $0.points.count) })
+        XCTAssertEqual(contourPoints.count, 15)
+        XCTAssertEqual(contourPoints[.face], 36)
+        XCTAssertEqual(contourPoints[.upperLipTop], 11)
+        XCTAssertEqual(contourPoints[.noseBridge], 2)
+        // The astronaut smiles with her eyes open.
+        XCTAssertGreaterThan(face.smilingProbability, 0.5)
+        XCTAssertGreaterThan(face.leftEyeOpenProbability, 0.5)
+        XCTAssertGreaterThan(face.rightEyeOpenProbability, 0.5)
+        XCTAssertEqual(face.transformationMatrix.count, 16)
+        XCTAssertNotNil(face.optionalHeadEulerAngleX)
+        XCTAssertNotNil(face.optionalHeadEulerAngleY)
+        // The ML Kit landmarks lie on the face.
+        let box = face.boundingBox
+        for landmark in face.landmarks where ![.leftEar, .rightEar].contains(landmark.type) {
+            XCTAssertTrue((box.x...(box.x + box.width)).contains(landmark.position.x), "\(landmark.type)")
+            XCTAssertTrue((box.y...(box.y + box.height)).contains(landmark.position.y), "\(landmark.type)")
+        }
+        XCTAssertTrue(face.mesh.isEmpty, "the mesh was not asked for")
+    }
+
     func testARawFrameInAnyOrientationIsAnsweredInUprightCoordinates() async throws {
         let worker = try await startWorker()
         let client = try await worker.connect()

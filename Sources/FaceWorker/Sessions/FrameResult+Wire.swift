@@ -54,5 +54,6 @@ extension Faceworker_V1_Face {
         if let angle = face.headEulerAngleX { headEulerAngleX = angle }
         if let angle = face.headEulerAngleY { headEulerAngleY = angle }
         if let angle = face.headEulerAngleZ { headEulerAngleZ = angle }
+        if let features = face.features { add(features) }
     }
 }
