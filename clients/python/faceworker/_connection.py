@@ -23,6 +23,8 @@ from ._proto import faceworker_pb2 as pb
 from .errors import FaceWorkerError, StatusCode, WorkerNotRunningError
 
 _HEADER = struct.Struct(">BI")
+# How long a failed send waits for the reader to learn why the worker closed.
+_CLOSING_GRACE_SECONDS = 5.0
 
 # Builds a fresh exception for each failed call, so that no two threads raise
 # (and append tracebacks to) the same exception object.
@@ -106,6 +108,10 @@ class Connection:
             with self._send_lock:
                 self._socket.sendall(_HEADER.pack(0, len(payload)) + payload)
         except OSError as error:
+            # The worker closed the connection, perhaps after saying why (a
+            # message too large, for one): let the reader read that first.
+            if not self.on_reader_thread():
+                self._reader.join(timeout=_CLOSING_GRACE_SECONDS)
             with self._lock:
                 unanswered = self._pending.pop(call_id, None) is not None
                 failure = self._failure or self._lost(error)

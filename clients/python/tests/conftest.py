@@ -63,8 +63,11 @@ def worker_binary() -> Path:
     )
 
 
-def start_worker(directory: Path) -> RunningWorker:
-    """Starts a worker listening in ``directory`` and waits until it answers a ping."""
+def start_worker(directory: Path, *options: str) -> RunningWorker:
+    """Starts a worker listening in ``directory`` and waits until it answers a ping.
+
+    ``options`` are more command-line options, such as limits.
+    """
     missing = [name for name in MODEL_FILES if not (MODELS / name).is_file()]
     if missing:
         pytest.fail(f"models missing from {MODELS.name}/: {', '.join(missing)}; run `make models`", pytrace=False)
@@ -72,7 +75,7 @@ def start_worker(directory: Path) -> RunningWorker:
     log_path = directory / "worker.log"
     with open(log_path, "wb") as log:
         process = subprocess.Popen(
-            [str(worker_binary()), "--socket", socket_path, "--models", str(MODELS)],
+            [str(worker_binary()), "--socket", socket_path, "--models", str(MODELS), *options],
             stdout=log,
             stderr=subprocess.STDOUT,
         )

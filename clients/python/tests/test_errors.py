@@ -109,6 +109,32 @@ def test_a_worker_that_stops_fails_the_calls_with_unavailable(tmp_path):
     detector.close()
 
 
+def test_the_workers_limits_come_back_as_resource_exhausted_with_its_message(tmp_path):
+    worker = start_worker(tmp_path, "--max-pixels", "10000", "--max-message-bytes", "200000")
+    try:
+        detector = vision.FaceDetector.create_from_options(vision.FaceDetectorOptions(base_options=worker.base_options))
+        small = np.zeros((64, 64, 3), np.uint8)
+
+        with pytest.raises(mp.FaceWorkerError) as too_many_pixels:
+            detector.detect(mp.Image.create_from_file(fixture_path("astronaut.jpg")))
+        assert detector.detect(mp.Image(mp.ImageFormat.SRGB, small)).detections == []
+
+        # 512 x 512 x 3 bytes exceed the message limit: the worker says so, then closes the connection.
+        with pytest.raises(mp.FaceWorkerError) as too_large:
+            detector.detect(mp.Image(mp.ImageFormat.SRGB, np.zeros((512, 512, 3), np.uint8)))
+        with pytest.raises(mp.FaceWorkerError) as afterwards:
+            detector.detect(mp.Image(mp.ImageFormat.SRGB, small))
+        detector.close()
+    finally:
+        stop_worker(worker)
+
+    assert too_many_pixels.value.code == StatusCode.RESOURCE_EXHAUSTED
+    assert "10000" in too_many_pixels.value.message
+    assert too_large.value.code == StatusCode.RESOURCE_EXHAUSTED
+    assert "200000" in too_large.value.message
+    assert afterwards.value.code == StatusCode.RESOURCE_EXHAUSTED
+
+
 def test_default_socket_follows_the_workers_rule(monkeypatch):
     monkeypatch.setenv("XDG_RUNTIME_DIR", "/run/user/1234")
     assert mp.default_socket_path() == "/run/user/1234/faceworker.sock"
