@@ -1071,12 +1071,13 @@ public nonisolated struct Faceworker_V1_ResetSessionResponse: Sendable {
 /// How a session treats its frames. Defaults follow ML Kit face detection and
 /// MediaPipe's Face Detector and Face Landmarker tasks.
 ///
-/// The face detector finds faces. The face mesh model (478 points, with iris)
-/// runs on each face only when at least one of these asks for it:
-/// landmark_mode ALL, contour_mode ALL, classification_mode ALL,
-/// output_face_mesh, output_transformation_matrix. Without it, each face has
-/// only its box, score, six keypoints and, with tracking_enabled, its
-/// tracking_id, and the detector runs on every frame.
+/// The face detector finds faces. The face mesh model (468 points) runs on
+/// each face only when at least one of these asks for it: landmark_mode ALL,
+/// contour_mode ALL, classification_mode ALL, output_face_mesh,
+/// output_transformation_matrix; the iris model (for points 468 to 477) runs
+/// only with output_face_mesh. Without the face mesh, each face has only its
+/// box, score, six keypoints, head_euler_angle_z and, with tracking_enabled,
+/// its tracking_id, and the detector runs on every frame.
 public nonisolated struct Faceworker_V1_SessionOptions: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1153,7 +1154,9 @@ public nonisolated struct Faceworker_V1_SessionOptions: Sendable {
   }
 
   /// Lowest face mesh presence score, in [0, 1], for a face to be reported
-  /// when the mesh model runs (MediaPipe's min_face_presence_confidence).
+  /// when the mesh model runs (MediaPipe's min_face_presence_confidence). In
+  /// VIDEO and LIVE_STREAM modes a followed face whose presence score drops
+  /// to this value or below is lost, and the detector runs on the next frame.
   /// Default 0.5.
   public var optionalMinFacePresenceConfidence: Faceworker_V1_SessionOptions.OneOf_OptionalMinFacePresenceConfidence? = nil
 
@@ -1167,9 +1170,11 @@ public nonisolated struct Faceworker_V1_SessionOptions: Sendable {
 
   /// In VIDEO and LIVE_STREAM modes, when the face mesh runs, a face found on
   /// one frame is followed on the next from its landmarks, without running the
-  /// detector. When the presence score of a followed face drops below this
-  /// value, in [0, 1], the face is lost and the detector runs again
-  /// (MediaPipe's min_tracking_confidence). Default 0.5.
+  /// detector. When the detector does run, a detection whose box overlaps a
+  /// followed face's region by more than this intersection-over-union, in
+  /// [0, 1], is taken as that same face (its region is refreshed from the
+  /// detection) rather than as a new one (MediaPipe Face Landmarker's
+  /// min_tracking_confidence). Default 0.5.
   public var optionalMinTrackingConfidence: Faceworker_V1_SessionOptions.OneOf_OptionalMinTrackingConfidence? = nil
 
   public var minTrackingConfidence: Float {
@@ -1188,15 +1193,19 @@ public nonisolated struct Faceworker_V1_SessionOptions: Sendable {
   /// Face.transformation_matrix. Default false.
   public var outputTransformationMatrix: Bool = false
 
-  /// While fewer than num_faces faces are followed, the detector runs on
-  /// every frame. While num_faces faces are followed, the detector does not
-  /// run, so a new face entering the picture is not noticed; a value N > 0
-  /// makes the detector run anyway on every N-th frame. Default 0: never.
+  /// In VIDEO and LIVE_STREAM modes, when the face mesh runs: while fewer than
+  /// num_faces faces are followed, the detector runs on at most one frame in
+  /// this many, so a scene with fewer faces than num_faces does not pay for
+  /// the detector on every frame. When a followed face is lost, the detector
+  /// runs on the next frame regardless. While num_faces faces are followed,
+  /// the detector does not run. Without the face mesh, and in IMAGE mode, the
+  /// detector runs on every frame. 0 or unset means the default, 5;
+  /// otherwise 1 (every frame) to 1000.
   public var detectorIntervalFrames: UInt32 = 0
 
   /// With tracking_enabled, a face that is not found on up to this many
   /// consecutive frames keeps its tracking_id when it is found again at about
-  /// the same place. Default 5.
+  /// the same place. 0 to 1000. Default 3.
   public var optionalMaxMissedFrames: Faceworker_V1_SessionOptions.OneOf_OptionalMaxMissedFrames? = nil
 
   public var maxMissedFrames: UInt32 {
@@ -1239,7 +1248,9 @@ public nonisolated struct Faceworker_V1_SessionOptions: Sendable {
   }
 
   /// Lowest face mesh presence score, in [0, 1], for a face to be reported
-  /// when the mesh model runs (MediaPipe's min_face_presence_confidence).
+  /// when the mesh model runs (MediaPipe's min_face_presence_confidence). In
+  /// VIDEO and LIVE_STREAM modes a followed face whose presence score drops
+  /// to this value or below is lost, and the detector runs on the next frame.
   /// Default 0.5.
   public nonisolated enum OneOf_OptionalMinFacePresenceConfidence: Equatable, Sendable {
     case minFacePresenceConfidence(Float)
@@ -1248,9 +1259,11 @@ public nonisolated struct Faceworker_V1_SessionOptions: Sendable {
 
   /// In VIDEO and LIVE_STREAM modes, when the face mesh runs, a face found on
   /// one frame is followed on the next from its landmarks, without running the
-  /// detector. When the presence score of a followed face drops below this
-  /// value, in [0, 1], the face is lost and the detector runs again
-  /// (MediaPipe's min_tracking_confidence). Default 0.5.
+  /// detector. When the detector does run, a detection whose box overlaps a
+  /// followed face's region by more than this intersection-over-union, in
+  /// [0, 1], is taken as that same face (its region is refreshed from the
+  /// detection) rather than as a new one (MediaPipe Face Landmarker's
+  /// min_tracking_confidence). Default 0.5.
   public nonisolated enum OneOf_OptionalMinTrackingConfidence: Equatable, Sendable {
     case minTrackingConfidence(Float)
 
@@ -1258,7 +1271,7 @@ public nonisolated struct Faceworker_V1_SessionOptions: Sendable {
 
   /// With tracking_enabled, a face that is not found on up to this many
   /// consecutive frames keeps its tracking_id when it is found again at about
-  /// the same place. Default 5.
+  /// the same place. 0 to 1000. Default 3.
   public nonisolated enum OneOf_OptionalMaxMissedFrames: Equatable, Sendable {
     case maxMissedFrames(UInt32)
 
@@ -1526,7 +1539,10 @@ public nonisolated struct Faceworker_V1_Face: @unchecked Sendable {
   /// Head rotation in degrees, with ML Kit's signs: X (pitch) is positive
   /// when the face turns up; Y (yaw) is positive when the face turns toward
   /// the right side of the image; Z (roll) is positive when the face rotates
-  /// counter-clockwise in the image. Set whenever the face mesh ran.
+  /// counter-clockwise in the image. X and Y are set when the face mesh ran
+  /// and a head pose could be fitted to it (not for very small faces); Z is
+  /// set with them, and for faces found by the detector alone it is set from
+  /// the eye keypoints.
   public var optionalHeadEulerAngleX: OneOf_OptionalHeadEulerAngleX? {
     get {return _storage._optionalHeadEulerAngleX}
     set {_uniqueStorage()._optionalHeadEulerAngleX = newValue}
@@ -1662,7 +1678,10 @@ public nonisolated struct Faceworker_V1_Face: @unchecked Sendable {
   /// Head rotation in degrees, with ML Kit's signs: X (pitch) is positive
   /// when the face turns up; Y (yaw) is positive when the face turns toward
   /// the right side of the image; Z (roll) is positive when the face rotates
-  /// counter-clockwise in the image. Set whenever the face mesh ran.
+  /// counter-clockwise in the image. X and Y are set when the face mesh ran
+  /// and a head pose could be fitted to it (not for very small faces); Z is
+  /// set with them, and for faces found by the detector alone it is set from
+  /// the eye keypoints.
   public nonisolated enum OneOf_OptionalHeadEulerAngleX: Equatable, Sendable {
     case headEulerAngleX(Float)
 
@@ -1957,7 +1976,9 @@ public nonisolated struct Faceworker_V1_Status: Sendable {
   /// session's state does not allow; RESOURCE_EXHAUSTED when a limit is
   /// reached (message size, pixels, sessions, waiting frames); UNIMPLEMENTED
   /// for a call or a framing feature it does not support; UNAVAILABLE when it
-  /// is shutting down; INTERNAL for a fault of its own.
+  /// is shutting down; INTERNAL for a fault of its own; PERMISSION_DENIED,
+  /// under call_id 0 just before it closes the connection, when the peer's
+  /// user (read from the kernel, SO_PEERCRED) may not use this worker.
   public nonisolated enum Code: SwiftProtobuf.Enum, Swift.CaseIterable {
     public typealias RawValue = Int
     case ok // = 0
