@@ -143,10 +143,12 @@ class FaceWorkerOptions:
             width (ML Kit's minFaceSize); None: the worker's 0.1.
         tracking_enabled: Give faces a ``tracking_id`` that stays the same
             while a face is followed; VIDEO and LIVE_STREAM only.
-        detector_interval_frames: While all ``num_faces`` faces are followed,
-            run the detector anyway every this many frames (0: never).
+        detector_interval_frames: VIDEO and LIVE_STREAM, when the face mesh
+            runs: while fewer than ``num_faces`` faces are followed, the
+            detector runs on at most one frame in this many (1 to 1000; 0:
+            the worker's 5). A lost face makes it run on the next frame.
         max_missed_frames: Frames a face may go unseen and keep its tracking
-            ID; None: the worker's 5.
+            ID (0 to 1000); None: the worker's 3.
         frame_dropped_callback: LIVE_STREAM only: called as
             ``callback(reason, image, timestamp_ms)`` for each frame the worker
             drops (MediaPipe calls nothing for those). When None, dropped
@@ -247,9 +249,11 @@ class FaceLandmarkerOptions(FaceWorkerOptions):
         running_mode: IMAGE, VIDEO or LIVE_STREAM.
         num_faces: Most faces reported, highest detector score first.
         min_face_detection_confidence: Lowest detector score for a face.
-        min_face_presence_confidence: Lowest face mesh presence score.
-        min_tracking_confidence: Below this presence score a followed face is
-            lost and the detector runs again (VIDEO and LIVE_STREAM).
+        min_face_presence_confidence: Lowest face mesh presence score; in
+            VIDEO and LIVE_STREAM a followed face at or below it is lost.
+        min_tracking_confidence: VIDEO and LIVE_STREAM: a detection whose box
+            overlaps a followed face by more than this IoU is taken as that
+            same face rather than a new one.
         output_face_blendshapes: Must stay False: the worker has no
             blendshape model.
         output_facial_transformation_matrixes: Report each face's 4x4 matrix.

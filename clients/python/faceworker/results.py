@@ -141,7 +141,9 @@ class Detection:
         head_euler_angle_x: Pitch in degrees, positive when the face turns up.
         head_euler_angle_y: Yaw in degrees, positive toward the image's right.
         head_euler_angle_z: Roll in degrees, positive counter-clockwise.
-            The three angles are set whenever the face mesh ran.
+            X and Y are set when the face mesh ran and a head pose could be
+            fitted (not for very small faces); Z is set with them, and from
+            the eye keypoints for faces found by the detector alone.
         smiling_probability: In [0, 1], with ``classification_mode`` ALL.
         left_eye_open_probability: The person's left eye, likewise.
         right_eye_open_probability: The person's right eye, likewise.
