@@ -1,0 +1,635 @@
+/*
+ * face-bench: puts load on a running face-worker from N concurrent sessions,
+ * each on its own connection and thread, and reports round-trip latency,
+ * the worker's stage times, throughput, drops and errors.
+ *
+ * It is the thinnest client there is: frames are encoded before the clock
+ * starts, and each session only sends them and takes the answers.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "faceworker.h"
+#include "frames.h"
+
+/* Distinct synthetic frames; sessions cycle through them. */
+#define SYNTHETIC_FRAMES 60
+/* How long a session waits for any answer before it counts an error. */
+#define ANSWER_TIMEOUT_MS 30000
+#define FIXTURE "Tests/FaceDetectionTests/Fixtures/astronaut.jpg"
+
+enum { STAGE_QUEUED, STAGE_DECODE, STAGE_DETECT, STAGE_LANDMARKS, STAGE_TOTAL, STAGES };
+static const char *const stage_names[STAGES] = {"queued", "decode", "detect", "landmarks", "total"};
+
+struct config {
+    const char *socket_path;
+    int sessions;
+    bool live;
+    double fps; /* 0: as fast as possible */
+    size_t frames;
+    const char *dir;
+    const char *source;
+    bool landmarks;
+    uint32_t num_faces;
+    bool json;
+};
+
+/* One session's run: its inputs, and what it measured. */
+struct run {
+    const struct config *cfg;
+    const bench_frames *frames;
+    pthread_barrier_t *start;
+    int64_t *timestamps; /* per frame, strictly increasing */
+    int64_t *sent_ns;    /* per frame, when it was sent */
+    uint64_t *latency_us;
+    uint64_t *overhead_us; /* round trip minus the worker's total */
+    uint64_t *stage_us[STAGES];
+    size_t answered, sent, dropped, errors, faces;
+    int64_t first_send_ns, last_answer_ns;
+    char first_error[FW_ERROR_MESSAGE_SIZE + 64];
+};
+
+static int64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static void sleep_until(int64_t t_ns)
+{
+    struct timespec ts = {.tv_sec = t_ns / 1000000000, .tv_nsec = t_ns % 1000000000};
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+        ;
+}
+
+__attribute__((format(printf, 2, 3))) static void record_error(struct run *r, const char *fmt, ...)
+{
+    r->errors++;
+    if (r->first_error[0])
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->first_error, sizeof r->first_error, fmt, ap);
+    va_end(ap);
+}
+
+static bool connection_gone(int rc)
+{
+    return rc == FW_ERR_IO || rc == FW_ERR_CLOSED || rc == FW_ERR_PROTOCOL;
+}
+
+static void record_result(struct run *r, const fw_result *result, int64_t sent, int64_t received)
+{
+    size_t i = r->answered++;
+    uint64_t latency = (uint64_t)((received - sent) / 1000);
+    fw_timings t = fw_result_timings(result);
+    r->latency_us[i] = latency;
+    r->overhead_us[i] = latency > t.total_us ? latency - t.total_us : 0;
+    r->stage_us[STAGE_QUEUED][i] = t.queued_us;
+    r->stage_us[STAGE_DECODE][i] = t.decode_us;
+    r->stage_us[STAGE_DETECT][i] = t.detect_us;
+    r->stage_us[STAGE_LANDMARKS][i] = t.landmarks_us;
+    r->stage_us[STAGE_TOTAL][i] = t.total_us;
+    r->faces += fw_result_face_count(result);
+    r->last_answer_ns = received;
+}
+
+static const bench_frame *frame_at(const struct run *r, size_t i)
+{
+    return &r->frames->frames[i % r->frames->count];
+}
+
+static int64_t period_ns(const struct config *cfg)
+{
+    return cfg->fps > 0 ? (int64_t)llround(1e9 / cfg->fps) : 0;
+}
+
+static void run_video(struct run *r, fw_session *s)
+{
+    int64_t start = now_ns(), period = period_ns(r->cfg);
+    r->first_send_ns = start;
+    for (size_t i = 0; i < r->cfg->frames; i++) {
+        if (period > 0)
+            sleep_until(start + (int64_t)i * period);
+        const bench_frame *f = frame_at(r, i);
+        fw_result *result;
+        fw_error err;
+        int64_t sent = now_ns();
+        int rc = fw_process_jpeg(s, f->jpeg, f->len, r->timestamps[i], &result, &err);
+        int64_t received = now_ns();
+        r->sent++;
+        if (rc == FW_OK) {
+            record_result(r, result, sent, received);
+            fw_result_free(result);
+        } else if (rc == FW_ERR_DROPPED) {
+            r->dropped++;
+        } else {
+            record_error(r, "frame %lld: %s: %s", (long long)r->timestamps[i], fw_status_name(rc), err.message);
+            if (connection_gone(rc))
+                return;
+        }
+    }
+}
+
+static int compare_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static void take_event(struct run *r, fw_event *ev)
+{
+    int64_t received = now_ns();
+    const int64_t *hit = bsearch(&ev->timestamp_ms, r->timestamps, r->cfg->frames, sizeof *r->timestamps,
+                                 compare_i64);
+    switch (ev->type) {
+    case FW_EVENT_RESULT:
+        if (hit)
+            record_result(r, ev->result, r->sent_ns[hit - r->timestamps], received);
+        else
+            record_error(r, "a result for frame %lld, which was never sent", (long long)ev->timestamp_ms);
+        fw_result_free(ev->result);
+        break;
+    case FW_EVENT_DROPPED:
+        r->dropped++;
+        break;
+    case FW_EVENT_ERROR:
+        record_error(r, "frame %lld: %s: %s", (long long)ev->timestamp_ms, fw_status_name(ev->error.code),
+                     ev->error.message);
+        break;
+    case FW_EVENT_NONE:
+        break;
+    }
+}
+
+/* Waits up to timeout_ms for answers; false when the connection failed. */
+static bool receive(struct run *r, fw_session *s, int timeout_ms, bool *got)
+{
+    fw_event ev;
+    fw_error err;
+    int rc = fw_poll(s, timeout_ms, &ev, &err);
+    if (rc != FW_OK) {
+        record_error(r, "%s: %s", fw_status_name(rc), err.message);
+        return false;
+    }
+    *got = ev.type != FW_EVENT_NONE;
+    take_event(r, &ev);
+    return true;
+}
+
+static void run_live(struct run *r, fw_session *s)
+{
+    int64_t start = now_ns(), period = period_ns(r->cfg);
+    r->first_send_ns = start;
+    bool got;
+    for (size_t i = 0; i < r->cfg->frames; i++) {
+        if (period > 0) {
+            int64_t due = start + (int64_t)i * period;
+            for (int64_t left; (left = due - now_ns()) > 0;)
+                if (!receive(r, s, (int)((left + 999999) / 1000000), &got))
+                    return;
+        }
+        const bench_frame *f = frame_at(r, i);
+        fw_error err;
+        r->sent_ns[i] = now_ns();
+        int rc = fw_send_jpeg(s, f->jpeg, f->len, r->timestamps[i], &err);
+        if (rc != FW_OK) {
+            record_error(r, "sending frame %lld: %s: %s", (long long)r->timestamps[i], fw_status_name(rc),
+                         err.message);
+            if (connection_gone(rc))
+                return;
+            continue;
+        }
+        r->sent++;
+        do {
+            if (!receive(r, s, 0, &got))
+                return;
+        } while (got);
+    }
+    while (fw_session_pending(s) > 0) {
+        if (!receive(r, s, ANSWER_TIMEOUT_MS, &got))
+            return;
+        if (!got) {
+            record_error(r, "no answer within %d ms for %zu frames", ANSWER_TIMEOUT_MS, fw_session_pending(s));
+            return;
+        }
+    }
+}
+
+static void *session_thread(void *arg)
+{
+    struct run *r = arg;
+    const struct config *cfg = r->cfg;
+    fw_error err;
+    fw_session *s = NULL;
+    fw_client *c = fw_connect(cfg->socket_path, &err);
+    if (!c) {
+        record_error(r, "%s", err.message);
+    } else {
+        fw_set_timeout(c, ANSWER_TIMEOUT_MS);
+        fw_session_options o;
+        fw_session_options_init(&o);
+        o.running_mode = cfg->live ? FW_MODE_LIVE_STREAM : FW_MODE_VIDEO;
+        o.tracking_enabled = true;
+        o.landmarks = o.contours = o.classification = o.output_face_mesh = cfg->landmarks;
+        o.num_faces = cfg->num_faces;
+        s = fw_open_session(c, &o, &err);
+        if (!s)
+            record_error(r, "opening a session: %s: %s", fw_status_name(err.code), err.message);
+    }
+    /* Every session starts at once, whether or not it could connect. */
+    pthread_barrier_wait(r->start);
+    if (s) {
+        if (cfg->live)
+            run_live(r, s);
+        else
+            run_video(r, s);
+    }
+    fw_close(c);
+    return NULL;
+}
+
+/* ------------------------------------------------------------------------
+ * Statistics and output
+ * ------------------------------------------------------------------------ */
+
+static int compare_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Nearest-rank percentile of sorted values, in ms; 0 when there are none. */
+static double percentile_ms(const uint64_t *sorted, size_t n, double p)
+{
+    if (n == 0)
+        return 0;
+    size_t rank = (size_t)ceil(p / 100.0 * (double)n);
+    return (double)sorted[rank == 0 ? 0 : rank - 1] / 1000.0;
+}
+
+struct summary {
+    size_t sent, answered, dropped, errors, faces;
+    double p50, p90, p99, max;
+    double overhead_p50;
+    double stage_p50[STAGES];
+    double seconds, throughput;
+    const char *first_error;
+};
+
+/* Joins the sessions' arrays into one sorted array per measure. */
+static int summarize(struct run *runs, int n, struct summary *out)
+{
+    memset(out, 0, sizeof *out);
+    size_t total = 0;
+    int64_t first = INT64_MAX, last = 0;
+    for (int i = 0; i < n; i++) {
+        total += runs[i].answered;
+        out->sent += runs[i].sent;
+        out->dropped += runs[i].dropped;
+        out->errors += runs[i].errors;
+        out->faces += runs[i].faces;
+        if (!out->first_error && runs[i].first_error[0])
+            out->first_error = runs[i].first_error;
+        if (runs[i].answered > 0) {
+            first = runs[i].first_send_ns < first ? runs[i].first_send_ns : first;
+            last = runs[i].last_answer_ns > last ? runs[i].last_answer_ns : last;
+        }
+    }
+    out->answered = total;
+    uint64_t *all = malloc((total ? total : 1) * sizeof *all);
+    if (!all)
+        return -1;
+    /* Stages first, then the transport overhead, then the round trip. */
+    for (int k = 0; k < STAGES + 2; k++) {
+        size_t at = 0;
+        for (int i = 0; i < n; i++) {
+            const uint64_t *src = k < STAGES ? runs[i].stage_us[k]
+                                  : k == STAGES ? runs[i].overhead_us
+                                                : runs[i].latency_us;
+            memcpy(all + at, src, runs[i].answered * sizeof *all);
+            at += runs[i].answered;
+        }
+        qsort(all, total, sizeof *all, compare_u64);
+        if (k < STAGES) {
+            out->stage_p50[k] = percentile_ms(all, total, 50);
+        } else if (k == STAGES) {
+            out->overhead_p50 = percentile_ms(all, total, 50);
+        } else {
+            out->p50 = percentile_ms(all, total, 50);
+            out->p90 = percentile_ms(all, total, 90);
+            out->p99 = percentile_ms(all, total, 99);
+            out->max = total ? (double)all[total - 1] / 1000.0 : 0;
+        }
+    }
+    free(all);
+    if (total > 0 && last > first) {
+        out->seconds = (double)(last - first) / 1e9;
+        out->throughput = (double)total / out->seconds;
+    }
+    return 0;
+}
+
+static void print_json_string(const char *s)
+{
+    putchar('"');
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            printf("\\%c", ch);
+        else if (ch < 0x20)
+            printf("\\u%04x", ch);
+        else
+            putchar(ch);
+    }
+    putchar('"');
+}
+
+static void print_json(const struct config *cfg, const bench_frames *frames, const struct summary *s)
+{
+    printf("{\"sessions\":%d,\"mode\":\"%s\",\"target_fps\":%g,\"frames_per_session\":%zu,", cfg->sessions,
+           cfg->live ? "live" : "video", cfg->fps, cfg->frames);
+    printf("\"landmarks\":%s,\"num_faces\":%u,\"source\":", cfg->landmarks ? "true" : "false", cfg->num_faces);
+    print_json_string(cfg->dir ? cfg->dir : "synthetic");
+    printf(",\"frame_width\":%d,\"frame_height\":%d,\"distinct_frames\":%zu,", frames->width, frames->height,
+           frames->count);
+    printf("\"sent\":%zu,\"answered\":%zu,\"dropped\":%zu,\"errors\":%zu,\"faces\":%zu,", s->sent,
+           s->answered, s->dropped, s->errors, s->faces);
+    printf("\"latency_ms\":{\"p50\":%.3f,\"p90\":%.3f,\"p99\":%.3f,\"max\":%.3f},", s->p50, s->p90, s->p99,
+           s->max);
+    printf("\"worker_median_ms\":{");
+    for (int k = 0; k < STAGES; k++)
+        printf("%s\"%s\":%.3f", k ? "," : "", stage_names[k], s->stage_p50[k]);
+    printf("},\"transport_median_ms\":%.3f,", s->overhead_p50);
+    printf("\"throughput_fps\":%.2f,\"duration_s\":%.3f,\"first_error\":", s->throughput, s->seconds);
+    if (s->first_error)
+        print_json_string(s->first_error);
+    else
+        printf("null");
+    printf("}\n");
+}
+
+static void print_text(const struct config *cfg, const bench_frames *frames, const struct summary *s)
+{
+    char rate[32];
+    if (cfg->fps > 0)
+        snprintf(rate, sizeof rate, "%g fps", cfg->fps);
+    else
+        snprintf(rate, sizeof rate, "as fast as possible");
+    printf("face-bench: %d session%s x %zu frames, %s mode, %s, %s\n", cfg->sessions, cfg->sessions == 1 ? "" : "s",
+           cfg->frames, cfg->live ? "live-stream" : "video", rate,
+           cfg->landmarks ? "landmarks + mesh + ML Kit outputs" : "detection only");
+    if (cfg->dir)
+        printf("source:     %zu JPEG files from %s (%dx%d)\n", frames->count, cfg->dir, frames->width,
+               frames->height);
+    else
+        printf("source:     %zu synthetic %dx%d JPEG frames panned across %s\n", frames->count, frames->width,
+               frames->height, strrchr(cfg->source, '/') ? strrchr(cfg->source, '/') + 1 : cfg->source);
+    printf("frames:     %zu sent, %zu answered, %zu dropped, %zu errors; %.2f faces per answer\n", s->sent,
+           s->answered, s->dropped, s->errors, s->answered ? (double)s->faces / (double)s->answered : 0.0);
+    printf("latency:    p50 %.2f  p90 %.2f  p99 %.2f  max %.2f ms (round trip, client clock)\n", s->p50, s->p90,
+           s->p99, s->max);
+    printf("worker:    ");
+    for (int k = 0; k < STAGES; k++)
+        printf(" %s %.2f", stage_names[k], s->stage_p50[k]);
+    printf(" ms (medians)\n");
+    printf("transport:  %.2f ms (median of round trip minus worker total)\n", s->overhead_p50);
+    printf("throughput: %.1f frames/s over %.2f s\n", s->throughput, s->seconds);
+    if (s->first_error)
+        printf("first error: %s\n", s->first_error);
+}
+
+static void free_runs(struct run *runs, int n)
+{
+    for (int i = 0; runs && i < n; i++) {
+        free(runs[i].sent_ns);
+        free(runs[i].latency_us);
+        free(runs[i].overhead_us);
+        for (int k = 0; k < STAGES; k++)
+            free(runs[i].stage_us[k]);
+    }
+    free(runs);
+}
+
+/* Runs every session at once and prints the summary; returns the exit
+ * status: 0 when every frame went without error. */
+static int run_sessions(const struct config *cfg, const bench_frames *frames)
+{
+    struct run *runs = calloc((size_t)cfg->sessions, sizeof *runs);
+    pthread_t *threads = calloc((size_t)cfg->sessions, sizeof *threads);
+    int64_t *timestamps = malloc(cfg->frames * sizeof *timestamps);
+    pthread_barrier_t start;
+    bool ok = runs && threads && timestamps;
+    for (int i = 0; ok && i < cfg->sessions; i++) {
+        struct run *r = &runs[i];
+        r->cfg = cfg;
+        r->frames = frames;
+        r->start = &start;
+        r->timestamps = timestamps;
+        r->sent_ns = malloc(cfg->frames * sizeof *r->sent_ns);
+        r->latency_us = malloc(cfg->frames * sizeof *r->latency_us);
+        r->overhead_us = malloc(cfg->frames * sizeof *r->overhead_us);
+        ok = r->sent_ns && r->latency_us && r->overhead_us;
+        for (int k = 0; k < STAGES; k++) {
+            r->stage_us[k] = malloc(cfg->frames * sizeof *r->stage_us[k]);
+            ok = ok && r->stage_us[k];
+        }
+    }
+    int status = 1;
+    if (!ok || pthread_barrier_init(&start, NULL, (unsigned)cfg->sessions) != 0) {
+        fprintf(stderr, "face-bench: out of memory for %zu frames x %d sessions\n", cfg->frames, cfg->sessions);
+        goto out;
+    }
+    /* Camera-like timestamps that strictly increase even above 1000 fps. */
+    double step_ms = cfg->fps > 0 ? 1000.0 / cfg->fps : 1000.0 / 30;
+    for (size_t i = 0; i < cfg->frames; i++) {
+        timestamps[i] = (int64_t)llround((double)i * step_ms);
+        if (i > 0 && timestamps[i] <= timestamps[i - 1])
+            timestamps[i] = timestamps[i - 1] + 1;
+    }
+    for (int i = 0; i < cfg->sessions; i++) {
+        if (pthread_create(&threads[i], NULL, session_thread, &runs[i]) != 0) {
+            /* The threads already started wait at a barrier that can no
+             * longer open, and nothing has been measured. */
+            fprintf(stderr, "face-bench: cannot start %d threads\n", cfg->sessions);
+            exit(1);
+        }
+    }
+    for (int i = 0; i < cfg->sessions; i++)
+        pthread_join(threads[i], NULL);
+    pthread_barrier_destroy(&start);
+    struct summary s;
+    if (summarize(runs, cfg->sessions, &s) != 0) {
+        fprintf(stderr, "face-bench: out of memory\n");
+        goto out;
+    }
+    if (cfg->json)
+        print_json(cfg, frames, &s);
+    else
+        print_text(cfg, frames, &s);
+    status = s.errors == 0 && s.answered > 0 ? 0 : 1;
+out:
+    free_runs(runs, cfg->sessions);
+    free(threads);
+    free(timestamps);
+    return status;
+}
+
+/* ------------------------------------------------------------------------
+ * Set-up
+ * ------------------------------------------------------------------------ */
+
+static void usage(FILE *to, const char *argv0)
+{
+    fprintf(to,
+            "usage: %s [-s SOCKET] [-c SESSIONS] [-m video|live] [-r FPS] [-n FRAMES] [-d DIR]\n"
+            "          [--source JPEG] [--landmarks] [--num-faces N] [--json]\n"
+            "\n"
+            "  -s SOCKET     face-worker's socket (default: $XDG_RUNTIME_DIR/faceworker.sock,\n"
+            "                else /tmp/faceworker-<uid>.sock)\n"
+            "  -c SESSIONS   concurrent sessions, each on its own connection and thread (1)\n"
+            "  -m MODE       video: each session sends a frame and waits for its result;\n"
+            "                live: sends on schedule, never waits, the worker may drop (video)\n"
+            "  -r FPS        frames per second per session; 0 sends as fast as possible\n"
+            "                (default: 0 in video mode, 30 in live mode)\n"
+            "  -n FRAMES     frames per session (300)\n"
+            "  -d DIR        send the .jpg/.jpeg files of DIR, in name order, cycling\n"
+            "  --source JPEG without -d: the photograph the synthetic 640x360 frames are cut\n"
+            "                from (default: the repository's " FIXTURE ")\n"
+            "  --landmarks   run the whole pipeline: face mesh, ML Kit landmarks, contours,\n"
+            "                classification (default: detection and tracking only)\n"
+            "  --num-faces N most faces reported per frame (1)\n"
+            "  --json        print one JSON object instead of text\n",
+            argv0);
+}
+
+static bool parse_count(const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi)
+        return false;
+    *out = v;
+    return true;
+}
+
+/* The fixture, from the working directory or from a build tree inside the
+ * repository (clients/c/build/face-bench). */
+static const char *find_fixture(char *buf, size_t size)
+{
+    if (access(FIXTURE, R_OK) == 0)
+        return FIXTURE;
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+        return NULL;
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (!slash)
+        return NULL;
+    *slash = '\0';
+    snprintf(buf, size, "%s/../../../%s", exe, FIXTURE);
+    return access(buf, R_OK) == 0 ? buf : NULL;
+}
+
+int main(int argc, char **argv)
+{
+    struct config cfg = {.sessions = 1, .fps = -1, .frames = 300, .num_faces = 1};
+    static const struct option long_options[] = {
+        {"landmarks", no_argument, NULL, 'L'}, {"json", no_argument, NULL, 'J'},
+        {"source", required_argument, NULL, 'S'}, {"num-faces", required_argument, NULL, 'F'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    int opt;
+    long v;
+    while ((opt = getopt_long(argc, argv, "s:c:m:r:n:d:h", long_options, NULL)) != -1) {
+        switch (opt) {
+        case 's': cfg.socket_path = optarg; break;
+        case 'c':
+            if (!parse_count(optarg, 1, 1024, &v)) {
+                fprintf(stderr, "face-bench: -c takes 1 to 1024 sessions\n");
+                return 2;
+            }
+            cfg.sessions = (int)v;
+            break;
+        case 'm':
+            if (strcmp(optarg, "video") != 0 && strcmp(optarg, "live") != 0) {
+                fprintf(stderr, "face-bench: -m takes video or live\n");
+                return 2;
+            }
+            cfg.live = strcmp(optarg, "live") == 0;
+            break;
+        case 'r': {
+            char *end;
+            cfg.fps = strtod(optarg, &end);
+            if (end == optarg || *end || !(cfg.fps >= 0 && cfg.fps <= 10000)) {
+                fprintf(stderr, "face-bench: -r takes 0 to 10000 frames per second\n");
+                return 2;
+            }
+            break;
+        }
+        case 'n':
+            if (!parse_count(optarg, 1, 10000000, &v)) {
+                fprintf(stderr, "face-bench: -n takes 1 to 10000000 frames\n");
+                return 2;
+            }
+            cfg.frames = (size_t)v;
+            break;
+        case 'd': cfg.dir = optarg; break;
+        case 'S': cfg.source = optarg; break;
+        case 'L': cfg.landmarks = true; break;
+        case 'F':
+            if (!parse_count(optarg, 1, 1000, &v)) {
+                fprintf(stderr, "face-bench: --num-faces takes 1 to 1000\n");
+                return 2;
+            }
+            cfg.num_faces = (uint32_t)v;
+            break;
+        case 'J': cfg.json = true; break;
+        case 'h': usage(stdout, argv[0]); return 0;
+        default: usage(stderr, argv[0]); return 2;
+        }
+    }
+    if (optind != argc) {
+        usage(stderr, argv[0]);
+        return 2;
+    }
+    if (cfg.fps < 0)
+        cfg.fps = cfg.live ? 30 : 0;
+
+    bench_frames frames;
+    char err[512], found[PATH_MAX + 64];
+    if (cfg.dir) {
+        if (frames_from_directory(cfg.dir, &frames, err, sizeof err) != 0) {
+            fprintf(stderr, "face-bench: %s\n", err);
+            return 1;
+        }
+    } else {
+        if (!cfg.source && !(cfg.source = find_fixture(found, sizeof found))) {
+            fprintf(stderr, "face-bench: cannot find %s; name a photograph with --source or frames with -d\n",
+                    FIXTURE);
+            return 1;
+        }
+        if (frames_synthesize(cfg.source, SYNTHETIC_FRAMES, &frames, err, sizeof err) != 0) {
+            fprintf(stderr, "face-bench: %s\n", err);
+            return 1;
+        }
+    }
+
+    int status = run_sessions(&cfg, &frames);
+    frames_free(&frames);
+    return status;
+}

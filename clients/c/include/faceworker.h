@@ -1,0 +1,511 @@
+/*
+ * faceworker.h - C client for FaceWorker, the local face-detection service.
+ *
+ * A client (fw_client) is one connection to a face-worker process over its
+ * Unix socket. A client hosts sessions (fw_session): one stream of frames
+ * each, with its own options and tracking state. Frames go in, and results
+ * (fw_result) come back tagged with each frame's timestamp.
+ *
+ *     fw_error err;
+ *     fw_client *c = fw_connect(NULL, &err);
+ *     fw_session_options opt;
+ *     fw_session_options_init(&opt);
+ *     fw_session *s = fw_open_session(c, &opt, &err);
+ *     fw_result *r;
+ *     if (fw_process_jpeg(s, jpeg, jpeg_len, 0, &r, &err) == FW_OK) {
+ *         for (size_t i = 0; i < fw_result_face_count(r); i++)
+ *             use(fw_face_box(fw_result_face(r, i)));
+ *         fw_result_free(r);
+ *     }
+ *     fw_close(c);       (also closes s)
+ *
+ * RUNNING MODES. IMAGE and VIDEO sessions use the blocking fw_process*(): it
+ * sends one frame and waits for its result. LIVE_STREAM sessions use
+ * fw_send*(), which does not wait for the answer, and fw_poll(), which
+ * returns answers as they arrive: a result, or a notice that the worker
+ * dropped the frame because a newer one replaced it while it waited.
+ *
+ * ERRORS. Every function that can fail returns FW_OK (0) or an error code
+ * (functions returning a handle return NULL instead) and, when its `err`
+ * argument is not NULL, fills *err with the code and a message for people.
+ * Positive codes are the worker's gRPC status codes (fw_status); negative
+ * codes are raised by this library (FW_ERR_*). Codes from the worker about
+ * one call (a bad option, a bad image, a timestamp that does not increase)
+ * leave the client and the session usable. FW_ERR_IO, FW_ERR_CLOSED and
+ * FW_ERR_PROTOCOL mean the connection is gone: every later call on the
+ * client fails with the same error, and only fw_close() remains useful.
+ *
+ * MEMORY. The library allocates only what it returns to you, plus buffers
+ * inside a client that fw_close() frees. Each returned pointer says below
+ * who owns it. Input buffers are only read during the call.
+ *
+ * THREADS. A client, its sessions and its results may be used by one thread
+ * at a time. Different clients are independent: one client per thread needs
+ * no locking. The library has no global state and installs no signal
+ * handlers (it writes with MSG_NOSIGNAL, so a dead worker is an error, not
+ * SIGPIPE).
+ *
+ * The wire contract behind every call and field is
+ * proto/faceworker/v1/faceworker.proto; the names here follow it.
+ */
+#ifndef FACEWORKER_H
+#define FACEWORKER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__) && defined(FW_BUILDING_LIBRARY)
+#define FW_API __attribute__((visibility("default")))
+#else
+#define FW_API
+#endif
+
+#define FW_VERSION_MAJOR 1
+#define FW_VERSION_MINOR 0
+#define FW_VERSION_PATCH 0
+
+/* ------------------------------------------------------------------------
+ * Status codes and errors
+ * ------------------------------------------------------------------------ */
+
+typedef enum fw_status {
+    FW_OK = 0,
+    /* The worker's codes: gRPC's status codes, with gRPC's numbers. */
+    FW_CANCELLED = 1,
+    FW_UNKNOWN = 2,
+    FW_INVALID_ARGUMENT = 3,   /* bad option, undecodable image, timestamp */
+    FW_DEADLINE_EXCEEDED = 4,  /* also: no answer within fw_set_timeout() */
+    FW_NOT_FOUND = 5,
+    FW_ALREADY_EXISTS = 6,
+    FW_PERMISSION_DENIED = 7,
+    FW_RESOURCE_EXHAUSTED = 8, /* a worker limit: size, pixels, sessions */
+    FW_FAILED_PRECONDITION = 9,
+    FW_ABORTED = 10,
+    FW_OUT_OF_RANGE = 11,
+    FW_UNIMPLEMENTED = 12,
+    FW_INTERNAL = 13,
+    FW_UNAVAILABLE = 14,       /* the worker is shutting down */
+    FW_DATA_LOSS = 15,
+    FW_UNAUTHENTICATED = 16,
+    /* This library's codes. */
+    FW_ERR_USAGE = -1,    /* bad argument, or a call the session's mode forbids */
+    FW_ERR_NOMEM = -2,    /* out of memory */
+    FW_ERR_CONNECT = -3,  /* no worker listens on the socket path */
+    FW_ERR_IO = -4,       /* reading or writing the socket failed */
+    FW_ERR_CLOSED = -5,   /* the worker closed the connection */
+    FW_ERR_PROTOCOL = -6, /* the worker sent bytes this client cannot accept */
+    FW_ERR_DROPPED = -7   /* the worker dropped the frame without processing it */
+} fw_status;
+
+#define FW_ERROR_MESSAGE_SIZE 256
+
+typedef struct fw_error {
+    int code;    /* an fw_status value */
+    int sys_errno; /* errno behind FW_ERR_CONNECT and FW_ERR_IO, else 0 */
+    /* NUL-terminated; the worker's own message for its codes (truncated to
+     * fit). Wording may change between versions: match on `code`. */
+    char message[FW_ERROR_MESSAGE_SIZE];
+} fw_error;
+
+/* The code's name, such as "INVALID_ARGUMENT" or "ERR_CONNECT"; "?" for an
+ * unknown code. The string is static. */
+FW_API const char *fw_status_name(int code);
+
+/* ------------------------------------------------------------------------
+ * Connections
+ * ------------------------------------------------------------------------ */
+
+typedef struct fw_client fw_client;
+
+/* Writes the path face-worker listens on by default into buf:
+ * $XDG_RUNTIME_DIR/faceworker.sock when XDG_RUNTIME_DIR is an absolute
+ * path, else /tmp/faceworker-<euid>.sock. Returns the path's length, or -1
+ * if it needs more than size - 1 bytes (buf then holds an empty string). */
+FW_API int fw_default_socket_path(char *buf, size_t size);
+
+/* Connects to the worker listening on socket_path (NULL: the default path).
+ * Returns a client that the caller owns and releases with fw_close(), or
+ * NULL with FW_ERR_CONNECT when no worker answers there. */
+FW_API fw_client *fw_connect(const char *socket_path, fw_error *err);
+
+/* Closes the connection and frees the client, its open sessions and their
+ * unread events. The worker closes those sessions too. Results already
+ * returned stay valid until fw_result_free(). NULL is ignored. */
+FW_API void fw_close(fw_client *client);
+
+/* Bounds every blocking call of the client (fw_open_session,
+ * fw_process*, fw_close_session, fw_reset_session, fw_ping, fw_get_stats):
+ * when no answer arrives within timeout_ms, the call fails with
+ * FW_DEADLINE_EXCEEDED and the client ignores the late answer. A negative
+ * value (the default) waits as long as it takes. */
+FW_API void fw_set_timeout(fw_client *client, int timeout_ms);
+
+/* Asks the worker to echo payload (len bytes; NULL when len is 0) and
+ * checks the echo. */
+FW_API int fw_ping(fw_client *client, const void *payload, size_t len, fw_error *err);
+
+/* ------------------------------------------------------------------------
+ * Sessions
+ * ------------------------------------------------------------------------ */
+
+typedef enum fw_running_mode {
+    FW_MODE_IMAGE = 0,      /* frames are independent; fw_process*() */
+    FW_MODE_VIDEO = 1,      /* timestamps increase; tracking; fw_process*() */
+    FW_MODE_LIVE_STREAM = 2 /* fw_send*() and fw_poll(); the worker may drop */
+} fw_running_mode;
+
+typedef enum fw_performance_mode {
+    FW_PERFORMANCE_FAST = 0,    /* short-range detector, faces within ~2 m */
+    FW_PERFORMANCE_ACCURATE = 1 /* full-range detector, also small faces */
+} fw_performance_mode;
+
+/* Every option of a session. Fill it with fw_session_options_init(), then
+ * change what you need. The worker validates the values: one out of range
+ * makes fw_open_session() fail with FW_INVALID_ARGUMENT and its message. */
+typedef struct fw_session_options {
+    fw_running_mode running_mode;         /* IMAGE */
+    fw_performance_mode performance_mode; /* FAST */
+    bool landmarks;                       /* ML Kit's 10 landmarks; false */
+    bool contours;                        /* ML Kit's 15 contours; false */
+    bool classification;                  /* smiling, eyes open; false */
+    float min_face_size;                  /* face width / image width; 0.1 */
+    bool tracking_enabled;                /* tracking IDs (not in IMAGE); false */
+    float min_detection_confidence;       /* 0.5 */
+    float min_suppression_threshold;      /* NMS IoU; 0.3 */
+    uint32_t num_faces;                   /* most faces per frame; 1 */
+    float min_face_presence_confidence;   /* 0.5 */
+    float min_tracking_confidence;        /* IoU matching detections to followed faces; 0.5 */
+    bool output_face_mesh;                /* 478 points per face; false */
+    bool output_transformation_matrix;    /* 4x4 matrix per face; false */
+    uint32_t detector_interval_frames;    /* with the mesh, fewer faces than num_faces:
+                                             detect on 1 frame in this many; 5 */
+    uint32_t max_missed_frames;           /* frames a lost face keeps its ID; 3 */
+} fw_session_options;
+
+/* Sets every option to its documented default (shown beside each field). */
+FW_API void fw_session_options_init(fw_session_options *options);
+
+typedef struct fw_session fw_session;
+
+/* Opens a session on the client with the given options (NULL: defaults).
+ * The session belongs to the client: free it with fw_close_session(), or
+ * let fw_close() free it. */
+FW_API fw_session *fw_open_session(fw_client *client, const fw_session_options *options,
+                                   fw_error *err);
+
+/* The options in effect, as the worker reported them at opening: each
+ * field as asked, unless the worker capped it (such as num_faces). */
+FW_API void fw_session_get_options(const fw_session *session, fw_session_options *out);
+
+/* The worker's id for the session; never 0. */
+FW_API uint64_t fw_session_id(const fw_session *session);
+
+/* Closes the session on the worker and frees it, with any unread events,
+ * whatever the outcome: the handle is invalid after the call. Frames still
+ * waiting in the worker are dropped. NULL is ignored (returns FW_OK). */
+FW_API int fw_close_session(fw_session *session, fw_error *err);
+
+/* Forgets the session's tracked faces, tracking IDs and last timestamp, so
+ * a video can jump (a seek, a new file). Frames still waiting are dropped. */
+FW_API int fw_reset_session(fw_session *session, fw_error *err);
+
+/* ------------------------------------------------------------------------
+ * Frames
+ * ------------------------------------------------------------------------ */
+
+typedef enum fw_pixel_format {
+    FW_PIXEL_RGB = 1,
+    FW_PIXEL_RGBA = 2,
+    FW_PIXEL_BGRA = 3,
+    FW_PIXEL_BGR = 4,
+    FW_PIXEL_GRAY8 = 5,
+    FW_PIXEL_NV12 = 6, /* BT.601 limited range, as are NV21 and I420 */
+    FW_PIXEL_NV21 = 7,
+    FW_PIXEL_I420 = 8
+} fw_pixel_format;
+
+/* How stored pixels turn upright: the EXIF orientations, named as in ML Kit.
+ * The EXIF tag value is the enum value plus 1. Results always refer to the
+ * upright image. */
+typedef enum fw_orientation {
+    FW_ORIENTATION_TOP_LEFT = 0, /* already upright */
+    FW_ORIENTATION_TOP_RIGHT = 1,
+    FW_ORIENTATION_BOTTOM_RIGHT = 2,
+    FW_ORIENTATION_BOTTOM_LEFT = 3,
+    FW_ORIENTATION_LEFT_TOP = 4,
+    FW_ORIENTATION_RIGHT_TOP = 5, /* rotate 90 degrees clockwise */
+    FW_ORIENTATION_RIGHT_BOTTOM = 6,
+    FW_ORIENTATION_LEFT_BOTTOM = 7 /* rotate 90 degrees counter-clockwise */
+} fw_orientation;
+
+/* One frame. Either `jpeg` is set (jpeg_len bytes of a JPEG file; any EXIF
+ * orientation inside is ignored), or `pixels` is (pixels_len bytes laid out
+ * as format, width, height and row_stride describe; row_stride 0 means rows
+ * are tightly packed). Zero-initialise it and set what applies. */
+typedef struct fw_frame {
+    const uint8_t *jpeg;
+    size_t jpeg_len;
+    const uint8_t *pixels;
+    size_t pixels_len;
+    fw_pixel_format format;
+    uint32_t width;
+    uint32_t height;
+    uint32_t row_stride;
+    fw_orientation orientation;
+    /* Milliseconds, echoed in the answer. VIDEO and LIVE_STREAM sessions
+     * need each frame's timestamp above the previous one's. */
+    int64_t timestamp_ms;
+} fw_frame;
+
+typedef struct fw_result fw_result;
+
+/* IMAGE and VIDEO sessions: sends the frame and waits for its result. On
+ * FW_OK, *out is a result the caller owns (fw_result_free()); otherwise *out
+ * is NULL. The worker's refusal of a frame (such as FW_INVALID_ARGUMENT for
+ * an image it cannot decode or a timestamp that does not increase) leaves
+ * the session usable. A LIVE_STREAM session gets FW_ERR_USAGE. */
+FW_API int fw_process(fw_session *session, const fw_frame *frame, fw_result **out, fw_error *err);
+
+/* fw_process() of an upright JPEG. */
+FW_API int fw_process_jpeg(fw_session *session, const uint8_t *jpeg, size_t len,
+                           int64_t timestamp_ms, fw_result **out, fw_error *err);
+
+/* Sends the frame without waiting for its answer, which fw_poll() returns
+ * later. Returns as soon as the frame is written to the socket (blocking
+ * only while the socket's buffer is full). Any running mode may use it; in
+ * VIDEO mode answers come in order, in LIVE_STREAM mode as they are ready. */
+FW_API int fw_send(fw_session *session, const fw_frame *frame, fw_error *err);
+
+/* fw_send() of an upright JPEG. */
+FW_API int fw_send_jpeg(fw_session *session, const uint8_t *jpeg, size_t len,
+                        int64_t timestamp_ms, fw_error *err);
+
+typedef enum fw_event_type {
+    FW_EVENT_NONE = 0,    /* nothing arrived within the timeout */
+    FW_EVENT_RESULT = 1,  /* the frame's result: `result` */
+    FW_EVENT_DROPPED = 2, /* the frame was never processed: `drop_reason` */
+    FW_EVENT_ERROR = 3    /* the worker refused the frame: `error` */
+} fw_event_type;
+
+typedef enum fw_drop_reason {
+    FW_DROP_UNSPECIFIED = 0,
+    FW_DROP_REPLACED = 1, /* a newer frame took its place (LIVE_STREAM) */
+    FW_DROP_SESSION_CLOSED = 2,
+    FW_DROP_SESSION_RESET = 3
+} fw_drop_reason;
+
+/* The answer to one fw_send(). */
+typedef struct fw_event {
+    fw_event_type type;
+    int64_t timestamp_ms; /* the frame's timestamp (not for FW_EVENT_NONE) */
+    fw_result *result;    /* FW_EVENT_RESULT: owned by the caller, who frees it
+                             with fw_result_free(); NULL otherwise */
+    fw_drop_reason drop_reason; /* FW_EVENT_DROPPED */
+    fw_error error;             /* FW_EVENT_ERROR: the worker's code and message */
+} fw_event;
+
+/* Returns the next answer to a frame of this session sent with fw_send(),
+ * waiting up to timeout_ms for one (0: do not wait; negative: wait until one
+ * comes). Answers are returned in the order they arrived. With nothing to
+ * return in time, *event has type FW_EVENT_NONE and the call returns FW_OK.
+ * A non-zero return is an error of the connection, not of a frame. */
+FW_API int fw_poll(fw_session *session, int timeout_ms, fw_event *event, fw_error *err);
+
+/* Frames sent with fw_send() whose answers fw_poll() has not returned yet.
+ * Every frame is answered, so polling until this is 0 drains the session. */
+FW_API size_t fw_session_pending(const fw_session *session);
+
+/* ------------------------------------------------------------------------
+ * Results
+ *
+ * Pixel coordinates are floats in the upright image: (0, 0) is the top-left
+ * corner of the top-left pixel, x grows right, y down. "Left" and "right"
+ * mean the person's own. Every pointer a result hands out lives exactly as
+ * long as the result.
+ * ------------------------------------------------------------------------ */
+
+typedef struct fw_point {
+    float x, y;
+} fw_point;
+
+typedef struct fw_point3 {
+    float x, y, z;
+} fw_point3;
+
+typedef struct fw_box {
+    float x, y; /* top-left corner */
+    float width, height;
+} fw_box;
+
+/* Time the worker spent on the frame, in microseconds. */
+typedef struct fw_timings {
+    int64_t received_unix_us; /* worker clock when the request was read */
+    uint64_t queued_us;       /* waiting behind other frames */
+    uint64_t decode_us;       /* JPEG decoding or pixel conversion */
+    uint64_t detect_us;       /* face detector; 0 when it did not run */
+    uint64_t landmarks_us;    /* face mesh, iris, ML Kit outputs; 0 if not run */
+    uint64_t total_us;        /* receipt to result ready, queued_us included */
+} fw_timings;
+
+typedef struct fw_face fw_face;
+
+/* Frees a result and everything it handed out. NULL is ignored. */
+FW_API void fw_result_free(fw_result *result);
+
+FW_API int64_t fw_result_timestamp(const fw_result *result);
+/* Size of the upright image, in pixels. */
+FW_API uint32_t fw_result_image_width(const fw_result *result);
+FW_API uint32_t fw_result_image_height(const fw_result *result);
+/* False when every face was followed from the previous frame instead. */
+FW_API bool fw_result_detector_ran(const fw_result *result);
+FW_API fw_timings fw_result_timings(const fw_result *result);
+/* Faces, highest detector score first. */
+FW_API size_t fw_result_face_count(const fw_result *result);
+/* Face i (< fw_result_face_count()), owned by the result. */
+FW_API const fw_face *fw_result_face(const fw_result *result, size_t i);
+
+FW_API fw_box fw_face_box(const fw_face *face);
+FW_API float fw_face_score(const fw_face *face);
+
+typedef enum fw_keypoint_type {
+    FW_KEYPOINT_RIGHT_EYE = 1,
+    FW_KEYPOINT_LEFT_EYE = 2,
+    FW_KEYPOINT_NOSE_TIP = 3,
+    FW_KEYPOINT_MOUTH_CENTER = 4,
+    FW_KEYPOINT_RIGHT_EAR_TRAGION = 5,
+    FW_KEYPOINT_LEFT_EAR_TRAGION = 6
+} fw_keypoint_type;
+
+/* The detector keypoint of that type, in pixels (position) and as a
+ * fraction of the image size (normalized); either out pointer may be NULL.
+ * Returns false when the face lacks it (the worker sends all six). */
+FW_API bool fw_face_keypoint(const fw_face *face, fw_keypoint_type type, fw_point *position,
+                             fw_point *normalized);
+
+typedef enum fw_landmark_type {
+    FW_LANDMARK_MOUTH_BOTTOM = 1,
+    FW_LANDMARK_MOUTH_LEFT = 2,
+    FW_LANDMARK_MOUTH_RIGHT = 3,
+    FW_LANDMARK_LEFT_EYE = 4,
+    FW_LANDMARK_RIGHT_EYE = 5,
+    FW_LANDMARK_LEFT_EAR = 6,
+    FW_LANDMARK_RIGHT_EAR = 7,
+    FW_LANDMARK_LEFT_CHEEK = 8,
+    FW_LANDMARK_RIGHT_CHEEK = 9,
+    FW_LANDMARK_NOSE_BASE = 10
+} fw_landmark_type;
+
+/* Number of ML Kit landmarks on the face: 10 with options.landmarks, else 0. */
+FW_API size_t fw_face_landmark_count(const fw_face *face);
+/* The ML Kit landmark of that type, in pixels; false when absent. */
+FW_API bool fw_face_landmark(const fw_face *face, fw_landmark_type type, fw_point *position);
+
+typedef enum fw_contour_type {
+    FW_CONTOUR_FACE = 1,                 /* 36 points */
+    FW_CONTOUR_LEFT_EYEBROW_TOP = 2,     /* 5 */
+    FW_CONTOUR_LEFT_EYEBROW_BOTTOM = 3,  /* 5 */
+    FW_CONTOUR_RIGHT_EYEBROW_TOP = 4,    /* 5 */
+    FW_CONTOUR_RIGHT_EYEBROW_BOTTOM = 5, /* 5 */
+    FW_CONTOUR_LEFT_EYE = 6,             /* 16 */
+    FW_CONTOUR_RIGHT_EYE = 7,            /* 16 */
+    FW_CONTOUR_UPPER_LIP_TOP = 8,        /* 11 */
+    FW_CONTOUR_UPPER_LIP_BOTTOM = 9,     /* 9 */
+    FW_CONTOUR_LOWER_LIP_TOP = 10,       /* 9 */
+    FW_CONTOUR_LOWER_LIP_BOTTOM = 11,    /* 9 */
+    FW_CONTOUR_NOSE_BRIDGE = 12,         /* 2 */
+    FW_CONTOUR_NOSE_BOTTOM = 13,         /* 3 */
+    FW_CONTOUR_LEFT_CHEEK = 14,          /* 1 */
+    FW_CONTOUR_RIGHT_CHEEK = 15          /* 1 */
+} fw_contour_type;
+
+/* Number of ML Kit contours on the face: 15 with options.contours, else 0. */
+FW_API size_t fw_face_contour_count(const fw_face *face);
+/* Copies up to cap points of the contour of that type, in pixels, into out
+ * (which may be NULL when cap is 0) and returns the contour's number of
+ * points: 0 when the face has no such contour, more than cap when out was
+ * too small. */
+FW_API size_t fw_face_contour(const fw_face *face, fw_contour_type type, fw_point *out, size_t cap);
+
+/* The face mesh, with options.output_face_mesh: copies up to cap points into
+ * out and returns how many the face has (478, or 0 without the option).
+ * x and y are fractions of the image width and height; z is depth on about
+ * x's scale, smaller is closer. Points 468-472 are the person's right iris,
+ * 473-477 the left. */
+FW_API size_t fw_face_mesh(const fw_face *face, fw_point3 *out, size_t cap);
+
+/* With options.output_transformation_matrix, copies the 4x4 facial
+ * transformation matrix, row-major, into out and returns true. */
+FW_API bool fw_face_transformation_matrix(const fw_face *face, float out[16]);
+
+/* The following return false, leaving *out alone, when the value is absent.
+ *
+ * Head rotation in degrees with ML Kit's signs: X (pitch) is positive when
+ * the face turns up, Y (yaw) when it turns toward the image's right, Z
+ * (roll) when it rotates counter-clockwise. X and Y need the face mesh and a
+ * head pose fitted to it (not for very small faces); Z comes with them, or
+ * from the eye keypoints when only the detector ran. Probabilities need
+ * options.classification, the tracking ID needs options.tracking_enabled,
+ * the presence score needs the face mesh. */
+FW_API bool fw_face_head_euler_angle_x(const fw_face *face, float *out);
+FW_API bool fw_face_head_euler_angle_y(const fw_face *face, float *out);
+FW_API bool fw_face_head_euler_angle_z(const fw_face *face, float *out);
+FW_API bool fw_face_smiling_probability(const fw_face *face, float *out);
+FW_API bool fw_face_left_eye_open_probability(const fw_face *face, float *out);
+FW_API bool fw_face_right_eye_open_probability(const fw_face *face, float *out);
+FW_API bool fw_face_tracking_id(const fw_face *face, int32_t *out);
+FW_API bool fw_face_presence_score(const fw_face *face, float *out);
+
+/* ------------------------------------------------------------------------
+ * Worker statistics
+ * ------------------------------------------------------------------------ */
+
+typedef enum fw_stage {
+    FW_STAGE_QUEUED = 0,
+    FW_STAGE_DECODE = 1,
+    FW_STAGE_DETECT = 2,
+    FW_STAGE_LANDMARKS = 3,
+    FW_STAGE_TOTAL = 4,
+    FW_STAGE_COUNT = 5
+} fw_stage;
+
+typedef struct fw_stage_latency {
+    uint64_t p50_us, p90_us, p99_us;
+    uint64_t count; /* frames covered; 0 when the worker reported none */
+} fw_stage_latency;
+
+#define FW_STATS_MAX_MODELS 8
+
+typedef struct fw_model_info {
+    char name[64];   /* file name, such as "face_landmark.tflite" */
+    char sha256[65]; /* 64 lowercase hex digits */
+    uint64_t size_bytes;
+} fw_model_info;
+
+/* Worker-wide counters since the worker started. */
+typedef struct fw_stats {
+    double uptime_seconds;
+    uint32_t connections; /* open now */
+    uint32_t sessions;    /* open now, over all connections */
+    uint64_t frames_processed;
+    uint64_t frames_dropped;
+    uint64_t frames_failed;
+    fw_stage_latency stages[FW_STAGE_COUNT]; /* indexed by fw_stage */
+    uint64_t resident_memory_bytes;
+    uint32_t inference_threads;
+    size_t model_count; /* entries filled in models (at most FW_STATS_MAX_MODELS) */
+    fw_model_info models[FW_STATS_MAX_MODELS];
+} fw_stats;
+
+/* Fills *out with the worker's counters. */
+FW_API int fw_get_stats(fw_client *client, fw_stats *out, fw_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,179 @@
+#include "fake_worker.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+struct fake_worker {
+    char dir[64];
+    char path[96];
+    int listen_fd;
+    fake_script script;
+    void *arg;
+    pthread_t thread;
+};
+
+static void *serve(void *p)
+{
+    fake_worker *w = p;
+    int fd = accept(w->listen_fd, NULL, NULL);
+    if (fd >= 0) {
+        w->script(fd, w->arg);
+        close(fd);
+    }
+    return NULL;
+}
+
+fake_worker *fake_worker_start(fake_script script, void *arg)
+{
+    fake_worker *w = calloc(1, sizeof *w);
+    if (!w)
+        return NULL;
+    const char *tmp = getenv("TMPDIR");
+    snprintf(w->dir, sizeof w->dir, "%s/fw-fake-XXXXXX", tmp && tmp[0] && strlen(tmp) < 40 ? tmp : "/tmp");
+    if (!mkdtemp(w->dir)) {
+        free(w);
+        return NULL;
+    }
+    snprintf(w->path, sizeof w->path, "%s/worker.sock", w->dir);
+    struct sockaddr_un addr = {.sun_family = AF_UNIX};
+    snprintf(addr.sun_path, sizeof addr.sun_path, "%s", w->path);
+    w->listen_fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    if (w->listen_fd < 0 || bind(w->listen_fd, (struct sockaddr *)&addr, sizeof addr) < 0 ||
+        listen(w->listen_fd, 1) < 0) {
+        if (w->listen_fd >= 0)
+            close(w->listen_fd);
+        rmdir(w->dir);
+        free(w);
+        return NULL;
+    }
+    w->script = script;
+    w->arg = arg;
+    if (pthread_create(&w->thread, NULL, serve, w) != 0) {
+        close(w->listen_fd);
+        unlink(w->path);
+        rmdir(w->dir);
+        free(w);
+        return NULL;
+    }
+    return w;
+}
+
+const char *fake_worker_path(const fake_worker *w)
+{
+    return w->path;
+}
+
+void fake_worker_stop(fake_worker *w)
+{
+    pthread_join(w->thread, NULL);
+    close(w->listen_fd);
+    unlink(w->path);
+    rmdir(w->dir);
+    free(w);
+}
+
+static int read_full(int fd, uint8_t *buf, size_t len)
+{
+    size_t done = 0;
+    while (done < len) {
+        ssize_t n = read(fd, buf + done, len - done);
+        if (n == 0)
+            return -1;
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            return -1;
+        }
+        done += (size_t)n;
+    }
+    return 0;
+}
+
+Faceworker__V1__ClientMessage *fake_read(int fd)
+{
+    uint8_t header[5];
+    if (read_full(fd, header, sizeof header) < 0 || header[0] != 0)
+        return NULL;
+    uint32_t len = (uint32_t)header[1] << 24 | (uint32_t)header[2] << 16 | (uint32_t)header[3] << 8 | header[4];
+    uint8_t *payload = malloc(len ? len : 1);
+    if (!payload)
+        return NULL;
+    Faceworker__V1__ClientMessage *m = NULL;
+    if (read_full(fd, payload, len) == 0)
+        m = faceworker__v1__client_message__unpack(NULL, len, payload);
+    free(payload);
+    return m;
+}
+
+void fake_write_bytes(int fd, const void *bytes, size_t len)
+{
+    const uint8_t *p = bytes;
+    while (len > 0) {
+        ssize_t n = send(fd, p, len, MSG_NOSIGNAL);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            return;
+        }
+        p += n;
+        len -= (size_t)n;
+    }
+}
+
+static uint8_t *frame(const Faceworker__V1__WorkerMessage *m, size_t *total)
+{
+    size_t size = faceworker__v1__worker_message__get_packed_size(m);
+    uint8_t *buf = malloc(5 + size);
+    if (!buf)
+        return NULL;
+    buf[0] = 0;
+    buf[1] = (uint8_t)(size >> 24);
+    buf[2] = (uint8_t)(size >> 16);
+    buf[3] = (uint8_t)(size >> 8);
+    buf[4] = (uint8_t)size;
+    faceworker__v1__worker_message__pack(m, buf + 5);
+    *total = 5 + size;
+    return buf;
+}
+
+void fake_write(int fd, const Faceworker__V1__WorkerMessage *m)
+{
+    size_t total;
+    uint8_t *buf = frame(m, &total);
+    if (!buf)
+        return;
+    fake_write_bytes(fd, buf, total);
+    free(buf);
+}
+
+void fake_write_slowly(int fd, const Faceworker__V1__WorkerMessage *m)
+{
+    size_t total;
+    uint8_t *buf = frame(m, &total);
+    if (!buf)
+        return;
+    for (size_t i = 0; i < total; i++) {
+        fake_write_bytes(fd, buf + i, 1);
+        nanosleep(&(struct timespec){.tv_nsec = 2000000}, NULL);
+    }
+    free(buf);
+}
+
+void fake_write_status(int fd, uint64_t call_id, Faceworker__V1__Status__Code code, const char *message)
+{
+    Faceworker__V1__Status status = FACEWORKER__V1__STATUS__INIT;
+    status.code = code;
+    status.message = (char *)message;
+    Faceworker__V1__WorkerMessage m = FACEWORKER__V1__WORKER_MESSAGE__INIT;
+    m.call_id = call_id;
+    m.kind_case = FACEWORKER__V1__WORKER_MESSAGE__KIND_ERROR;
+    m.error = &status;
+    fake_write(fd, &m);
+}

@@ -1,0 +1,48 @@
+/*
+ * A scripted stand-in for face-worker, for the tests of the client's wire
+ * handling: it listens on a fresh socket, accepts one connection in a
+ * thread, and runs a script that reads the client's messages and writes
+ * whatever bytes the test needs, well-formed or not.
+ */
+#ifndef FW_TEST_FAKE_WORKER_H
+#define FW_TEST_FAKE_WORKER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "faceworker/v1/faceworker.pb-c.h"
+
+typedef struct fake_worker fake_worker;
+
+/* Runs on the worker's thread with the accepted connection, which is closed
+ * when the script returns. */
+typedef void (*fake_script)(int fd, void *arg);
+
+/* Starts listening; NULL if the socket cannot be set up. */
+fake_worker *fake_worker_start(fake_script script, void *arg);
+
+/* The socket path to connect to. */
+const char *fake_worker_path(const fake_worker *w);
+
+/* Waits for the script to finish, then removes the socket. */
+void fake_worker_stop(fake_worker *w);
+
+/* Reads one framed ClientMessage, checking its header; NULL at end of
+ * stream or on a malformed message. Free with
+ * faceworker__v1__client_message__free_unpacked(m, NULL). */
+Faceworker__V1__ClientMessage *fake_read(int fd);
+
+/* Writes m framed. */
+void fake_write(int fd, const Faceworker__V1__WorkerMessage *m);
+
+/* Writes raw bytes. */
+void fake_write_bytes(int fd, const void *bytes, size_t len);
+
+/* Writes m framed, one byte at a time with a pause between bytes, so that
+ * the client sees every possible partial read. */
+void fake_write_slowly(int fd, const Faceworker__V1__WorkerMessage *m);
+
+/* Answers call_id with a Status. */
+void fake_write_status(int fd, uint64_t call_id, Faceworker__V1__Status__Code code, const char *message);
+
+#endif

@@ -1,0 +1,1652 @@
+/*
+ * Tests of libfaceworker.
+ *
+ *   test_faceworker --fixtures DIR [--socket PATH]
+ *
+ * The wire tests run against a scripted fake worker in this process: they
+ * pin down framing, routing, errors and the result accessors byte for byte.
+ * With --socket, the worker tests then run against a real face-worker on
+ * the repository's fixture images. The last line printed is
+ * "N passed, N failed".
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <turbojpeg.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "fake_worker.h"
+#include "faceworker.h"
+
+typedef Faceworker__V1__ClientMessage ClientMessage;
+typedef Faceworker__V1__WorkerMessage WorkerMessage;
+
+static const char *fixtures_dir;
+static const char *worker_socket;
+
+/* Long enough for a debug worker, short enough that a hung call fails the
+ * test instead of the whole run. */
+#define WORKER_TIMEOUT_MS 60000
+
+/* ------------------------------------------------------------------------
+ * Helpers
+ * ------------------------------------------------------------------------ */
+
+static uint8_t *read_fixture(const char *name, size_t *len)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", fixtures_dir, name);
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "    cannot open %s: %s\n", path, strerror(errno));
+        return NULL;
+    }
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *buf = malloc(size > 0 ? (size_t)size : 1);
+    if (buf && fread(buf, 1, (size_t)size, f) != (size_t)size) {
+        free(buf);
+        buf = NULL;
+    }
+    fclose(f);
+    *len = (size_t)size;
+    return buf;
+}
+
+static bool contains(const char *haystack, const char *needle)
+{
+    return strstr(haystack, needle) != NULL;
+}
+
+static fw_point box_centre(fw_box b)
+{
+    return (fw_point){b.x + b.width / 2, b.y + b.height / 2};
+}
+
+static float distance(fw_point a, fw_point b)
+{
+    return hypotf(a.x - b.x, a.y - b.y);
+}
+
+static fw_client *connect_worker(void)
+{
+    fw_error err;
+    fw_client *c = fw_connect(worker_socket, &err);
+    if (!c)
+        fprintf(stderr, "    fw_connect: %s\n", err.message);
+    else
+        fw_set_timeout(c, WORKER_TIMEOUT_MS);
+    return c;
+}
+
+static fw_session *open_mode(fw_client *c, fw_running_mode mode, bool tracking)
+{
+    fw_session_options o;
+    fw_session_options_init(&o);
+    o.running_mode = mode;
+    o.tracking_enabled = tracking;
+    fw_error err;
+    fw_session *s = fw_open_session(c, &o, &err);
+    if (!s)
+        fprintf(stderr, "    fw_open_session: %s %s\n", fw_status_name(err.code), err.message);
+    return s;
+}
+
+/* ------------------------------------------------------------------------
+ * Local behaviour
+ * ------------------------------------------------------------------------ */
+
+static void test_status_names(void)
+{
+    static const struct {
+        int code;
+        const char *name;
+    } names[] = {
+        {FW_OK, "OK"},
+        {FW_INVALID_ARGUMENT, "INVALID_ARGUMENT"},
+        {FW_UNAUTHENTICATED, "UNAUTHENTICATED"},
+        {FW_ERR_USAGE, "ERR_USAGE"},
+        {FW_ERR_CONNECT, "ERR_CONNECT"},
+        {FW_ERR_DROPPED, "ERR_DROPPED"},
+        {17, "?"},
+        {-8, "?"},
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        CHECK(strcmp(fw_status_name(names[i].code), names[i].name) == 0, "code %d is %s, not %s", names[i].code,
+              names[i].name, fw_status_name(names[i].code));
+}
+
+static void test_default_socket_path(void)
+{
+    const char *saved = getenv("XDG_RUNTIME_DIR");
+    char *copy = saved ? strdup(saved) : NULL;
+    char buf[128];
+
+    setenv("XDG_RUNTIME_DIR", "/run/user/4321", 1);
+    int n = fw_default_socket_path(buf, sizeof buf);
+    CHECK(strcmp(buf, "/run/user/4321/faceworker.sock") == 0, "got %s", buf);
+    CHECK(n == (int)strlen(buf), "returned %d", n);
+
+    setenv("XDG_RUNTIME_DIR", "/run/user/4321/", 1);
+    fw_default_socket_path(buf, sizeof buf);
+    CHECK(strcmp(buf, "/run/user/4321/faceworker.sock") == 0, "trailing slash: got %s", buf);
+
+    char expected[64];
+    snprintf(expected, sizeof expected, "/tmp/faceworker-%u.sock", (unsigned)geteuid());
+    setenv("XDG_RUNTIME_DIR", "", 1);
+    fw_default_socket_path(buf, sizeof buf);
+    CHECK(strcmp(buf, expected) == 0, "empty XDG_RUNTIME_DIR: got %s", buf);
+    setenv("XDG_RUNTIME_DIR", "run/user", 1);
+    fw_default_socket_path(buf, sizeof buf);
+    CHECK(strcmp(buf, expected) == 0, "relative XDG_RUNTIME_DIR: got %s", buf);
+
+    unsetenv("XDG_RUNTIME_DIR");
+    fw_default_socket_path(buf, sizeof buf);
+    CHECK(strcmp(buf, expected) == 0, "unset XDG_RUNTIME_DIR: got %s", buf);
+
+    char small[8];
+    CHECK(fw_default_socket_path(small, sizeof small) == -1, "a too small buffer is refused");
+    CHECK(small[0] == '\0', "and left empty");
+
+    if (copy)
+        setenv("XDG_RUNTIME_DIR", copy, 1);
+    free(copy);
+}
+
+static void test_options_defaults(void)
+{
+    fw_session_options o;
+    memset(&o, 0xff, sizeof o);
+    fw_session_options_init(&o);
+    CHECK(o.running_mode == FW_MODE_IMAGE && o.performance_mode == FW_PERFORMANCE_FAST, "modes");
+    CHECK(!o.landmarks && !o.contours && !o.classification && !o.tracking_enabled, "outputs off");
+    CHECK(!o.output_face_mesh && !o.output_transformation_matrix, "mesh and matrix off");
+    CHECK(o.min_face_size == 0.1f && o.min_detection_confidence == 0.5f, "thresholds");
+    CHECK(o.min_suppression_threshold == 0.3f && o.num_faces == 1, "nms, num_faces");
+    CHECK(o.min_face_presence_confidence == 0.5f && o.min_tracking_confidence == 0.5f, "mesh thresholds");
+    CHECK(o.detector_interval_frames == 5 && o.max_missed_frames == 3, "tracking");
+}
+
+static void test_connect_failure(void)
+{
+    char dir[] = "/tmp/fw-test-XXXXXX";
+    REQUIRE(mkdtemp(dir) != NULL, "mkdtemp: %s", strerror(errno));
+    char path[96];
+    snprintf(path, sizeof path, "%s/absent.sock", dir);
+
+    fw_error err;
+    fw_client *c = fw_connect(path, &err);
+    CHECK(c == NULL, "no worker, no client");
+    CHECK(err.code == FW_ERR_CONNECT, "code %s", fw_status_name(err.code));
+    CHECK(err.sys_errno == ENOENT, "errno %d", err.sys_errno);
+    CHECK(contains(err.message, path), "the message names the path: %s", err.message);
+    CHECK(contains(err.message, "is face-worker running?"), "and says what to check: %s", err.message);
+
+    /* A socket file nobody listens on: a worker that died. */
+    int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    struct sockaddr_un addr = {.sun_family = AF_UNIX};
+    snprintf(addr.sun_path, sizeof addr.sun_path, "%s", path);
+    REQUIRE(bind(fd, (struct sockaddr *)&addr, sizeof addr) == 0, "bind: %s", strerror(errno));
+    close(fd);
+    c = fw_connect(path, &err);
+    CHECK(c == NULL && err.code == FW_ERR_CONNECT, "stale socket: %s", fw_status_name(err.code));
+    CHECK(err.sys_errno == ECONNREFUSED, "errno %d", err.sys_errno);
+    unlink(path);
+    rmdir(dir);
+
+    char long_path[200];
+    memset(long_path, 'a', sizeof long_path - 1);
+    long_path[sizeof long_path - 1] = '\0';
+    c = fw_connect(long_path, &err);
+    CHECK(c == NULL && err.code == FW_ERR_USAGE, "a path longer than sun_path: %s", fw_status_name(err.code));
+
+    CHECK(fw_connect(path, NULL) == NULL, "err may be NULL");
+}
+
+/* ------------------------------------------------------------------------
+ * Wire tests against the fake worker
+ * ------------------------------------------------------------------------ */
+
+static void answer_ping(int fd, const ClientMessage *m, uint64_t call_id, bool slowly)
+{
+    Faceworker__V1__PingResponse pong = FACEWORKER__V1__PING_RESPONSE__INIT;
+    pong.payload = m->ping->payload;
+    WorkerMessage w = FACEWORKER__V1__WORKER_MESSAGE__INIT;
+    w.call_id = call_id;
+    w.kind_case = FACEWORKER__V1__WORKER_MESSAGE__KIND_PING;
+    w.ping = &pong;
+    if (slowly)
+        fake_write_slowly(fd, &w);
+    else
+        fake_write(fd, &w);
+}
+
+/* Reads until the client hangs up, so that the script ends with the test. */
+static void wait_for_hangup(int fd)
+{
+    ClientMessage *m;
+    while ((m = fake_read(fd)) != NULL)
+        faceworker__v1__client_message__free_unpacked(m, NULL);
+}
+
+struct ping_record {
+    bool slowly;
+    int pings;
+    bool ids_distinct_nonzero;
+    size_t first_payload_len;
+};
+
+static void script_echo(int fd, void *arg)
+{
+    struct ping_record *r = arg;
+    uint64_t last_id = 0;
+    r->ids_distinct_nonzero = true;
+    ClientMessage *m;
+    while ((m = fake_read(fd)) != NULL) {
+        if (m->kind_case == FACEWORKER__V1__CLIENT_MESSAGE__KIND_PING) {
+            if (r->pings++ == 0)
+                r->first_payload_len = m->ping->payload.len;
+            if (m->call_id == 0 || m->call_id == last_id)
+                r->ids_distinct_nonzero = false;
+            last_id = m->call_id;
+            answer_ping(fd, m, m->call_id, r->slowly);
+        }
+        faceworker__v1__client_message__free_unpacked(m, NULL);
+    }
+}
+
+static void test_wire_ping_partial_reads(void)
+{
+    struct ping_record rec = {.slowly = true};
+    fake_worker *w = fake_worker_start(script_echo, &rec);
+    REQUIRE(w, "fake worker");
+    fw_error err;
+    fw_client *c = fw_connect(fake_worker_path(w), &err);
+    if (CHECK_AT(c != NULL, "%s", err.message)) {
+        CHECK(fw_ping(c, "hello", 5, &err) == FW_OK, "%s", err.message);
+        CHECK(err.code == FW_OK && err.message[0] == '\0', "success clears err");
+        CHECK(fw_ping(c, NULL, 0, &err) == FW_OK, "empty ping: %s", err.message);
+        fw_close(c);
+    }
+    fake_worker_stop(w);
+    CHECK(rec.pings == 2, "the worker saw %d pings", rec.pings);
+    CHECK(rec.first_payload_len == 5, "payload of %zu bytes", rec.first_payload_len);
+    CHECK(rec.ids_distinct_nonzero, "call ids are non-zero and distinct");
+}
+
+static void test_wire_large_messages(void)
+{
+    /* Larger than a Unix socket's buffer both ways: the client's writes
+     * must resume after partial sends, and its read buffer must grow. */
+    size_t len = 3 * 1024 * 1024;
+    uint8_t *payload = malloc(len);
+    REQUIRE(payload, "malloc");
+    for (size_t i = 0; i < len; i++)
+        payload[i] = (uint8_t)(i * 7 + i / 251);
+    struct ping_record rec = {0};
+    fake_worker *w = fake_worker_start(script_echo, &rec);
+    if (CHECK_AT(w != NULL, "fake worker")) {
+        fw_error err;
+        fw_client *c = fw_connect(fake_worker_path(w), &err);
+        if (CHECK_AT(c != NULL, "%s", err.message)) {
+            CHECK(fw_ping(c, payload, len, &err) == FW_OK, "%s", err.message);
+            CHECK(fw_ping(c, payload, 10, &err) == FW_OK, "a small one after: %s", err.message);
+            fw_close(c);
+        }
+        fake_worker_stop(w);
+        CHECK(rec.first_payload_len == len, "the worker got %zu bytes", rec.first_payload_len);
+    }
+    free(payload);
+}
+
+static void answer_open(int fd, const ClientMessage *m, uint64_t session_id)
+{
+    Faceworker__V1__OpenSessionResponse open = FACEWORKER__V1__OPEN_SESSION_RESPONSE__INIT;
+    open.session_id = session_id;
+    open.options = m->open_session->options;
+    WorkerMessage w = FACEWORKER__V1__WORKER_MESSAGE__INIT;
+    w.call_id = m->call_id;
+    w.kind_case = FACEWORKER__V1__WORKER_MESSAGE__KIND_OPEN_SESSION;
+    w.open_session = &open;
+    fake_write(fd, &w);
+}
+
+static void answer_frame(int fd, const ClientMessage *m, bool dropped)
+{
+    WorkerMessage w = FACEWORKER__V1__WORKER_MESSAGE__INIT;
+    w.call_id = m->call_id;
+    Faceworker__V1__FrameResult result = FACEWORKER__V1__FRAME_RESULT__INIT;
+    Faceworker__V1__FrameDropped drop = FACEWORKER__V1__FRAME_DROPPED__INIT;
+    if (dropped) {
+        drop.session_id = m->process_frame->session_id;
+        drop.timestamp_ms = m->process_frame->frame->timestamp_ms;
+        drop.reason = FACEWORKER__V1__FRAME_DROPPED__REASON__REASON_REPLACED;
+        w.kind_case = FACEWORKER__V1__WORKER_MESSAGE__KIND_FRAME_DROPPED;
+        w.frame_dropped = &drop;
+    } else {
+        result.session_id = m->process_frame->session_id;
+        result.timestamp_ms = m->process_frame->frame->timestamp_ms;
+        w.kind_case = FACEWORKER__V1__WORKER_MESSAGE__KIND_FRAME_RESULT;
+        w.frame_result = &result;
+    }
+    fake_write(fd, &w);
+}
+
+static void answer_close(int fd, const ClientMessage *m)
+{
+    Faceworker__V1__CloseSessionResponse closed = FACEWORKER__V1__CLOSE_SESSION_RESPONSE__INIT;
+    closed.session_id = m->close_session->session_id;
+    WorkerMessage w = FACEWORKER__V1__WORKER_MESSAGE__INIT;
+    w.call_id = m->call_id;
+    w.kind_case = FACEWORKER__V1__WORKER_MESSAGE__KIND_CLOSE_SESSION;
+    w.close_session = &closed;
+    fake_write(fd, &w);
+}
+
+struct order_record {
+    bool requests_ok;
+};
+
+/* Two sessions; three frames answered last first, the oldest dropped. */
+static void script_out_of_order(int fd, void *arg)
+{
+    struct order_record *r = arg;
+    ClientMessage *open[2] = {NULL, NULL};
+    for (int i = 0; i < 2; i++) {
+        open[i] = fake_read(fd);
+        if (!open[i])
+            goto out;
+        answer_open(fd, open[i], 7 + (uint64_t)i);
+    }
+    ClientMessage *frames[3] = {fake_read(fd), fake_read(fd), fake_read(fd)};
+    if (frames[0] && frames[1] && frames[2]) {
+        r->requests_ok = frames[0]->process_frame->session_id == 7 &&
+                         frames[1]->process_frame->session_id == 8 &&
+                         frames[2]->process_frame->session_id == 7 &&
+                         frames[0]->process_frame->frame->image_case == FACEWORKER__V1__FRAME__IMAGE_JPEG &&
+                         frames[0]->process_frame->frame->jpeg.len == 3 &&
+                         memcmp(frames[0]->process_frame->frame->jpeg.data, "abc", 3) == 0;
+        answer_frame(fd, frames[2], false);
+        answer_frame(fd, frames[1], false);
+        answer_frame(fd, frames[0], true);
+    }
+    for (int i = 0; i < 3; i++)
+        if (frames[i])
+            faceworker__v1__client_message__free_unpacked(frames[i], NULL);
+    wait_for_hangup(fd);
+out:
+    for (int i = 0; i < 2; i++)
+        if (open[i])
+            faceworker__v1__client_message__free_unpacked(open[i], NULL);
+}
+
+static void test_wire_answers_in_any_order(void)
+{
+    struct order_record rec = {0};
+    fake_worker *w = fake_worker_start(script_out_of_order, &rec);
+    REQUIRE(w, "fake worker");
+    fw_error err;
+    fw_client *c = fw_connect(fake_worker_path(w), &err);
+    if (!CHECK_AT(c != NULL, "%s", err.message)) {
+        fake_worker_stop(w);
+        return;
+    }
+    fw_session *a = open_mode(c, FW_MODE_LIVE_STREAM, false);
+    fw_session *b = open_mode(c, FW_MODE_LIVE_STREAM, false);
+    if (CHECK_AT(a && b, "sessions")) {
+        CHECK(fw_session_id(a) == 7 && fw_session_id(b) == 8, "ids from the worker");
+        const uint8_t abc[] = "abc";
+        CHECK(fw_send_jpeg(a, abc, 3, 10, &err) == FW_OK, "%s", err.message);
+        CHECK(fw_send_jpeg(b, abc, 3, 20, &err) == FW_OK, "%s", err.message);
+        CHECK(fw_send_jpeg(a, abc, 3, 30, &err) == FW_OK, "%s", err.message);
+        CHECK(fw_session_pending(a) == 2 && fw_session_pending(b) == 1, "pending counts");
+
+        fw_event ev;
+        CHECK(fw_poll(a, -1, &ev, &err) == FW_OK, "%s", err.message);
+        CHECK(ev.type == FW_EVENT_RESULT && ev.timestamp_ms == 30, "a's first answer: type %d ts %lld", ev.type,
+              (long long)ev.timestamp_ms);
+        if (ev.result)
+            CHECK(fw_result_timestamp(ev.result) == 30, "the result echoes its timestamp");
+        fw_result_free(ev.result);
+
+        CHECK(fw_poll(a, -1, &ev, &err) == FW_OK, "%s", err.message);
+        CHECK(ev.type == FW_EVENT_DROPPED && ev.timestamp_ms == 10, "a's second: type %d ts %lld", ev.type,
+              (long long)ev.timestamp_ms);
+        CHECK(ev.drop_reason == FW_DROP_REPLACED && ev.result == NULL, "dropped as replaced");
+        CHECK(fw_session_pending(a) == 0, "a drained");
+
+        /* b's answer arrived while a was polled: it waits, queued. */
+        CHECK(fw_poll(b, 0, &ev, &err) == FW_OK, "%s", err.message);
+        CHECK(ev.type == FW_EVENT_RESULT && ev.timestamp_ms == 20, "b's answer: type %d", ev.type);
+        fw_result_free(ev.result);
+        CHECK(fw_session_pending(b) == 0, "b drained");
+
+        CHECK(fw_poll(b, 0, &ev, &err) == FW_OK && ev.type == FW_EVENT_NONE, "nothing more: type %d", ev.type);
+        CHECK(fw_poll(b, 30, &ev, &err) == FW_OK && ev.type == FW_EVENT_NONE, "nothing within 30 ms");
+    }
+    fw_close(c);
+    fake_worker_stop(w);
+    CHECK(rec.requests_ok, "the worker saw each frame with its session and bytes");
+}
+
+/* Every field of a face filled with known values. */
+struct rich_face {
+    Faceworker__V1__Face face;
+    Faceworker__V1__BoundingBox box;
+    Faceworker__V1__Point points[6 + 10 + 15 * 36][2];
+    Faceworker__V1__Keypoint keypoints[6];
+    Faceworker__V1__Keypoint *keypoint_ptrs[6];
+    Faceworker__V1__Landmark landmarks[10];
+    Faceworker__V1__Landmark *landmark_ptrs[10];
+    Faceworker__V1__Contour contours[15];
+    Faceworker__V1__Contour *contour_ptrs[15];
+    Faceworker__V1__Point contour_points[15][36];
+    Faceworker__V1__Point *contour_point_ptrs[15][36];
+    Faceworker__V1__NormalizedLandmark mesh[478];
+    Faceworker__V1__NormalizedLandmark *mesh_ptrs[478];
+    float matrix[16];
+};
+
+static const size_t contour_sizes[15] = {36, 5, 5, 5, 5, 16, 16, 11, 9, 9, 9, 2, 3, 1, 1};
+
+static void fill_rich_face(struct rich_face *r)
+{
+    faceworker__v1__face__init(&r->face);
+    Faceworker__V1__Face *f = &r->face;
+    faceworker__v1__bounding_box__init(&r->box);
+    r->box = (Faceworker__V1__BoundingBox){.base = r->box.base, .x = 10, .y = 20, .width = 30, .height = 40};
+    f->bounding_box = &r->box;
+    f->score = 0.875f;
+    for (int i = 0; i < 6; i++) {
+        faceworker__v1__keypoint__init(&r->keypoints[i]);
+        faceworker__v1__point__init(&r->points[i][0]);
+        faceworker__v1__point__init(&r->points[i][1]);
+        r->points[i][0].x = 0.1f * (float)(i + 1);
+        r->points[i][0].y = 0.05f;
+        r->points[i][1].x = 64.0f * (float)(i + 1);
+        r->points[i][1].y = 18.0f;
+        r->keypoints[i].type = (Faceworker__V1__KeypointType)(i + 1);
+        r->keypoints[i].normalized = &r->points[i][0];
+        r->keypoints[i].position = &r->points[i][1];
+        r->keypoint_ptrs[i] = &r->keypoints[i];
+    }
+    f->n_keypoints = 6;
+    f->keypoints = r->keypoint_ptrs;
+    for (int i = 0; i < 10; i++) {
+        faceworker__v1__landmark__init(&r->landmarks[i]);
+        faceworker__v1__point__init(&r->points[6 + i][0]);
+        r->points[6 + i][0].x = 100.0f + (float)i;
+        r->points[6 + i][0].y = 200.0f + (float)i;
+        r->landmarks[i].type = (Faceworker__V1__LandmarkType)(i + 1);
+        r->landmarks[i].position = &r->points[6 + i][0];
+        r->landmark_ptrs[i] = &r->landmarks[i];
+    }
+    f->n_landmarks = 10;
+    f->landmarks = r->landmark_ptrs;
+    for (int i = 0; i < 15; i++) {
+        faceworker__v1__contour__init(&r->contours[i]);
+        r->contours[i].type = (Faceworker__V1__ContourType)(i + 1);
+        for (size_t j = 0; j < contour_sizes[i]; j++) {
+            faceworker__v1__point__init(&r->contour_points[i][j]);
+            r->contour_points[i][j].x = (float)(i * 100) + (float)j;
+            r->contour_points[i][j].y = -(float)j;
+            r->contour_point_ptrs[i][j] = &r->contour_points[i][j];
+        }
+        r->contours[i].n_points = contour_sizes[i];
+        r->contours[i].points = r->contour_point_ptrs[i];
+        r->contour_ptrs[i] = &r->contours[i];
+    }
+    f->n_contours = 15;
+    f->contours = r->contour_ptrs;
+    for (int i = 0; i < 478; i++) {
+        faceworker__v1__normalized_landmark__init(&r->mesh[i]);
+        r->mesh[i].x = (float)i / 1000.0f;
+        r->mesh[i].y = 0.5f;
+        r->mesh[i].z = -(float)i;
+        r->mesh_ptrs[i] = &r->mesh[i];
+    }
+    f->n_mesh = 478;
+    f->mesh = r->mesh_ptrs;
+    for (int i = 0; i < 16; i++)
+        r->matrix[i] = (float)i * 0.5f;
+    f->n_transformation_matrix = 16;
+    f->transformation_matrix = r->matrix;
+    f->optional_head_euler_angle_x_case = FACEWORKER__V1__FACE__OPTIONAL_HEAD_EULER_ANGLE_X_HEAD_EULER_ANGLE_X;
+    f->head_euler_angle_x = 1.5f;
+    f->optional_head_euler_angle_y_case = FACEWORKER__V1__FACE__OPTIONAL_HEAD_EULER_ANGLE_Y_HEAD_EULER_ANGLE_Y;
+    f->head_euler_angle_y = -2.5f;
+    f->optional_head_euler_angle_z_case = FACEWORKER__V1__FACE__OPTIONAL_HEAD_EULER_ANGLE_Z_HEAD_EULER_ANGLE_Z;
+    f->head_euler_angle_z = 3.5f;
+    f->optional_smiling_probability_case =
+        FACEWORKER__V1__FACE__OPTIONAL_SMILING_PROBABILITY_SMILING_PROBABILITY;
+    f->smiling_probability = 0.75f;
+    f->optional_left_eye_open_probability_case =
+        FACEWORKER__V1__FACE__OPTIONAL_LEFT_EYE_OPEN_PROBABILITY_LEFT_EYE_OPEN_PROBABILITY;
+    f->left_eye_open_probability = 0.625f;
+    f->optional_right_eye_open_probability_case =
+        FACEWORKER__V1__FACE__OPTIONAL_RIGHT_EYE_OPEN_PROBABILITY_RIGHT_EYE_OPEN_PROBABILITY;
+    f->right_eye_open_probability = 0.5f;
+    f->optional_tracking_id_case = FACEWORKER__V1__FACE__OPTIONAL_TRACKING_ID_TRACKING_ID;
+    f->tracking_id = 0;
+    f->optional_presence_score_case = FACEWORKER__V1__FACE__OPTIONAL_PRESENCE_SCORE_PRESENCE_SCORE;
+    f->presence_score = 0.9375f;
+}
+
+struct status_record {
+    int64_t timestamps[2];
+    uint64_t session_ids[2];
+};
+
+/* The first frame is refused, the second answered with a rich face and a
+ * bare one. */
+static void script_refuse_then_answer(int fd, void *arg)
+{
+    struct status_record *r = arg;
+    ClientMessage *open = fake_read(fd);
+    if (!open)
+        return;
+    answer_open(fd, open, 3);
+    faceworker__v1__client_message__free_unpacked(open, NULL);
+
+    ClientMessage *m = fake_read(fd);
+    if (!m)
+        return;
+    r->timestamps[0] = m->process_frame->frame->timestamp_ms;
+    r->session_ids[0] = m->process_frame->session_id;
+    fake_write_status(fd, m->call_id, FACEWORKER__V1__STATUS__CODE__INVALID_ARGUMENT,
+                      "timestamp 5 ms is not after the previous frame's 10 ms");
+    faceworker__v1__client_message__free_unpacked(m, NULL);
+
+    m = fake_read(fd);
+    if (!m)
+        return;
+    r->timestamps[1] = m->process_frame->frame->timestamp_ms;
+    r->session_ids[1] = m->process_frame->session_id;
+    static struct rich_face rich;
+    fill_rich_face(&rich);
+    Faceworker__V1__Face bare;
+    faceworker__v1__face__init(&bare);
+    Faceworker__V1__Face *faces[2] = {&rich.face, &bare};
+    Faceworker__V1__StageTimings timings = FACEWORKER__V1__STAGE_TIMINGS__INIT;
+    timings.received_unix_us = 1700000000000000;
+    timings.queued_us = 11;
+    timings.decode_us = 22;
+    timings.detect_us = 33;
+    timings.landmarks_us = 44;
+    timings.total_us = 111;
+    Faceworker__V1__FrameResult result = FACEWORKER__V1__FRAME_RESULT__INIT;
+    result.session_id = m->process_frame->session_id;
+    result.timestamp_ms = m->process_frame->frame->timestamp_ms;
+    result.image_width = 640;
+    result.image_height = 360;
+    result.n_faces = 2;
+    result.faces = faces;
+    result.timings = &timings;
+    result.detector_ran = true;
+    WorkerMessage w = FACEWORKER__V1__WORKER_MESSAGE__INIT;
+    w.call_id = m->call_id;
+    w.kind_case = FACEWORKER__V1__WORKER_MESSAGE__KIND_FRAME_RESULT;
+    w.frame_result = &result;
+    fake_write(fd, &w);
+    faceworker__v1__client_message__free_unpacked(m, NULL);
+    wait_for_hangup(fd);
+}
+
+static void check_rich_face(const fw_face *f)
+{
+    fw_box b = fw_face_box(f);
+    CHECK(b.x == 10 && b.y == 20 && b.width == 30 && b.height == 40, "box %g %g %g %g", b.x, b.y, b.width,
+          b.height);
+    CHECK(fw_face_score(f) == 0.875f, "score");
+
+    fw_point pos, norm;
+    CHECK(fw_face_keypoint(f, FW_KEYPOINT_NOSE_TIP, &pos, &norm), "nose tip present");
+    CHECK(pos.x == 192 && pos.y == 18, "nose tip position %g %g", pos.x, pos.y);
+    CHECK(fabsf(norm.x - 0.3f) < 1e-6f && norm.y == 0.05f, "nose tip normalized %g %g", norm.x, norm.y);
+    CHECK(fw_face_keypoint(f, FW_KEYPOINT_LEFT_EAR_TRAGION, NULL, NULL), "out pointers may be NULL");
+
+    CHECK(fw_face_landmark_count(f) == 10, "10 landmarks");
+    CHECK(fw_face_landmark(f, FW_LANDMARK_NOSE_BASE, &pos) && pos.x == 109 && pos.y == 209, "nose base %g %g",
+          pos.x, pos.y);
+
+    CHECK(fw_face_contour_count(f) == 15, "15 contours");
+    for (int t = 1; t <= 15; t++)
+        CHECK(fw_face_contour(f, (fw_contour_type)t, NULL, 0) == contour_sizes[t - 1], "contour %d size", t);
+    fw_point few[5] = {{0}};
+    few[4] = (fw_point){-7, -7};
+    CHECK(fw_face_contour(f, FW_CONTOUR_FACE, few, 4) == 36, "a short buffer still reports the size");
+    CHECK(few[3].x == 3 && few[3].y == -3, "and holds the first points");
+    CHECK(few[4].x == -7, "without writing past cap");
+    fw_point nose[3];
+    CHECK(fw_face_contour(f, FW_CONTOUR_NOSE_BOTTOM, nose, 3) == 3 && nose[2].x == 1202, "nose bottom");
+
+    fw_point3 mesh[478];
+    CHECK(fw_face_mesh(f, mesh, 478) == 478, "478 mesh points");
+    CHECK(mesh[477].x == 0.477f && mesh[477].z == -477, "last mesh point %g %g", mesh[477].x, mesh[477].z);
+    CHECK(fw_face_mesh(f, NULL, 0) == 478, "size without a buffer");
+
+    float m[16];
+    CHECK(fw_face_transformation_matrix(f, m) && m[15] == 7.5f, "matrix");
+    float x = 0, y = 0, z = 0;
+    CHECK(fw_face_head_euler_angle_x(f, &x) && fw_face_head_euler_angle_y(f, &y) &&
+              fw_face_head_euler_angle_z(f, &z) && x == 1.5f && y == -2.5f && z == 3.5f,
+          "euler %g %g %g", x, y, z);
+    float p = -1;
+    CHECK(fw_face_smiling_probability(f, &p) && p == 0.75f, "smiling %g", p);
+    CHECK(fw_face_left_eye_open_probability(f, &p) && p == 0.625f, "left eye %g", p);
+    CHECK(fw_face_right_eye_open_probability(f, &p) && p == 0.5f, "right eye %g", p);
+    int32_t id = -1;
+    CHECK(fw_face_tracking_id(f, &id) && id == 0, "tracking id 0 is present, not absent");
+    CHECK(fw_face_presence_score(f, &p) && p == 0.9375f, "presence %g", p);
+}
+
+static void check_bare_face(const fw_face *f)
+{
+    fw_box b = fw_face_box(f);
+    CHECK(b.x == 0 && b.width == 0, "no box reads as zeros");
+    fw_point pos = {-1, -1};
+    CHECK(!fw_face_keypoint(f, FW_KEYPOINT_RIGHT_EYE, &pos, NULL) && pos.x == -1, "no keypoints");
+    CHECK(fw_face_landmark_count(f) == 0 && !fw_face_landmark(f, FW_LANDMARK_LEFT_EYE, &pos), "no landmarks");
+    CHECK(fw_face_contour_count(f) == 0 && fw_face_contour(f, FW_CONTOUR_FACE, NULL, 0) == 0, "no contours");
+    CHECK(fw_face_mesh(f, NULL, 0) == 0, "no mesh");
+    float m[16] = {42};
+    CHECK(!fw_face_transformation_matrix(f, m) && m[0] == 42, "no matrix");
+    float v = 42;
+    CHECK(!fw_face_head_euler_angle_x(f, &v) && !fw_face_head_euler_angle_y(f, &v) &&
+              !fw_face_head_euler_angle_z(f, &v) && v == 42,
+          "no angles");
+    CHECK(!fw_face_smiling_probability(f, &v) && !fw_face_left_eye_open_probability(f, &v) &&
+              !fw_face_right_eye_open_probability(f, &v) && !fw_face_presence_score(f, &v) && v == 42,
+          "no probabilities");
+    int32_t id = 42;
+    CHECK(!fw_face_tracking_id(f, &id) && id == 42, "no tracking id");
+}
+
+static void test_wire_worker_error_keeps_session(void)
+{
+    struct status_record rec = {{0}, {0}};
+    fake_worker *w = fake_worker_start(script_refuse_then_answer, &rec);
+    REQUIRE(w, "fake worker");
+    fw_error err;
+    fw_client *c = fw_connect(fake_worker_path(w), &err);
+    fw_session *s = c ? open_mode(c, FW_MODE_VIDEO, true) : NULL;
+    if (CHECK_AT(s != NULL, "client and session")) {
+        const uint8_t jpeg[] = {0xff, 0xd8, 0xff};
+        fw_result *r = (fw_result *)&err;
+        int rc = fw_process_jpeg(s, jpeg, sizeof jpeg, 5, &r, &err);
+        CHECK(rc == FW_INVALID_ARGUMENT && err.code == FW_INVALID_ARGUMENT, "refused: %s", fw_status_name(rc));
+        CHECK(strcmp(err.message, "timestamp 5 ms is not after the previous frame's 10 ms") == 0,
+              "the worker's own message: %s", err.message);
+        CHECK(r == NULL, "no result on failure");
+
+        rc = fw_process_jpeg(s, jpeg, sizeof jpeg, 11, &r, &err);
+        if (CHECK_AT(rc == FW_OK, "the session goes on: %s", err.message)) {
+            CHECK(fw_result_timestamp(r) == 11, "timestamp");
+            CHECK(fw_result_image_width(r) == 640 && fw_result_image_height(r) == 360, "image size");
+            CHECK(fw_result_detector_ran(r), "detector ran");
+            fw_timings t = fw_result_timings(r);
+            CHECK(t.received_unix_us == 1700000000000000 && t.queued_us == 11 && t.decode_us == 22 &&
+                      t.detect_us == 33 && t.landmarks_us == 44 && t.total_us == 111,
+                  "timings");
+            CHECK(fw_result_face_count(r) == 2, "two faces");
+            CHECK(fw_result_face(r, 2) == NULL, "no third face");
+            if (fw_result_face_count(r) == 2) {
+                check_rich_face(fw_result_face(r, 0));
+                check_bare_face(fw_result_face(r, 1));
+            }
+            fw_result_free(r);
+        }
+    }
+    fw_close(c);
+    fake_worker_stop(w);
+    CHECK(rec.timestamps[0] == 5 && rec.timestamps[1] == 11, "timestamps sent");
+    CHECK(rec.session_ids[0] == 3 && rec.session_ids[1] == 3, "session id sent");
+}
+
+struct options_record {
+    bool all_present;
+    Faceworker__V1__SessionOptions seen;
+};
+
+static void script_cap_options(int fd, void *arg)
+{
+    struct options_record *r = arg;
+    ClientMessage *m = fake_read(fd);
+    if (!m)
+        return;
+    const Faceworker__V1__SessionOptions *o = m->open_session->options;
+    r->seen = *o;
+    r->all_present = o->optional_min_face_size_case && o->optional_min_detection_confidence_case &&
+                     o->optional_min_suppression_threshold_case && o->optional_num_faces_case &&
+                     o->optional_min_face_presence_confidence_case && o->optional_min_tracking_confidence_case &&
+                     o->optional_max_missed_frames_case;
+    /* The worker caps num_faces and leaves min_face_size unset. */
+    Faceworker__V1__SessionOptions echo = *o;
+    echo.num_faces = 3;
+    echo.optional_min_face_size_case = FACEWORKER__V1__SESSION_OPTIONS__OPTIONAL_MIN_FACE_SIZE__NOT_SET;
+    Faceworker__V1__OpenSessionResponse open = FACEWORKER__V1__OPEN_SESSION_RESPONSE__INIT;
+    open.session_id = 1;
+    open.options = &echo;
+    WorkerMessage w = FACEWORKER__V1__WORKER_MESSAGE__INIT;
+    w.call_id = m->call_id;
+    w.kind_case = FACEWORKER__V1__WORKER_MESSAGE__KIND_OPEN_SESSION;
+    w.open_session = &open;
+    fake_write(fd, &w);
+    faceworker__v1__client_message__free_unpacked(m, NULL);
+
+    while ((m = fake_read(fd)) != NULL) {
+        if (m->kind_case == FACEWORKER__V1__CLIENT_MESSAGE__KIND_CLOSE_SESSION)
+            answer_close(fd, m);
+        else if (m->kind_case == FACEWORKER__V1__CLIENT_MESSAGE__KIND_PING)
+            answer_ping(fd, m, m->call_id, false);
+        faceworker__v1__client_message__free_unpacked(m, NULL);
+    }
+}
+
+static void test_wire_session_options(void)
+{
+    struct options_record rec = {0};
+    fake_worker *w = fake_worker_start(script_cap_options, &rec);
+    REQUIRE(w, "fake worker");
+    fw_error err;
+    fw_client *c = fw_connect(fake_worker_path(w), &err);
+    if (CHECK_AT(c != NULL, "%s", err.message)) {
+        fw_session_options o;
+        fw_session_options_init(&o);
+        o.running_mode = FW_MODE_LIVE_STREAM;
+        o.performance_mode = FW_PERFORMANCE_ACCURATE;
+        o.landmarks = o.contours = o.classification = true;
+        o.tracking_enabled = true;
+        o.num_faces = 10;
+        o.min_face_size = 0.25f;
+        o.min_detection_confidence = 0.0f;
+        o.output_face_mesh = true;
+        o.detector_interval_frames = 7;
+        o.max_missed_frames = 0;
+        fw_session *s = fw_open_session(c, &o, &err);
+        if (CHECK_AT(s != NULL, "%s", err.message)) {
+            fw_session_options got;
+            fw_session_get_options(s, &got);
+            CHECK(got.num_faces == 3, "the worker's cap is visible: %u", got.num_faces);
+            CHECK(got.min_face_size == 0.1f, "unset in the echo reads as the default: %g", got.min_face_size);
+            CHECK(got.running_mode == FW_MODE_LIVE_STREAM && got.performance_mode == FW_PERFORMANCE_ACCURATE,
+                  "modes echoed");
+            CHECK(got.landmarks && got.contours && got.classification && got.output_face_mesh, "outputs echoed");
+            CHECK(got.max_missed_frames == 0 && got.detector_interval_frames == 7, "tracking echoed");
+
+            fw_result *r = NULL;
+            const uint8_t jpeg[] = {0xff, 0xd8};
+            CHECK(fw_process_jpeg(s, jpeg, 2, 0, &r, &err) == FW_ERR_USAGE, "fw_process refuses LIVE_STREAM");
+            CHECK(contains(err.message, "fw_send"), "and says what to use: %s", err.message);
+            fw_frame both = {.jpeg = jpeg, .jpeg_len = 2, .pixels = jpeg, .pixels_len = 2};
+            CHECK(fw_send(s, &both, &err) == FW_ERR_USAGE, "jpeg and pixels at once");
+            fw_frame neither = {.timestamp_ms = 1};
+            CHECK(fw_send(s, &neither, &err) == FW_ERR_USAGE, "neither jpeg nor pixels");
+            CHECK(fw_session_pending(s) == 0, "refused frames are not pending");
+            CHECK(fw_ping(c, NULL, 4, &err) == FW_ERR_USAGE, "a length without a payload");
+            CHECK(fw_ping(c, "ok", 2, &err) == FW_OK, "usage errors leave the client usable: %s", err.message);
+            CHECK(fw_close_session(s, &err) == FW_OK, "%s", err.message);
+        }
+        fw_close(c);
+    }
+    fake_worker_stop(w);
+    CHECK(rec.all_present, "every optional option is sent as present");
+    CHECK(rec.seen.num_faces == 10 && rec.seen.min_face_size == 0.25f, "values sent");
+    CHECK(rec.seen.min_detection_confidence == 0.0f, "an explicit 0 is sent");
+    CHECK(rec.seen.running_mode == FACEWORKER__V1__RUNNING_MODE__RUNNING_MODE_LIVE_STREAM, "mode sent");
+    CHECK(rec.seen.landmark_mode == FACEWORKER__V1__LANDMARK_MODE__LANDMARK_MODE_ALL &&
+              rec.seen.contour_mode == FACEWORKER__V1__CONTOUR_MODE__CONTOUR_MODE_ALL &&
+              rec.seen.classification_mode == FACEWORKER__V1__CLASSIFICATION_MODE__CLASSIFICATION_MODE_ALL,
+          "ML Kit modes sent");
+    CHECK(rec.seen.tracking_enabled && rec.seen.output_face_mesh && !rec.seen.output_transformation_matrix,
+          "flags sent");
+    CHECK(rec.seen.detector_interval_frames == 7 && rec.seen.max_missed_frames == 0, "tracking sent");
+}
+
+/* Bytes the fake writes after reading the client's first message. */
+struct bytes_script {
+    const uint8_t *bytes;
+    size_t len;
+    bool hang_up; /* close at once instead of waiting for the client */
+};
+
+static void script_bytes(int fd, void *arg)
+{
+    struct bytes_script *b = arg;
+    ClientMessage *m = fake_read(fd);
+    if (!m)
+        return;
+    faceworker__v1__client_message__free_unpacked(m, NULL);
+    fake_write_bytes(fd, b->bytes, b->len);
+    if (!b->hang_up)
+        wait_for_hangup(fd);
+}
+
+/* Pings a fake worker that answers with `bytes`; returns the error. */
+static fw_error ping_against(const uint8_t *bytes, size_t len, bool hang_up, fw_error *second)
+{
+    struct bytes_script b = {bytes, len, hang_up};
+    fw_error err = {.code = 1000};
+    fake_worker *w = fake_worker_start(script_bytes, &b);
+    if (!w)
+        return err;
+    fw_client *c = fw_connect(fake_worker_path(w), &err);
+    if (c) {
+        fw_set_timeout(c, 10000);
+        fw_ping(c, "x", 1, &err);
+        fw_ping(c, "y", 1, second);
+        fw_close(c);
+    }
+    fake_worker_stop(w);
+    return err;
+}
+
+static void test_wire_oversized_message(void)
+{
+    const uint8_t header[] = {0, 0xff, 0xff, 0xff, 0xff};
+    fw_error again;
+    fw_error err = ping_against(header, sizeof header, false, &again);
+    CHECK(err.code == FW_ERR_PROTOCOL, "code %s", fw_status_name(err.code));
+    CHECK(contains(err.message, "4294967295"), "the message gives the length: %s", err.message);
+    CHECK(again.code == FW_ERR_PROTOCOL && strcmp(again.message, err.message) == 0,
+          "the connection stays failed with the same error");
+}
+
+static void test_wire_bad_flag(void)
+{
+    const uint8_t header[] = {1, 0, 0, 0, 0};
+    fw_error again;
+    fw_error err = ping_against(header, sizeof header, false, &again);
+    CHECK(err.code == FW_ERR_PROTOCOL, "code %s", fw_status_name(err.code));
+    CHECK(contains(err.message, "flag byte 1"), "%s", err.message);
+}
+
+static void test_wire_garbage_payload(void)
+{
+    const uint8_t bytes[] = {0, 0, 0, 0, 3, 0xff, 0xff, 0xff};
+    fw_error again;
+    fw_error err = ping_against(bytes, sizeof bytes, false, &again);
+    CHECK(err.code == FW_ERR_PROTOCOL, "code %s", fw_status_name(err.code));
+}
+
+static void test_wire_truncated_message(void)
+{
+    uint8_t bytes[5 + 10] = {0, 0, 0, 0, 100};
+    fw_error again;
+    fw_error err = ping_against(bytes, sizeof bytes, true, &again);
+    CHECK(err.code == FW_ERR_CLOSED, "code %s: %s", fw_status_name(err.code), err.message);
+    CHECK(again.code == FW_ERR_CLOSED, "still closed");
+}
+
+static void script_farewell(int fd, void *arg)
+{
+    (void)arg;
+    ClientMessage *m = fake_read(fd);
+    if (!m)
+        return;
+    faceworker__v1__client_message__free_unpacked(m, NULL);
+    fake_write_status(fd, 0, FACEWORKER__V1__STATUS__CODE__RESOURCE_EXHAUSTED,
+                      "message of 99999999 bytes exceeds the limit of 16777216");
+}
+
+static void test_wire_worker_hangs_up_with_status(void)
+{
+    fake_worker *w = fake_worker_start(script_farewell, NULL);
+    REQUIRE(w, "fake worker");
+    fw_error err;
+    fw_client *c = fw_connect(fake_worker_path(w), &err);
+    if (CHECK_AT(c != NULL, "%s", err.message)) {
+        int rc = fw_ping(c, NULL, 0, &err);
+        CHECK(rc == FW_ERR_CLOSED, "code %s", fw_status_name(rc));
+        CHECK(contains(err.message, "RESOURCE_EXHAUSTED") && contains(err.message, "exceeds the limit"),
+              "the worker's last word is kept: %s", err.message);
+        fw_close(c);
+    }
+    fake_worker_stop(w);
+}
+
+static void script_wrong_call_id(int fd, void *arg)
+{
+    (void)arg;
+    ClientMessage *m = fake_read(fd);
+    if (!m)
+        return;
+    answer_ping(fd, m, m->call_id + 1000, false);
+    faceworker__v1__client_message__free_unpacked(m, NULL);
+    wait_for_hangup(fd);
+}
+
+static void test_wire_unknown_call_id(void)
+{
+    fake_worker *w = fake_worker_start(script_wrong_call_id, NULL);
+    REQUIRE(w, "fake worker");
+    fw_error err;
+    fw_client *c = fw_connect(fake_worker_path(w), &err);
+    if (CHECK_AT(c != NULL, "%s", err.message)) {
+        int rc = fw_ping(c, NULL, 0, &err);
+        CHECK(rc == FW_ERR_PROTOCOL, "code %s", fw_status_name(rc));
+        CHECK(contains(err.message, "not waiting for"), "%s", err.message);
+        fw_close(c);
+    }
+    fake_worker_stop(w);
+}
+
+/* Holds the first ping's answer until the second ping arrives. */
+static void script_late(int fd, void *arg)
+{
+    (void)arg;
+    ClientMessage *first = fake_read(fd);
+    if (!first)
+        return;
+    ClientMessage *second = fake_read(fd);
+    if (second) {
+        answer_ping(fd, first, first->call_id, false);
+        answer_ping(fd, second, second->call_id, false);
+        faceworker__v1__client_message__free_unpacked(second, NULL);
+        wait_for_hangup(fd);
+    }
+    faceworker__v1__client_message__free_unpacked(first, NULL);
+}
+
+static void test_wire_timeout_discards_late_answer(void)
+{
+    fake_worker *w = fake_worker_start(script_late, NULL);
+    REQUIRE(w, "fake worker");
+    fw_error err;
+    fw_client *c = fw_connect(fake_worker_path(w), &err);
+    if (CHECK_AT(c != NULL, "%s", err.message)) {
+        fw_set_timeout(c, 200);
+        int rc = fw_ping(c, "first", 5, &err);
+        CHECK(rc == FW_DEADLINE_EXCEEDED, "code %s", fw_status_name(rc));
+        CHECK(contains(err.message, "200 ms"), "%s", err.message);
+        fw_set_timeout(c, 10000);
+        rc = fw_ping(c, "second", 6, &err);
+        CHECK(rc == FW_OK, "the late answer is skipped, the next call works: %s", err.message);
+        fw_close(c);
+    }
+    fake_worker_stop(w);
+}
+
+/* Answers every frame and every close; the client leaves answers unread. */
+static void script_answer_all(int fd, void *arg)
+{
+    (void)arg;
+    ClientMessage *m;
+    uint64_t next_session = 1;
+    while ((m = fake_read(fd)) != NULL) {
+        switch (m->kind_case) {
+        case FACEWORKER__V1__CLIENT_MESSAGE__KIND_OPEN_SESSION:
+            answer_open(fd, m, next_session++);
+            break;
+        case FACEWORKER__V1__CLIENT_MESSAGE__KIND_PROCESS_FRAME:
+            answer_frame(fd, m, false);
+            break;
+        case FACEWORKER__V1__CLIENT_MESSAGE__KIND_CLOSE_SESSION:
+            answer_close(fd, m);
+            break;
+        default:
+            break;
+        }
+        faceworker__v1__client_message__free_unpacked(m, NULL);
+    }
+}
+
+static void test_wire_unread_answers_are_freed(void)
+{
+    fake_worker *w = fake_worker_start(script_answer_all, NULL);
+    REQUIRE(w, "fake worker");
+    fw_error err;
+    fw_client *c = fw_connect(fake_worker_path(w), &err);
+    if (CHECK_AT(c != NULL, "%s", err.message)) {
+        fw_session *a = open_mode(c, FW_MODE_LIVE_STREAM, false);
+        fw_session *b = open_mode(c, FW_MODE_LIVE_STREAM, false);
+        const uint8_t jpeg[] = {0xff, 0xd8};
+        for (int i = 1; a && b && i <= 3; i++) {
+            CHECK(fw_send_jpeg(a, jpeg, 2, i, &err) == FW_OK, "%s", err.message);
+            CHECK(fw_send_jpeg(b, jpeg, 2, i, &err) == FW_OK, "%s", err.message);
+        }
+        fw_event ev;
+        CHECK(fw_poll(a, -1, &ev, &err) == FW_OK && ev.type == FW_EVENT_RESULT, "one answer read");
+        fw_result_free(ev.result);
+        /* Closing a reads the rest of its answers on the way and frees them;
+         * fw_close frees b with answers queued or still in flight. */
+        CHECK(fw_close_session(a, &err) == FW_OK, "%s", err.message);
+        CHECK(fw_close_session(NULL, &err) == FW_OK, "NULL is ignored");
+        fw_close(c);
+    }
+    fw_close(NULL);
+    fake_worker_stop(w);
+}
+
+/* ------------------------------------------------------------------------
+ * Worker tests
+ * ------------------------------------------------------------------------ */
+
+static void test_worker_ping(void)
+{
+    fw_client *c = connect_worker();
+    REQUIRE(c, "connect");
+    fw_error err;
+    CHECK(fw_ping(c, "faceworker", 10, &err) == FW_OK, "%s", err.message);
+    CHECK(fw_ping(c, NULL, 0, &err) == FW_OK, "empty: %s", err.message);
+    fw_close(c);
+}
+
+static void test_worker_default_socket(void)
+{
+    /* fw_connect(NULL) must reach the worker listening on the default path
+     * when XDG_RUNTIME_DIR points at its directory. */
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s", worker_socket);
+    char *slash = strrchr(dir, '/');
+    REQUIRE(slash && strcmp(slash + 1, "faceworker.sock") == 0, "the worker's socket must be named faceworker.sock");
+    *slash = '\0';
+    const char *saved = getenv("XDG_RUNTIME_DIR");
+    char *copy = saved ? strdup(saved) : NULL;
+    setenv("XDG_RUNTIME_DIR", dir, 1);
+    fw_error err;
+    fw_client *c = fw_connect(NULL, &err);
+    CHECK(c != NULL, "%s", err.message);
+    if (c)
+        CHECK(fw_ping(c, NULL, 0, &err) == FW_OK, "%s", err.message);
+    fw_close(c);
+    if (copy)
+        setenv("XDG_RUNTIME_DIR", copy, 1);
+    else
+        unsetenv("XDG_RUNTIME_DIR");
+    free(copy);
+}
+
+/* The astronaut's face centre in astronaut.jpg (manifest.json). */
+static const fw_point astronaut_face = {225, 130};
+
+static void check_astronaut(const fw_result *r)
+{
+    CHECK(fw_result_image_width(r) == 512 && fw_result_image_height(r) == 512, "size %ux%u",
+          fw_result_image_width(r), fw_result_image_height(r));
+    REQUIRE(fw_result_face_count(r) == 1, "one face, got %zu", fw_result_face_count(r));
+    const fw_face *f = fw_result_face(r, 0);
+    fw_box b = fw_face_box(f);
+    fw_point c = box_centre(b);
+    CHECK(distance(c, astronaut_face) < 25, "box centre (%.0f, %.0f) is on the face", c.x, c.y);
+    CHECK(b.width > 60 && b.width < 180 && b.height > 60 && b.height < 180, "box size %.0fx%.0f", b.width,
+          b.height);
+    CHECK(fw_face_score(f) >= 0.5f && fw_face_score(f) <= 1, "score %g", fw_face_score(f));
+    fw_point right, left;
+    bool eyes = fw_face_keypoint(f, FW_KEYPOINT_RIGHT_EYE, &right, NULL) &&
+                fw_face_keypoint(f, FW_KEYPOINT_LEFT_EYE, &left, NULL);
+    CHECK(eyes, "eye keypoints");
+    if (eyes)
+        CHECK(right.x < left.x, "the person's right eye is on the image's left (%.0f < %.0f)", right.x, left.x);
+}
+
+static void test_worker_image_astronaut(void)
+{
+    size_t len;
+    uint8_t *jpeg = read_fixture("astronaut.jpg", &len);
+    REQUIRE(jpeg, "fixture");
+    fw_client *c = connect_worker();
+    fw_session *s = c ? open_mode(c, FW_MODE_IMAGE, false) : NULL;
+    if (CHECK_AT(s != NULL, "session")) {
+        fw_result *r;
+        fw_error err;
+        int rc = fw_process_jpeg(s, jpeg, len, 42, &r, &err);
+        if (CHECK_AT(rc == FW_OK, "%s: %s", fw_status_name(rc), err.message)) {
+            CHECK(fw_result_timestamp(r) == 42, "timestamp echoed");
+            check_astronaut(r);
+            if (fw_result_face_count(r) == 1) {
+                const fw_face *f = fw_result_face(r, 0);
+                int32_t id;
+                CHECK(!fw_face_tracking_id(f, &id), "no tracking in IMAGE mode");
+                CHECK(fw_face_landmark_count(f) == 0 && fw_face_mesh(f, NULL, 0) == 0, "nothing not asked for");
+                float angle = 99;
+                CHECK(!fw_face_head_euler_angle_x(f, &angle), "no pitch without the face mesh");
+                CHECK(fw_face_head_euler_angle_z(f, &angle) && fabsf(angle) < 20,
+                      "roll from the eye keypoints: %.1f", angle);
+            }
+            fw_timings t = fw_result_timings(r);
+            CHECK(t.total_us > 0 && t.total_us >= t.queued_us && t.total_us >= t.detect_us, "timings %llu",
+                  (unsigned long long)t.total_us);
+            CHECK(t.detect_us > 0 && fw_result_detector_ran(r), "the detector ran");
+            fw_result_free(r);
+        }
+        CHECK(fw_close_session(s, &err) == FW_OK, "%s", err.message);
+    }
+    fw_close(c);
+    free(jpeg);
+}
+
+static void test_worker_image_no_face(void)
+{
+    size_t len;
+    uint8_t *jpeg = read_fixture("chelsea.jpg", &len);
+    REQUIRE(jpeg, "fixture");
+    fw_client *c = connect_worker();
+    fw_session *s = c ? open_mode(c, FW_MODE_IMAGE, false) : NULL;
+    if (CHECK_AT(s != NULL, "session")) {
+        fw_result *r;
+        fw_error err;
+        int rc = fw_process_jpeg(s, jpeg, len, 0, &r, &err);
+        if (CHECK_AT(rc == FW_OK, "%s: %s", fw_status_name(rc), err.message)) {
+            CHECK(fw_result_face_count(r) == 0, "a cat is not a face: %zu faces", fw_result_face_count(r));
+            CHECK(fw_result_image_width(r) == 451 && fw_result_image_height(r) == 300, "size");
+            fw_result_free(r);
+        }
+    }
+    fw_close(c);
+    free(jpeg);
+}
+
+static void test_worker_mlkit_outputs(void)
+{
+    size_t len;
+    uint8_t *jpeg = read_fixture("astronaut.jpg", &len);
+    REQUIRE(jpeg, "fixture");
+    fw_client *c = connect_worker();
+    fw_session_options o;
+    fw_session_options_init(&o);
+    o.landmarks = o.contours = o.classification = true;
+    o.output_face_mesh = o.output_transformation_matrix = true;
+    fw_error err;
+    fw_session *s = c ? fw_open_session(c, &o, &err) : NULL;
+    if (CHECK_AT(s != NULL, "session: %s", c ? err.message : "")) {
+        fw_result *r;
+        int rc = fw_process_jpeg(s, jpeg, len, 0, &r, &err);
+        if (CHECK_AT(rc == FW_OK, "%s: %s", fw_status_name(rc), err.message)) {
+            check_astronaut(r);
+            const fw_face *f = fw_result_face(r, 0);
+            if (f) {
+                CHECK(fw_face_landmark_count(f) == 10, "10 landmarks, got %zu", fw_face_landmark_count(f));
+                fw_point left, right;
+                if (fw_face_landmark(f, FW_LANDMARK_LEFT_EYE, &left) &&
+                    fw_face_landmark(f, FW_LANDMARK_RIGHT_EYE, &right))
+                    CHECK(right.x < left.x && distance(right, astronaut_face) < 60, "eyes %.0f %.0f", right.x,
+                          left.x);
+                else
+                    CHECK(false, "eye landmarks");
+                CHECK(fw_face_contour_count(f) == 15, "15 contours, got %zu", fw_face_contour_count(f));
+                for (int t = 1; t <= 15; t++) {
+                    size_t n = fw_face_contour(f, (fw_contour_type)t, NULL, 0);
+                    CHECK(n == contour_sizes[t - 1], "contour %d has %zu points", t, n);
+                }
+                static fw_point3 mesh[478];
+                CHECK(fw_face_mesh(f, mesh, 478) == 478, "478 mesh points");
+                CHECK(mesh[468].x > 0.2f && mesh[468].x < 0.6f && mesh[468].y > 0.1f && mesh[468].y < 0.4f,
+                      "the right iris centre is on the face (%.2f, %.2f)", mesh[468].x, mesh[468].y);
+                float m[16];
+                CHECK(fw_face_transformation_matrix(f, m) && m[15] != 0, "transformation matrix");
+                float x = 99, y = 99, z = 99;
+                CHECK(fw_face_head_euler_angle_x(f, &x) && fw_face_head_euler_angle_y(f, &y) &&
+                          fw_face_head_euler_angle_z(f, &z),
+                      "head angles with the mesh");
+                CHECK(fabsf(x) < 30 && fabsf(y) < 30 && fabsf(z) < 30,
+                      "a face looking at the camera: %.1f %.1f %.1f", x, y, z);
+                float smile = -1, leye = -1, reye = -1, presence = -1;
+                CHECK(fw_face_smiling_probability(f, &smile) && smile > 0.5f, "the astronaut smiles: %g", smile);
+                CHECK(fw_face_left_eye_open_probability(f, &leye) && leye > 0.5f, "left eye open: %g", leye);
+                CHECK(fw_face_right_eye_open_probability(f, &reye) && reye > 0.5f, "right eye open: %g", reye);
+                CHECK(fw_face_presence_score(f, &presence) && presence > 0.5f, "presence %g", presence);
+                CHECK(fw_result_timings(r).landmarks_us > 0, "landmark time reported");
+            }
+            fw_result_free(r);
+        }
+    }
+    fw_close(c);
+    free(jpeg);
+}
+
+/* Decodes a fixture to packed RGB with TurboJPEG. */
+static uint8_t *decode_rgb(const uint8_t *jpeg, size_t len, int *w, int *h)
+{
+    tjhandle tj = tjInitDecompress();
+    if (!tj)
+        return NULL;
+    int subsamp, colorspace;
+    uint8_t *rgb = NULL;
+    if (tjDecompressHeader3(tj, jpeg, (unsigned long)len, w, h, &subsamp, &colorspace) == 0) {
+        rgb = malloc((size_t)*w * (size_t)*h * 3);
+        if (rgb && tjDecompress2(tj, jpeg, (unsigned long)len, rgb, *w, 0, *h, TJPF_RGB, 0) != 0) {
+            free(rgb);
+            rgb = NULL;
+        }
+    }
+    tjDestroy(tj);
+    return rgb;
+}
+
+static void test_worker_raw_pixels_with_orientation(void)
+{
+    size_t len;
+    uint8_t *jpeg = read_fixture("astronaut.jpg", &len);
+    REQUIRE(jpeg, "fixture");
+    int w, h;
+    uint8_t *upright = decode_rgb(jpeg, len, &w, &h);
+    free(jpeg);
+    REQUIRE(upright, "decode");
+    /* Stored turned 90 degrees counter-clockwise, with padded rows: the
+     * worker must turn it clockwise (RIGHT_TOP) and honour the stride. */
+    uint32_t sw = (uint32_t)h, sh = (uint32_t)w, stride = sw * 3 + 16;
+    uint8_t *stored = calloc((size_t)stride * sh, 1);
+    REQUIRE(stored, "malloc");
+    for (uint32_t sy = 0; sy < sh; sy++)
+        for (uint32_t sx = 0; sx < sw; sx++)
+            memcpy(stored + (size_t)sy * stride + sx * 3, upright + ((size_t)sx * (size_t)w + (w - 1 - sy)) * 3, 3);
+    free(upright);
+
+    fw_client *c = connect_worker();
+    fw_session *s = c ? open_mode(c, FW_MODE_IMAGE, false) : NULL;
+    if (CHECK_AT(s != NULL, "session")) {
+        fw_frame f = {
+            .pixels = stored,
+            .pixels_len = (size_t)stride * sh,
+            .format = FW_PIXEL_RGB,
+            .width = sw,
+            .height = sh,
+            .row_stride = stride,
+            .orientation = FW_ORIENTATION_RIGHT_TOP,
+            .timestamp_ms = 7,
+        };
+        fw_result *r;
+        fw_error err;
+        int rc = fw_process(s, &f, &r, &err);
+        if (CHECK_AT(rc == FW_OK, "%s: %s", fw_status_name(rc), err.message)) {
+            check_astronaut(r);
+            fw_result_free(r);
+        }
+        f.pixels_len -= 1;
+        rc = fw_process(s, &f, &r, &err);
+        CHECK(rc == FW_INVALID_ARGUMENT, "a byte short is refused: %s", fw_status_name(rc));
+        CHECK(err.message[0] != '\0', "with a message");
+    }
+    fw_close(c);
+    free(stored);
+}
+
+/* Where the face centre is on each frame of video/ (manifest.json). */
+static const fw_point video_faces[24] = {
+    {320.0f, 180.0f},   {338.117f, 190.0f}, {355.0f, 197.321f}, {369.497f, 200.0f}, {380.622f, 197.321f},
+    {387.615f, 190.0f}, {390.0f, 180.0f},   {387.615f, 170.0f}, {380.622f, 162.679f}, {369.497f, 160.0f},
+    {355.0f, 162.679f}, {338.117f, 170.0f}, {320.0f, 180.0f},   {301.883f, 190.0f}, {285.0f, 197.321f},
+    {270.503f, 200.0f}, {259.378f, 197.321f}, {252.385f, 190.0f}, {250.0f, 180.0f}, {252.385f, 170.0f},
+    {259.378f, 162.679f}, {270.503f, 160.0f}, {285.0f, 162.679f}, {301.883f, 170.0f},
+};
+
+static uint8_t *read_video_frame(int i, size_t *len)
+{
+    char name[64];
+    snprintf(name, sizeof name, "video/frame_%03d.jpg", i);
+    return read_fixture(name, len);
+}
+
+static void test_worker_video_tracking(void)
+{
+    fw_client *c = connect_worker();
+    fw_session *s = c ? open_mode(c, FW_MODE_VIDEO, true) : NULL;
+    REQUIRE(s != NULL, "session");
+    int32_t first_id = -1;
+    int tracked = 0;
+    for (int i = 0; i < 24; i++) {
+        size_t len;
+        uint8_t *jpeg = read_video_frame(i, &len);
+        if (!CHECK_AT(jpeg != NULL, "frame %d", i))
+            break;
+        fw_result *r;
+        fw_error err;
+        int rc = fw_process_jpeg(s, jpeg, len, 1000 + i * 33, &r, &err);
+        free(jpeg);
+        if (!CHECK_AT(rc == FW_OK, "frame %d: %s: %s", i, fw_status_name(rc), err.message))
+            break;
+        CHECK(fw_result_timestamp(r) == 1000 + i * 33, "frame %d timestamp", i);
+        if (CHECK_AT(fw_result_face_count(r) == 1, "frame %d: %zu faces", i, fw_result_face_count(r))) {
+            const fw_face *f = fw_result_face(r, 0);
+            fw_point centre = box_centre(fw_face_box(f));
+            CHECK(distance(centre, video_faces[i]) < 35, "frame %d: box centre (%.0f, %.0f), face at (%.0f, %.0f)",
+                  i, centre.x, centre.y, video_faces[i].x, video_faces[i].y);
+            int32_t id = -1;
+            if (CHECK_AT(fw_face_tracking_id(f, &id), "frame %d has a tracking id", i)) {
+                CHECK(id >= 0, "non-negative id");
+                if (first_id < 0)
+                    first_id = id;
+                CHECK(id == first_id, "frame %d: id %d, first frame's %d", i, id, first_id);
+                tracked++;
+            }
+        }
+        fw_result_free(r);
+    }
+    CHECK(tracked == 24, "tracked on %d of 24 frames", tracked);
+    fw_close(c);
+}
+
+static void test_worker_timestamp_must_increase(void)
+{
+    size_t len;
+    uint8_t *jpeg = read_video_frame(0, &len);
+    REQUIRE(jpeg, "fixture");
+    fw_client *c = connect_worker();
+    fw_session *s = c ? open_mode(c, FW_MODE_VIDEO, true) : NULL;
+    if (CHECK_AT(s != NULL, "session")) {
+        fw_result *r;
+        fw_error err;
+        CHECK(fw_process_jpeg(s, jpeg, len, 100, &r, &err) == FW_OK, "%s", err.message);
+        fw_result_free(r);
+        int rc = fw_process_jpeg(s, jpeg, len, 100, &r, &err);
+        CHECK(rc == FW_INVALID_ARGUMENT, "an equal timestamp: %s", fw_status_name(rc));
+        CHECK(err.message[0] != '\0' && r == NULL, "refused with the worker's message");
+        fprintf(stderr, "    (worker said: %s)\n", err.message);
+        rc = fw_process_jpeg(s, jpeg, len, 50, &r, &err);
+        CHECK(rc == FW_INVALID_ARGUMENT, "an earlier timestamp: %s", fw_status_name(rc));
+        rc = fw_process_jpeg(s, jpeg, len, 133, &r, &err);
+        if (CHECK_AT(rc == FW_OK, "the session stays usable: %s", err.message)) {
+            CHECK(fw_result_face_count(r) == 1, "and still finds the face");
+            fw_result_free(r);
+        }
+        /* After a reset, time may start again. */
+        CHECK(fw_reset_session(s, &err) == FW_OK, "reset: %s", err.message);
+        rc = fw_process_jpeg(s, jpeg, len, 0, &r, &err);
+        CHECK(rc == FW_OK, "timestamp 0 after reset: %s", err.message);
+        fw_result_free(r);
+    }
+    fw_close(c);
+    free(jpeg);
+}
+
+static void test_worker_corrupt_jpeg(void)
+{
+    size_t len;
+    uint8_t *jpeg = read_fixture("astronaut.jpg", &len);
+    REQUIRE(jpeg, "fixture");
+    fw_client *c = connect_worker();
+    fw_session *s = c ? open_mode(c, FW_MODE_IMAGE, false) : NULL;
+    if (CHECK_AT(s != NULL, "session")) {
+        fw_result *r;
+        fw_error err;
+        const uint8_t text[] = "this is not a JPEG file";
+        int rc = fw_process_jpeg(s, text, sizeof text, 0, &r, &err);
+        CHECK(rc == FW_INVALID_ARGUMENT, "text: %s", fw_status_name(rc));
+        CHECK(err.message[0] != '\0', "with a message");
+        uint8_t garbled[64];
+        memcpy(garbled, jpeg, 4); /* SOI and the start of a segment */
+        memset(garbled + 4, 0xa5, sizeof garbled - 4);
+        rc = fw_process_jpeg(s, garbled, sizeof garbled, 0, &r, &err);
+        CHECK(rc == FW_INVALID_ARGUMENT, "a JPEG start and then noise: %s", fw_status_name(rc));
+        rc = fw_process_jpeg(s, jpeg, 0, 0, &r, &err);
+        CHECK(rc == FW_INVALID_ARGUMENT, "no bytes: %s", fw_status_name(rc));
+        rc = fw_process_jpeg(s, jpeg, len, 0, &r, &err);
+        if (CHECK_AT(rc == FW_OK, "a good frame after bad ones: %s", err.message)) {
+            check_astronaut(r);
+            fw_result_free(r);
+        }
+    }
+    fw_close(c);
+    free(jpeg);
+}
+
+static void test_worker_options_out_of_range(void)
+{
+    fw_client *c = connect_worker();
+    REQUIRE(c, "connect");
+    fw_session_options o;
+    fw_error err;
+    const char *what[] = {"min_detection_confidence 1.5", "num_faces 0", "min_face_size -0.1",
+                          "tracking in IMAGE mode", "min_suppression_threshold 2", "running mode 9"};
+    for (int i = 0; i < 6; i++) {
+        fw_session_options_init(&o);
+        switch (i) {
+        case 0: o.min_detection_confidence = 1.5f; break;
+        case 1: o.num_faces = 0; break;
+        case 2: o.min_face_size = -0.1f; break;
+        case 3: o.tracking_enabled = true; break;
+        case 4: o.min_suppression_threshold = 2.0f; break;
+        case 5: o.running_mode = (fw_running_mode)9; break;
+        }
+        fw_session *s = fw_open_session(c, &o, &err);
+        CHECK(s == NULL, "%s is refused", what[i]);
+        CHECK(err.code == FW_INVALID_ARGUMENT, "%s: %s", what[i], fw_status_name(err.code));
+        CHECK(err.message[0] != '\0', "%s: with a message", what[i]);
+        fw_close_session(s, NULL);
+    }
+    fw_session *s = fw_open_session(c, NULL, &err);
+    if (CHECK_AT(s != NULL, "defaults open after refusals: %s", err.message)) {
+        fw_session_options got, want;
+        fw_session_get_options(s, &got);
+        fw_session_options_init(&want);
+        CHECK(memcmp(&got, &want, sizeof got) == 0, "the worker applies the documented defaults");
+        CHECK(fw_session_id(s) != 0, "session id");
+    }
+    fw_close(c);
+}
+
+struct live_tally {
+    int results, dropped, errors;
+    int seen[64];
+    int64_t last_result_ts;
+    bool results_in_order;
+};
+
+static void tally(struct live_tally *t, const fw_event *ev, int64_t base)
+{
+    int64_t i = ev->timestamp_ms - base;
+    if (i >= 0 && i < 64)
+        t->seen[i]++;
+    switch (ev->type) {
+    case FW_EVENT_RESULT:
+        t->results++;
+        if (fw_result_timestamp(ev->result) != ev->timestamp_ms || ev->timestamp_ms <= t->last_result_ts)
+            t->results_in_order = false;
+        t->last_result_ts = ev->timestamp_ms;
+        CHECK(fw_result_face_count(ev->result) == 1, "frame %lld: %zu faces", (long long)ev->timestamp_ms,
+              fw_result_face_count(ev->result));
+        fw_result_free(ev->result);
+        break;
+    case FW_EVENT_DROPPED:
+        t->dropped++;
+        CHECK(ev->drop_reason == FW_DROP_REPLACED, "dropped as replaced: %d", ev->drop_reason);
+        break;
+    case FW_EVENT_ERROR:
+        t->errors++;
+        fprintf(stderr, "    frame %lld: %s\n", (long long)ev->timestamp_ms, ev->error.message);
+        break;
+    case FW_EVENT_NONE:
+        break;
+    }
+}
+
+static void test_worker_live_stream(void)
+{
+    uint8_t *frames[24];
+    size_t lens[24];
+    for (int i = 0; i < 24; i++) {
+        frames[i] = read_video_frame(i, &lens[i]);
+        if (!frames[i]) {
+            CHECK(false, "frame %d", i);
+            for (int j = 0; j < i; j++)
+                free(frames[j]);
+            return;
+        }
+    }
+    fw_client *c = connect_worker();
+    fw_session *s = c ? open_mode(c, FW_MODE_LIVE_STREAM, true) : NULL;
+    struct live_tally t = {.results_in_order = true, .last_result_ts = -1};
+    if (CHECK_AT(s != NULL, "session")) {
+        fw_error err;
+        fw_event ev;
+        for (int i = 0; i < 24; i++) {
+            CHECK(fw_send_jpeg(s, frames[i], lens[i], 5000 + i, &err) == FW_OK, "send %d: %s", i, err.message);
+            /* Never waits: takes whatever has arrived. */
+            while (fw_poll(s, 0, &ev, &err) == FW_OK && ev.type != FW_EVENT_NONE)
+                tally(&t, &ev, 5000);
+        }
+        while (fw_session_pending(s) > 0) {
+            if (!CHECK_AT(fw_poll(s, -1, &ev, &err) == FW_OK, "%s", err.message))
+                break;
+            tally(&t, &ev, 5000);
+        }
+        CHECK(t.results + t.dropped == 24, "every frame answered or dropped: %d + %d", t.results, t.dropped);
+        CHECK(t.errors == 0, "no errors");
+        bool once = true;
+        for (int i = 0; i < 24; i++)
+            once = once && t.seen[i] == 1;
+        CHECK(once, "each frame answered exactly once");
+        CHECK(t.seen[23] == 1 && t.last_result_ts == 5023, "the newest frame is never dropped");
+        CHECK(t.results_in_order, "results come in frame order and echo their timestamps");
+        fprintf(stderr, "    (live stream: %d results, %d dropped)\n", t.results, t.dropped);
+    }
+    fw_close(c);
+    for (int i = 0; i < 24; i++)
+        free(frames[i]);
+}
+
+static void test_worker_two_live_sessions_one_connection(void)
+{
+    size_t len;
+    uint8_t *jpeg = read_fixture("astronaut.jpg", &len);
+    REQUIRE(jpeg, "fixture");
+    fw_client *c = connect_worker();
+    fw_session *a = c ? open_mode(c, FW_MODE_LIVE_STREAM, false) : NULL;
+    fw_session *b = c ? open_mode(c, FW_MODE_LIVE_STREAM, false) : NULL;
+    if (CHECK_AT(a && b, "sessions")) {
+        fw_error err;
+        for (int i = 0; i < 6; i++) {
+            CHECK(fw_send_jpeg(a, jpeg, len, 100 + i, &err) == FW_OK, "%s", err.message);
+            CHECK(fw_send_jpeg(b, jpeg, len, 200 + i, &err) == FW_OK, "%s", err.message);
+        }
+        fw_session *both[2] = {a, b};
+        for (int k = 0; k < 2; k++) {
+            int answered = 0;
+            while (fw_session_pending(both[k]) > 0) {
+                fw_event ev;
+                if (!CHECK_AT(fw_poll(both[k], -1, &ev, &err) == FW_OK, "%s", err.message))
+                    break;
+                int64_t base = k == 0 ? 100 : 200;
+                CHECK(ev.timestamp_ms >= base && ev.timestamp_ms < base + 6, "session %d got frame %lld", k,
+                      (long long)ev.timestamp_ms);
+                CHECK(ev.type == FW_EVENT_RESULT || ev.type == FW_EVENT_DROPPED, "type %d", ev.type);
+                if (ev.type == FW_EVENT_RESULT)
+                    CHECK(fw_result_face_count(ev.result) == 1, "face found");
+                fw_result_free(ev.result);
+                answered++;
+            }
+            CHECK(answered == 6, "session %d: %d answers", k, answered);
+        }
+    }
+    fw_close(c);
+    free(jpeg);
+}
+
+static void test_worker_close_with_frames_in_flight(void)
+{
+    size_t len;
+    uint8_t *jpeg = read_fixture("astronaut.jpg", &len);
+    REQUIRE(jpeg, "fixture");
+    fw_client *c = connect_worker();
+    fw_session *s = c ? open_mode(c, FW_MODE_LIVE_STREAM, false) : NULL;
+    if (CHECK_AT(s != NULL, "session")) {
+        fw_error err;
+        for (int i = 0; i < 5; i++)
+            CHECK(fw_send_jpeg(s, jpeg, len, i + 1, &err) == FW_OK, "%s", err.message);
+        CHECK(fw_close_session(s, &err) == FW_OK, "close with frames in flight: %s", err.message);
+        CHECK(fw_ping(c, NULL, 0, &err) == FW_OK, "the connection goes on: %s", err.message);
+    }
+    fw_close(c);
+    free(jpeg);
+}
+
+static void test_worker_stats(void)
+{
+    size_t len;
+    uint8_t *jpeg = read_fixture("astronaut.jpg", &len);
+    REQUIRE(jpeg, "fixture");
+    fw_client *c = connect_worker();
+    fw_session *s = c ? open_mode(c, FW_MODE_IMAGE, false) : NULL;
+    if (CHECK_AT(s != NULL, "session")) {
+        fw_error err;
+        fw_stats before, after;
+        CHECK(fw_get_stats(c, &before, &err) == FW_OK, "%s", err.message);
+        fw_result *r;
+        CHECK(fw_process_jpeg(s, jpeg, len, 0, &r, &err) == FW_OK, "%s", err.message);
+        fw_result_free(r);
+        CHECK(fw_process_jpeg(s, jpeg, 3, 0, &r, &err) == FW_INVALID_ARGUMENT, "a failed frame");
+        if (CHECK_AT(fw_get_stats(c, &after, &err) == FW_OK, "%s", err.message)) {
+            CHECK(after.frames_processed >= before.frames_processed + 1, "processed counted");
+            CHECK(after.frames_failed >= before.frames_failed + 1, "failed counted");
+            CHECK(after.sessions >= 1 && after.connections >= 1, "this session and connection are counted");
+            CHECK(after.uptime_seconds > 0, "uptime");
+            CHECK(after.inference_threads >= 1, "inference threads");
+            CHECK(after.resident_memory_bytes > 1024 * 1024, "RSS %llu",
+                  (unsigned long long)after.resident_memory_bytes);
+            const fw_stage_latency *total = &after.stages[FW_STAGE_TOTAL];
+            CHECK(total->count >= 1 && total->p50_us <= total->p99_us, "total latency over %llu frames",
+                  (unsigned long long)total->count);
+            CHECK(after.model_count == 4, "four models, got %zu", after.model_count);
+            bool mesh = false;
+            for (size_t i = 0; i < after.model_count; i++) {
+                mesh = mesh || strcmp(after.models[i].name, "face_landmark.tflite") == 0;
+                CHECK(strlen(after.models[i].sha256) == 64 &&
+                          strspn(after.models[i].sha256, "0123456789abcdef") == 64,
+                      "sha256 of %s", after.models[i].name);
+                CHECK(after.models[i].size_bytes > 100000, "size of %s", after.models[i].name);
+            }
+            CHECK(mesh, "face_landmark.tflite is listed");
+        }
+    }
+    fw_close(c);
+    free(jpeg);
+}
+
+int main(int argc, char **argv)
+{
+    for (int i = 1; i + 1 < argc; i += 2) {
+        if (strcmp(argv[i], "--fixtures") == 0)
+            fixtures_dir = argv[i + 1];
+        else if (strcmp(argv[i], "--socket") == 0)
+            worker_socket = argv[i + 1];
+    }
+    if (!fixtures_dir) {
+        fprintf(stderr, "usage: %s --fixtures DIR [--socket PATH]\n", argv[0]);
+        return 2;
+    }
+
+    RUN(test_status_names);
+    RUN(test_default_socket_path);
+    RUN(test_options_defaults);
+    RUN(test_connect_failure);
+    RUN(test_wire_ping_partial_reads);
+    RUN(test_wire_large_messages);
+    RUN(test_wire_answers_in_any_order);
+    RUN(test_wire_worker_error_keeps_session);
+    RUN(test_wire_session_options);
+    RUN(test_wire_oversized_message);
+    RUN(test_wire_bad_flag);
+    RUN(test_wire_garbage_payload);
+    RUN(test_wire_truncated_message);
+    RUN(test_wire_worker_hangs_up_with_status);
+    RUN(test_wire_unknown_call_id);
+    RUN(test_wire_timeout_discards_late_answer);
+    RUN(test_wire_unread_answers_are_freed);
+
+    if (worker_socket) {
+        RUN(test_worker_ping);
+        RUN(test_worker_default_socket);
+        RUN(test_worker_image_astronaut);
+        RUN(test_worker_image_no_face);
+        RUN(test_worker_mlkit_outputs);
+        RUN(test_worker_raw_pixels_with_orientation);
+        RUN(test_worker_video_tracking);
+        RUN(test_worker_timestamp_must_increase);
+        RUN(test_worker_corrupt_jpeg);
+        RUN(test_worker_options_out_of_range);
+        RUN(test_worker_live_stream);
+        RUN(test_worker_two_live_sessions_one_connection);
+        RUN(test_worker_close_with_frames_in_flight);
+        RUN(test_worker_stats);
+    }
+
+    printf("%d passed, %d failed\n", tests_passed, tests_failed);
+    return tests_failed == 0 ? 0 : 1;
+}
