@@ -74,3 +74,10 @@ $(CLIENT_VENV)/.ok: clients/python/pyproject.toml
 test-python: deps models $(CLIENT_VENV)/.ok
 	$(SWIFT) build --product face-worker
 	$(CLIENT_VENV)/bin/python -m pytest clients/python/tests
+
+# The C client's tests, against a real face-worker, under valgrind.
+.PHONY: test-c
+
+test-c: deps models
+	$(SWIFT) build --product face-worker
+	$(MAKE) -C clients/c test
