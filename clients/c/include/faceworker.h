@@ -98,7 +98,8 @@ typedef enum fw_status {
     FW_ERR_CONNECT = -3,  /* no worker listens on the socket path */
     FW_ERR_IO = -4,       /* reading or writing the socket failed */
     FW_ERR_CLOSED = -5,   /* the worker closed the connection */
-    FW_ERR_PROTOCOL = -6, /* the worker sent bytes this client cannot accept */
+    FW_ERR_PROTOCOL = -6, /* the worker sent bytes this client cannot accept,
+                             such as a message over 64 MiB */
     FW_ERR_DROPPED = -7   /* the worker dropped the frame without processing it */
 } fw_status;
 
@@ -141,8 +142,10 @@ FW_API void fw_close(fw_client *client);
 /* Bounds every blocking call of the client (fw_open_session,
  * fw_process*, fw_close_session, fw_reset_session, fw_ping, fw_get_stats):
  * when no answer arrives within timeout_ms, the call fails with
- * FW_DEADLINE_EXCEEDED and the client ignores the late answer. A negative
- * value (the default) waits as long as it takes. */
+ * FW_DEADLINE_EXCEEDED and the client ignores the late answer. It also
+ * bounds writing a request, for fw_send*() too: a request that could not be
+ * written at all fails the same way; one cut short breaks the connection
+ * (FW_ERR_IO). A negative value (the default) waits as long as it takes. */
 FW_API void fw_set_timeout(fw_client *client, int timeout_ms);
 
 /* Asks the worker to echo payload (len bytes; NULL when len is 0) and

@@ -13,7 +13,7 @@ static int tests_passed;
 static int tests_failed;
 
 #define CHECK_AT(cond, ...)                                                                                  \
-    (cond ? 1                                                                                                \
+    ((cond) ? 1                                                                                              \
           : (test_failed = 1, fprintf(stderr, "    %s:%d: %s: ", __FILE__, __LINE__, #cond),                   \
              fprintf(stderr, __VA_ARGS__), fputc('\n', stderr), 0))
 
