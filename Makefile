@@ -30,7 +30,7 @@ build: deps
 run: deps models build
 	$(BIN)/face-worker --models $(MODELS)
 
-test: deps models test-swift
+test: deps models test-swift test-python test-c
 
 test-swift:
 	$(SWIFT) build --build-tests

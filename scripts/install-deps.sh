@@ -7,7 +7,8 @@ packages=(
   libxnnpack-dev libpthreadpool-dev   # inference engine and its thread pool header
   libturbojpeg0-dev                   # JPEG decoding
   libprotobuf-c-dev protobuf-c-compiler protobuf-compiler   # C client and `make proto`
-  python3-venv                        # virtual environments for the benchmarks and clients
+  python3-venv python3-pip            # virtual environments for the benchmarks and clients
+  valgrind pkg-config                 # the C client's leak-checked tests and its pkg-config file
 )
 
 missing=()
