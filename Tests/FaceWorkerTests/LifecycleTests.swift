@@ -9,30 +9,48 @@ import XCTest
 final class LifecycleTests: XCTestCase {
     func testSIGTERMAnswersTheFramesInFlightRemovesTheSocketAndExitsZeroWithinTwoSeconds() async throws {
         let worker = try await startWorker(["--threads", "1"])
-        let client = try await worker.connect()
+        let socket = try UnixSocket(path: worker.socketPath)
+        var open = Faceworker_V1_ClientMessage()
+        open.callID = 1
         // Landmarks make each frame slow enough that most are still waiting at SIGTERM.
-        let session = try await client.openSession(options: Expect.options(.video) {
+        open.openSession.options = Expect.options(.video) {
             $0.trackingEnabled = true
             $0.outputFaceMesh = true
-        })
-        let frames = Array(try TestPaths.videoFrames().prefix(8))
-        let answered = try await withThrowingTaskGroup(of: Int64.self) { group in
-            for (index, jpeg) in frames.enumerated() {
-                group.addTask { try await session.process(jpeg: jpeg, timestampMs: Int64(index)).timestampMs }
-                try await Task.sleep(for: .milliseconds(1))
-            }
-            // All eight are sent; the first is answered, so the rest are queued or running.
-            let first = try await group.next()
-            let start = ContinuousClock.now
-            worker.signal(SIGTERM)
-            var timestamps = [try XCTUnwrap(first)]
-            for try await timestamp in group { timestamps.append(timestamp) }
-            let status = await worker.waitForExit(timeout: .seconds(3))
-            XCTAssertEqual(status, 0, worker.log)
-            XCTAssertLessThan(ContinuousClock.now - start, .seconds(2), "exit after SIGTERM")
-            return timestamps
         }
-        XCTAssertEqual(answered.sorted(), (0..<Int64(frames.count)).map { $0 }, "every frame in flight is answered")
+        try socket.send(open)
+        let sessionID = try XCTUnwrap(try socket.receive()).openSession.sessionID
+
+        // Eight frames, then a ping: once the ping is answered, the worker has
+        // read every frame, so all eight are in flight.
+        let encoder = LengthPrefixedMessageEncoder()
+        var bytes: [UInt8] = []
+        for (index, jpeg) in try TestPaths.videoFrames().prefix(8).enumerated() {
+            var frame = Faceworker_V1_ClientMessage()
+            frame.callID = UInt64(10 + index)
+            frame.processFrame.sessionID = sessionID
+            frame.processFrame.frame = .jpeg(jpeg, timestampMs: Int64(index))
+            try encoder.encode(message: frame, into: &bytes)
+        }
+        var ping = Faceworker_V1_ClientMessage()
+        ping.callID = 2
+        ping.ping = Faceworker_V1_PingRequest()
+        try encoder.encode(message: ping, into: &bytes)
+        try socket.send(bytes)
+
+        var results: [Int64] = []
+        while let answer = try socket.receive(), answer.callID != 2 {
+            results.append(answer.frameResult.timestampMs)
+        }
+        let start = ContinuousClock.now
+        worker.signal(SIGTERM)
+        while let answer = try socket.receive() {
+            XCTAssertEqual(answer.frameResult.sessionID, sessionID, "\(answer)")
+            results.append(answer.frameResult.timestampMs)
+        }
+        let status = await worker.waitForExit(timeout: .seconds(3))
+        XCTAssertEqual(status, 0, worker.log)
+        XCTAssertLessThan(ContinuousClock.now - start, .seconds(2), "exit after SIGTERM")
+        XCTAssertEqual(results, Array(0..<8), "every frame in flight is answered, in order, before the connection closes")
         XCTAssertFalse(FileManager.default.fileExists(atPath: worker.socketPath), "the socket is removed")
         XCTAssertTrue(worker.log.contains("shutting down"))
     }
@@ -85,8 +103,13 @@ final class LifecycleTests: XCTestCase {
         let output = Pipe()
         child.standardOutput = output
         try child.run()
-        let line = output.fileHandleForReading.availableData
-        XCTAssertEqual(String(decoding: line, as: UTF8.self), "open\n")
+        var said = Data()
+        while !said.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { break }
+            said.append(chunk)
+        }
+        XCTAssertEqual(String(decoding: said, as: UTF8.self), "open\n", "the child opened its sessions")
         try await Task.sleep(for: .milliseconds(200))
         let busy = try await observer.stats()
         XCTAssertEqual(busy.sessions, 2)
@@ -149,7 +172,8 @@ final class LifecycleTests: XCTestCase {
         _ = await crashed.waitForExit(timeout: .seconds(5))
         XCTAssertTrue(FileManager.default.fileExists(atPath: crashed.socketPath), "a killed worker leaves its socket")
         let worker = try await startWorker(directory: directory)
-        XCTAssertTrue(worker.log.contains("stale"), worker.log)
+        let logged = await worker.waitForLog("stale")
+        XCTAssertTrue(logged, worker.log)
         let client = try await worker.connect()
         try await client.ping()
     }
@@ -188,7 +212,8 @@ final class LifecycleTests: XCTestCase {
         XCTAssertEqual(refusal.callID, 0)
         XCTAssertEqual(refusal.error.code, .permissionDenied)
         XCTAssertNil(try socket.receive(), "the worker hangs up")
-        XCTAssertTrue(worker.log.contains("connection refused"))
+        let logged = await worker.waitForLog("connection refused")
+        XCTAssertTrue(logged, worker.log)
 
         for allowance in [["--allow-uid", "0"], ["--allow-group", "root"]] {
             let other = try WorkerProcess.makeTemporaryDirectory()

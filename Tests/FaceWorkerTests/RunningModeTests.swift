@@ -114,23 +114,31 @@ final class RunningModeTests: XCTestCase {
 
     func testVideoFramesSentAtOnceAreAnsweredInOrder() async throws {
         let worker = try await startWorker()
-        let client = try await worker.connect()
-        let session = try await client.openSession(options: Expect.options(.video) { $0.trackingEnabled = true })
-        let frames = Array(try TestPaths.videoFrames().prefix(8))
-        let order = OrderLog()
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for (index, jpeg) in frames.enumerated() {
-                group.addTask {
-                    let result = try await session.process(jpeg: jpeg, timestampMs: Int64(index))
-                    await order.append(result.timestampMs)
-                }
-                // Let each request leave before the next, so they reach the worker in order.
-                try await Task.sleep(for: .milliseconds(2))
-            }
-            try await group.waitForAll()
+        let socket = try UnixSocket(path: worker.socketPath)
+        var open = Faceworker_V1_ClientMessage()
+        open.callID = 1
+        open.openSession.options = Expect.options(.video) { $0.trackingEnabled = true }
+        try socket.send(open)
+        let sessionID = try XCTUnwrap(try socket.receive()).openSession.sessionID
+        // Eight frames in one write, so they all wait while two threads could
+        // take them: the session still runs them one at a time, in order.
+        let encoder = LengthPrefixedMessageEncoder()
+        var bytes: [UInt8] = []
+        for (index, jpeg) in try TestPaths.videoFrames().prefix(8).enumerated() {
+            var frame = Faceworker_V1_ClientMessage()
+            frame.callID = UInt64(10 + index)
+            frame.processFrame.sessionID = sessionID
+            frame.processFrame.frame = .jpeg(jpeg, timestampMs: Int64(index))
+            try encoder.encode(message: frame, into: &bytes)
         }
-        let answered = await order.entries
-        XCTAssertEqual(answered, (0..<Int64(frames.count)).map { $0 })
+        try socket.send(bytes)
+        var answered: [Int64] = []
+        for _ in 0..<8 {
+            let answer = try XCTUnwrap(try socket.receive())
+            XCTAssertEqual(answer.frameResult.faces.count, 1)
+            answered.append(answer.frameResult.timestampMs)
+        }
+        XCTAssertEqual(answered, Array(0..<8))
     }
 
     func testLiveStreamDropsReplacedFramesAndAnswersEveryFrameOnce() async throws {
@@ -164,14 +172,5 @@ final class RunningModeTests: XCTestCase {
         let stats = try await client.stats()
         XCTAssertEqual(stats.framesDropped, UInt64(dropped.count))
         try await session.close()
-    }
-}
-
-/// Timestamps in the order their answers arrived.
-actor OrderLog {
-    private(set) var entries: [Int64] = []
-
-    func append(_ entry: Int64) {
-        entries.append(entry)
     }
 }

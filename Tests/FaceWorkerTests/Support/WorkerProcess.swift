@@ -82,6 +82,16 @@ final class WorkerProcess: Sendable {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
+    /// Waits until the worker's log contains `text`; false after `timeout`.
+    func waitForLog(_ text: String, timeout: Duration = .seconds(10)) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while !log.contains(text) {
+            guard ContinuousClock.now < deadline else { return false }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return true
+    }
+
     /// What the worker logged so far.
     var log: String {
         (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
