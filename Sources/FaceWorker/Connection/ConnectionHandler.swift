@@ -138,6 +138,11 @@ final class ConnectionHandler: ChannelInboundHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if case ByteToMessageDecoderError.dataReceivedInErrorState = error {
+            // Bytes that keep coming after broken framing are discarded while the
+            // status goes out; the outbox closes the connection after that.
+            return
+        }
         if let framing = error as? FramingError {
             logger.notice("connection closed: broken framing", metadata: ["message": "\(framing)"])
             outbox?.sendAndClose(Faceworker_V1_WorkerMessage(callID: 0, .error(Faceworker_V1_Status(framing))))

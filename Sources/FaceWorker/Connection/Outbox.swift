@@ -36,11 +36,23 @@ struct Outbox: Sendable {
 extension Outbox {
     /// Queues `message`, then closes the connection once it is written: for
     /// the status a connection gets just before the worker hangs up.
+    /// How long a connection refused for broken framing may keep sending
+    /// before the worker closes it outright.
+    static let closeGracePeriod = TimeAmount.seconds(1)
+
     func sendAndClose(_ message: Faceworker_V1_WorkerMessage) {
         let channel = channel
         let buffer = message.framed(allocator: channel.allocator)
         channel.eventLoop.execute {
-            channel.writeAndFlush(buffer).whenComplete { _ in channel.close(promise: nil) }
+            // Closing while the client is still sending would reset the
+            // connection and lose the status on its way; so the worker stops
+            // writing, keeps reading (the broken framing discards what comes),
+            // and closes once the client has seen the status and hung up, or
+            // after a grace period.
+            channel.writeAndFlush(buffer).whenComplete { _ in
+                channel.close(mode: .output, promise: nil)
+                channel.eventLoop.scheduleTask(in: Outbox.closeGracePeriod) { channel.close(promise: nil) }
+            }
         }
     }
 }
