@@ -34,12 +34,12 @@ struct Outbox: Sendable {
 }
 
 extension Outbox {
-    /// Queues `message`, then closes the connection once it is written: for
-    /// the status a connection gets just before the worker hangs up.
     /// How long a connection refused for broken framing may keep sending
     /// before the worker closes it outright.
     static let closeGracePeriod = TimeAmount.seconds(1)
 
+    /// Queues `message`, then closes the connection once it is written: for
+    /// the status a connection gets just before the worker hangs up.
     func sendAndClose(_ message: Faceworker_V1_WorkerMessage) {
         let channel = channel
         let buffer = message.framed(allocator: channel.allocator)
