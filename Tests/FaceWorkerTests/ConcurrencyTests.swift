@@ -46,6 +46,44 @@ final class ConcurrencyTests: XCTestCase {
         XCTAssertEqual(stats.sessions, 0)
     }
 
+    func testABusySessionDoesNotStarveAQuietOne() async throws {
+        let worker = try await startWorker(["--threads", "1"])
+        let socket = try UnixSocket(path: worker.socketPath)
+        var sessions: [UInt64] = []
+        for (call, options) in [Expect.options(.video) { $0.outputFaceMesh = true }, Expect.options(.image)].enumerated() {
+            var open = Faceworker_V1_ClientMessage()
+            open.callID = UInt64(call + 1)
+            open.openSession.options = options
+            try socket.send(open)
+            sessions.append(try XCTUnwrap(try socket.receive()).openSession.sessionID)
+        }
+        // Eight frames of the busy session, then one of the quiet session, in one write.
+        let encoder = LengthPrefixedMessageEncoder()
+        var bytes: [UInt8] = []
+        for (index, jpeg) in try TestPaths.videoFrames().prefix(8).enumerated() {
+            var frame = Faceworker_V1_ClientMessage()
+            frame.callID = UInt64(10 + index)
+            frame.processFrame.sessionID = sessions[0]
+            frame.processFrame.frame = .jpeg(jpeg, timestampMs: Int64(index))
+            try encoder.encode(message: frame, into: &bytes)
+        }
+        var quiet = Faceworker_V1_ClientMessage()
+        quiet.callID = 99
+        quiet.processFrame.sessionID = sessions[1]
+        quiet.processFrame.frame = .jpeg(try TestPaths.jpeg("astronaut.jpg"))
+        try encoder.encode(message: quiet, into: &bytes)
+        try socket.send(bytes)
+
+        var order: [UInt64] = []
+        while order.count < 9 {
+            order.append(try XCTUnwrap(try socket.receive()).callID)
+        }
+        let quietPosition = try XCTUnwrap(order.firstIndex(of: 99))
+        // Round robin: the quiet frame runs as soon as the busy session's
+        // running frame is done, not after its seven waiting ones.
+        XCTAssertLessThanOrEqual(quietPosition, 2, "answer order \(order)")
+    }
+
     func testCloseIsAnsweredAfterEveryEarlierFrameOfTheSession() async throws {
         let worker = try await startWorker(["--threads", "1"])
         let socket = try UnixSocket(path: worker.socketPath)
