@@ -25,4 +25,23 @@ final class HealthTests: XCTestCase {
         samples.sort()
         print("empty ping round trip over 5000 calls: p50 \(samples[2500]), p99 \(samples[4950])")
     }
+
+    func testAClientThatDoesNotReadGetsBackpressureNotUnboundedMemory() async throws {
+        let worker = try await startWorker()
+        let observer = try await worker.connect()
+        let before = try await observer.stats().residentMemoryBytes
+        // 64 MB of pings whose 64 KB answers are never read.
+        var ping = Faceworker_V1_ClientMessage()
+        ping.ping.payload = Data(count: 64 << 10)
+        let one = try LengthPrefixedMessageEncoder().encode(message: ping)
+        var flood: [UInt8] = []
+        flood.reserveCapacity(1000 * one.count)
+        for _ in 0..<1000 { flood.append(contentsOf: one) }
+        let socket = try UnixSocket(path: worker.socketPath)
+        let taken = socket.send(flood, untilStalledFor: .milliseconds(500))
+        XCTAssertLessThan(taken, 16 << 20, "the worker stops reading while its answers pile up")
+        let after = try await observer.stats().residentMemoryBytes
+        XCTAssertLessThan(after, before + (64 << 20), "resident memory stays bounded: \(before) -> \(after) bytes")
+        try await observer.ping()
+    }
 }

@@ -40,6 +40,23 @@ final class UnixSocket {
         }
     }
 
+    /// Writes as much of `bytes` as the peer takes, and returns how much that
+    /// was once the socket has stayed full for `stall`.
+    func send(_ bytes: [UInt8], untilStalledFor stall: Duration) -> Int {
+        var offset = 0
+        while offset < bytes.count {
+            var poller = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+            let milliseconds = Int32(stall.components.seconds * 1000 + stall.components.attoseconds / 1_000_000_000_000_000)
+            guard poll(&poller, 1, milliseconds) > 0 else { break }
+            let written = bytes[offset...].withUnsafeBytes {
+                Glibc.send(descriptor, $0.baseAddress, min($0.count, 65536), Int32(MSG_DONTWAIT))
+            }
+            guard written > 0 else { break }
+            offset += written
+        }
+        return offset
+    }
+
     /// Frames and writes a client message.
     func send(_ message: Faceworker_V1_ClientMessage) throws {
         try send(try LengthPrefixedMessageEncoder().encode(message: message))
