@@ -12,7 +12,7 @@ struct ProtocolHelperTests {
         #expect(options.numFaces == 1)
         #expect(options.minFacePresenceConfidence == 0.5)
         #expect(options.minTrackingConfidence == 0.5)
-        #expect(options.maxMissedFrames == 5)
+        #expect(options.maxMissedFrames == 3)
         #expect(options.optionalMinFaceSize != nil)
         #expect(options.optionalNumFaces != nil)
         #expect(options.optionalMaxMissedFrames != nil)

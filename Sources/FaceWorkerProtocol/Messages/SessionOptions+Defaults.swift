@@ -18,7 +18,7 @@ extension Faceworker_V1_SessionOptions {
         /// MediaPipe's min_tracking_confidence.
         public static let minTrackingConfidence: Float = 0.5
         /// Frames a lost face keeps its tracking ID for.
-        public static let maxMissedFrames: UInt32 = 5
+        public static let maxMissedFrames: UInt32 = 3
     }
 
     /// These options with every unset optional field (see PRESENCE in
