@@ -32,6 +32,8 @@ import numpy as np
 
 from model_inputs import MODELS, RANDOM_SEED, random_input
 
+from bench_args import count
+
 P3_GOAL = 1.10
 OURS_TIMEOUT_S = 600
 
@@ -129,15 +131,6 @@ def thread_list(text):
     if not counts or min(counts) < 1:
         raise argparse.ArgumentTypeError(f"thread counts must be positive, got {text!r}")
     return counts
-
-
-def count(minimum):
-    def parse(text):
-        value = int(text)
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"expected a count of at least {minimum}, got {text!r}")
-        return value
-    return parse
 
 
 def main():

@@ -41,6 +41,8 @@ import numpy as np
 
 from mediapipe_solutions import load_solutions
 
+from bench_args import count
+
 GOAL = 0.5
 MODES = ("detect", "landmarks")
 OURS_TIMEOUT_S = 600
@@ -149,15 +151,6 @@ def summary_json(rows):
     summary["ours_ms"] = {mode: round(ours[0], 4) for mode, _, ours in rows}
     summary["mediapipe_ms"] = {mode: round(peer[0], 4) for mode, peer, _ in rows}
     return json.dumps(summary, separators=(",", ":"))
-
-
-def count(minimum):
-    def parse(text):
-        value = int(text)
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"expected a count of at least {minimum}, got {text!r}")
-        return value
-    return parse
 
 
 def main():
