@@ -95,9 +95,9 @@ let package = Package(
             dependencies: ["Inference", "InferenceTesting"],
             exclude: ["Goldens"]
         ),
-        .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "InferenceTesting"]),
         .testTarget(name: "FaceDetectionTests", dependencies: ["FaceDetection"], exclude: ["Goldens", "Fixtures"]),
-        .testTarget(name: "FaceWorkerProtocolTests", dependencies: ["FaceWorkerProtocol"]),
+        .testTarget(name: "FaceWorkerProtocolTests", dependencies: ["FaceWorkerProtocol", "InferenceTesting"]),
         .testTarget(
             name: "FaceWorkerTests",
             dependencies: ["FaceWorker", "FaceWorkerClient", "FaceWorkerProtocol", "Imaging"]

@@ -1,3 +1,4 @@
+import InferenceTesting
 import FaceWorkerProtocol
 import SwiftProtobuf
 import Testing

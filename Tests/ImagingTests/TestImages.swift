@@ -1,10 +1,11 @@
+import InferenceTesting
 import Imaging
 
 /// Synthetic images the tests build for themselves.
 enum TestImages {
     /// Every byte random.
     static func noise(width: Int, height: Int, seed: UInt64) -> RGBImage {
-        var generator = SeededGenerator(seed: seed)
+        var generator = SplitMix64(seed: seed)
         let pixels = (0..<width * height * 3).map { _ in UInt8.random(in: 0...255, using: &generator) }
         return try! RGBImage(width: width, height: height, pixels: pixels)
     }
