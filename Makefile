@@ -7,13 +7,14 @@ VENV := .venv-tools
 PYTHON := $(VENV)/bin/python
 BIN := .build/$(CONFIG)
 
-.PHONY: all deps models build run test test-swift bench-inference bench-pipeline venv proto clean help
+.PHONY: all deps models build run test test-swift bench bench-inference bench-pipeline venv proto clean help
 
 all: build
 
 help:
 	@echo "make run              install what is missing, build, start face-worker"
 	@echo "make test             install what is missing, build, run every test"
+	@echo "make bench            the worker through face-bench against MediaPipe: DESIGN.md's P1, P2, P4, P5, P6"
 	@echo "make bench-inference  per-model invoke time: ours against LiteRT (1 and 2 threads)"
 	@echo "make bench-pipeline   per-frame pipeline time on a 640x360 JPEG video: ours vs MediaPipe Python"
 	@echo "make proto            regenerate the committed protobuf code (slow: builds the plugin)"
@@ -57,8 +58,15 @@ bench-pipeline: deps models venv
 	$(SWIFT) build -c release --product pipeline-bench
 	$(PYTHON) tools/bench_pipeline.py --frames Tests/FaceDetectionTests/Fixtures/video --ours .build/release/pipeline-bench
 
+# One run, one table; the latency histogram goes to out/.
+bench: deps models venv
+	$(SWIFT) build -c release --product face-worker
+	$(MAKE) -C clients/c build/face-bench
+	$(PYTHON) tools/bench.py --worker .build/release/face-worker --face-bench clients/c/build/face-bench \
+		--models $(MODELS) --frames Tests/FaceDetectionTests/Fixtures/video --png out/bench-latency.png
+
 clean:
-	rm -rf .build $(VENV)
+	rm -rf .build $(VENV) out
 
 # The Python client's tests, against a real face-worker, in a light environment
 # built from the client's own extras.

@@ -7,15 +7,10 @@
 Both sides get the same JPEG bytes: the frame_*.jpg files of --frames in name order, read into
 memory before timing. Frame k of a run (warm-up frames included, k = 0, 1, ...) is file
 k mod N; the fixture video loops smoothly, so a tracker never sees a jump when it wraps.
-Two modes are timed per frame, from JPEG bytes to result:
-
-* detect:    decode + FaceDetection(model_selection=0, min_detection_confidence=0.5).process
-* landmarks: decode + FaceMesh(static_image_mode=False, max_num_faces=1, refine_landmarks=True).process
-
-MediaPipe decodes with OpenCV (cv2.imdecode, then cvtColor BGR to RGB): on these 640x360
-frames it takes about half of Pillow's time, and the peer should get its fastest path. It is
-timed here with time.perf_counter_ns around decode + process, with a fresh solution object
-per round. Ours is timed by the executable itself, run as
+Two modes are timed per frame, from JPEG bytes to result, as mediapipe_peer.py describes
+(detect: decode + FaceDetection; landmarks: decode + FaceMesh with refined landmarks).
+MediaPipe is timed here with time.perf_counter_ns around decode + process, with a fresh
+solution object per round. Ours is timed by the executable itself, run as
 
     <ours> --frames DIR --mode detect|landmarks --warmup W --iterations I
 
@@ -34,29 +29,15 @@ import json
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
 
-from mediapipe_solutions import load_solutions
-
 from bench_args import count
+from mediapipe_peer import MODES, Peer, fail, read_frames
 
 GOAL = 0.5
-MODES = ("detect", "landmarks")
 OURS_TIMEOUT_S = 600
-
-
-def fail(message):
-    sys.exit(f"error: {message}")
-
-
-def read_frames(folder):
-    files = sorted(folder.glob("frame_*.jpg"))
-    if not files:
-        fail(f"no frame_*.jpg in {folder}; tools/make_pipeline_fixtures.py writes the fixture video")
-    return [path.read_bytes() for path in files]
 
 
 def check_ours(ours):
@@ -65,49 +46,14 @@ def check_ours(ours):
              "(swift build -c release --product pipeline-bench)")
 
 
-def load_decoder():
-    try:
-        import cv2
-    except ImportError:
-        fail("OpenCV's Python package is not installed in this interpreter; `make venv` creates .venv-tools")
-
-    def decode(jpeg):
-        bgr = cv2.imdecode(np.frombuffer(jpeg, dtype=np.uint8), cv2.IMREAD_COLOR)
-        return cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB)
-    return decode
-
-
-def mediapipe_solution(solutions, mode):
-    if mode == "detect":
-        return (solutions.face_detection.FaceDetection(model_selection=0, min_detection_confidence=0.5),
-                lambda result: bool(result.detections))
-    return (solutions.face_mesh.FaceMesh(static_image_mode=False, max_num_faces=1, refine_landmarks=True,
-                                         min_detection_confidence=0.5, min_tracking_confidence=0.5),
-            lambda result: bool(result.multi_face_landmarks))
-
-
 def summary_ms(samples_ns):
     samples = np.asarray(samples_ns, dtype=np.float64) / 1e6
     return float(np.median(samples)), float(np.percentile(samples, 90))
 
 
-def time_mediapipe(solutions, decode, frames, mode, warmup, iterations):
-    """Median and p90 in ms, and how many timed frames gave a face (a peer that finds nothing
-    does less work, so the count is shown beside the time)."""
-    solution, found_face = mediapipe_solution(solutions, mode)
-    process = solution.process
-    count = len(frames)
-    for k in range(warmup):
-        process(decode(frames[k % count]))
-    samples, with_face = [], 0
-    clock = time.perf_counter_ns
-    for k in range(warmup, warmup + iterations):
-        jpeg = frames[k % count]
-        start = clock()
-        result = process(decode(jpeg))
-        samples.append(clock() - start)
-        with_face += found_face(result)
-    solution.close()
+def time_mediapipe(peer, frames, mode, warmup, iterations):
+    """Median and p90 in ms, and how many timed frames gave a face."""
+    samples, with_face = peer.time(frames, mode, warmup, iterations)
     return (*summary_ms(samples), with_face)
 
 
@@ -164,13 +110,12 @@ def main():
 
     frames = read_frames(args.frames)
     check_ours(args.ours)
-    decode = load_decoder()
-    solutions = load_solutions()
+    mediapipe = Peer()
     rows = []
     for mode in MODES:
         peer, ours = [], []
         for _ in range(args.rounds):
-            peer.append(time_mediapipe(solutions, decode, frames, mode, args.warmup, args.iterations))
+            peer.append(time_mediapipe(mediapipe, frames, mode, args.warmup, args.iterations))
             ours.append(time_ours(args.ours, args.frames, mode, args.warmup, args.iterations))
         rows.append((mode, min(peer), min(ours)))
         print(f"measured {mode} on {len(frames)} frames", file=sys.stderr, flush=True)

@@ -1,7 +1,8 @@
 /*
  * face-bench: puts load on a running face-worker from N concurrent sessions,
  * each on its own connection and thread, and reports round-trip latency,
- * the worker's stage times, throughput, drops and errors.
+ * the worker's stage times, throughput, drops and errors. Its ping mode
+ * times empty Ping round trips instead, the floor under every request.
  *
  * It is the thinnest client there is: frames are encoded before the clock
  * starts, and each session only sends them and takes the answers.
@@ -31,10 +32,13 @@
 enum { STAGE_QUEUED, STAGE_DECODE, STAGE_DETECT, STAGE_LANDMARKS, STAGE_TOTAL, STAGES };
 static const char *const stage_names[STAGES] = {"queued", "decode", "detect", "landmarks", "total"};
 
+enum bench_mode { MODE_VIDEO, MODE_LIVE, MODE_PING };
+static const char *const mode_names[] = {"video", "live", "ping"};
+
 struct config {
     const char *socket_path;
     int sessions;
-    bool live;
+    enum bench_mode mode;
     double fps; /* 0: as fast as possible */
     size_t frames;
     const char *dir;
@@ -42,6 +46,7 @@ struct config {
     bool landmarks;
     uint32_t num_faces;
     bool json;
+    const char *samples; /* file for every round trip, or NULL */
 };
 
 /* One session's run: its inputs, and what it measured. */
@@ -51,9 +56,11 @@ struct run {
     pthread_barrier_t *start;
     int64_t *timestamps; /* per frame, strictly increasing */
     int64_t *sent_ns;    /* per frame, when it was sent */
-    uint64_t *latency_us;
-    uint64_t *overhead_us; /* round trip minus the worker's total */
-    uint64_t *stage_us[STAGES];
+    /* Per answer, in ns: round trip at sub-microsecond resolution, since a
+     * Ping takes only a few microseconds. */
+    uint64_t *latency_ns;
+    uint64_t *overhead_ns; /* round trip minus the worker's total */
+    uint64_t *stage_ns[STAGES];
     size_t answered, sent, dropped, errors, faces;
     int64_t first_send_ns, last_answer_ns;
     char first_error[FW_ERROR_MESSAGE_SIZE + 64];
@@ -92,16 +99,27 @@ static bool connection_gone(int rc)
 static void record_result(struct run *r, const fw_result *result, int64_t sent, int64_t received)
 {
     size_t i = r->answered++;
-    uint64_t latency = (uint64_t)((received - sent) / 1000);
+    uint64_t latency = (uint64_t)(received - sent);
     fw_timings t = fw_result_timings(result);
-    r->latency_us[i] = latency;
-    r->overhead_us[i] = latency > t.total_us ? latency - t.total_us : 0;
-    r->stage_us[STAGE_QUEUED][i] = t.queued_us;
-    r->stage_us[STAGE_DECODE][i] = t.decode_us;
-    r->stage_us[STAGE_DETECT][i] = t.detect_us;
-    r->stage_us[STAGE_LANDMARKS][i] = t.landmarks_us;
-    r->stage_us[STAGE_TOTAL][i] = t.total_us;
+    uint64_t total = t.total_us * 1000;
+    r->latency_ns[i] = latency;
+    r->overhead_ns[i] = latency > total ? latency - total : 0;
+    r->stage_ns[STAGE_QUEUED][i] = t.queued_us * 1000;
+    r->stage_ns[STAGE_DECODE][i] = t.decode_us * 1000;
+    r->stage_ns[STAGE_DETECT][i] = t.detect_us * 1000;
+    r->stage_ns[STAGE_LANDMARKS][i] = t.landmarks_us * 1000;
+    r->stage_ns[STAGE_TOTAL][i] = total;
     r->faces += fw_result_face_count(result);
+    r->last_answer_ns = received;
+}
+
+/* A Ping has no worker stages: its whole round trip is transport. */
+static void record_ping(struct run *r, int64_t sent, int64_t received)
+{
+    size_t i = r->answered++;
+    r->latency_ns[i] = r->overhead_ns[i] = (uint64_t)(received - sent);
+    for (int k = 0; k < STAGES; k++)
+        r->stage_ns[k][i] = 0;
     r->last_answer_ns = received;
 }
 
@@ -136,6 +154,28 @@ static void run_video(struct run *r, fw_session *s)
             r->dropped++;
         } else {
             record_error(r, "frame %lld: %s: %s", (long long)r->timestamps[i], fw_status_name(rc), err.message);
+            if (connection_gone(rc))
+                return;
+        }
+    }
+}
+
+static void run_ping(struct run *r, fw_client *c)
+{
+    int64_t start = now_ns(), period = period_ns(r->cfg);
+    r->first_send_ns = start;
+    for (size_t i = 0; i < r->cfg->frames; i++) {
+        if (period > 0)
+            sleep_until(start + (int64_t)i * period);
+        fw_error err;
+        int64_t sent = now_ns();
+        int rc = fw_ping(c, NULL, 0, &err);
+        int64_t received = now_ns();
+        r->sent++;
+        if (rc == FW_OK) {
+            record_ping(r, sent, received);
+        } else {
+            record_error(r, "ping %zu: %s: %s", i, fw_status_name(rc), err.message);
             if (connection_gone(rc))
                 return;
         }
@@ -236,11 +276,11 @@ static void *session_thread(void *arg)
     fw_client *c = fw_connect(cfg->socket_path, &err);
     if (!c) {
         record_error(r, "%s", err.message);
-    } else {
+    } else if (cfg->mode != MODE_PING) {
         fw_set_timeout(c, ANSWER_TIMEOUT_MS);
         fw_session_options o;
         fw_session_options_init(&o);
-        o.running_mode = cfg->live ? FW_MODE_LIVE_STREAM : FW_MODE_VIDEO;
+        o.running_mode = cfg->mode == MODE_LIVE ? FW_MODE_LIVE_STREAM : FW_MODE_VIDEO;
         o.tracking_enabled = true;
         o.landmarks = o.contours = o.classification = o.output_face_mesh = cfg->landmarks;
         o.num_faces = cfg->num_faces;
@@ -251,10 +291,13 @@ static void *session_thread(void *arg)
     /* Every session starts at once, whether or not it could connect. */
     pthread_barrier_wait(r->start);
     if (s) {
-        if (cfg->live)
+        if (cfg->mode == MODE_LIVE)
             run_live(r, s);
         else
             run_video(r, s);
+    } else if (c && cfg->mode == MODE_PING) {
+        fw_set_timeout(c, ANSWER_TIMEOUT_MS);
+        run_ping(r, c);
     }
     fw_close(c);
     return NULL;
@@ -270,13 +313,14 @@ static int compare_u64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Nearest-rank percentile of sorted values, in ms; 0 when there are none. */
+/* Nearest-rank percentile of sorted values in ns, in ms; 0 when there are
+ * none. */
 static double percentile_ms(const uint64_t *sorted, size_t n, double p)
 {
     if (n == 0)
         return 0;
     size_t rank = (size_t)ceil(p / 100.0 * (double)n);
-    return (double)sorted[rank == 0 ? 0 : rank - 1] / 1000.0;
+    return (double)sorted[rank == 0 ? 0 : rank - 1] / 1e6;
 }
 
 struct summary {
@@ -285,8 +329,26 @@ struct summary {
     double overhead_p50;
     double stage_p50[STAGES];
     double seconds, throughput;
+    long max_rss_kib;
     const char *first_error;
 };
+
+/* This process's peak resident memory in KiB (VmHWM), or -1. Not
+ * getrusage(): its ru_maxrss survives execve, so a face-bench started by a
+ * large process would report its parent's peak. */
+static long peak_rss_kib(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    if (!f)
+        return -1;
+    char line[256];
+    long kib = -1;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "VmHWM: %ld kB", &kib) == 1)
+            break;
+    fclose(f);
+    return kib;
+}
 
 /* Joins the sessions' arrays into one sorted array per measure. */
 static int summarize(struct run *runs, int n, struct summary *out)
@@ -315,9 +377,9 @@ static int summarize(struct run *runs, int n, struct summary *out)
     for (int k = 0; k < STAGES + 2; k++) {
         size_t at = 0;
         for (int i = 0; i < n; i++) {
-            const uint64_t *src = k < STAGES ? runs[i].stage_us[k]
-                                  : k == STAGES ? runs[i].overhead_us
-                                                : runs[i].latency_us;
+            const uint64_t *src = k < STAGES ? runs[i].stage_ns[k]
+                                  : k == STAGES ? runs[i].overhead_ns
+                                                : runs[i].latency_ns;
             memcpy(all + at, src, runs[i].answered * sizeof *all);
             at += runs[i].answered;
         }
@@ -330,13 +392,33 @@ static int summarize(struct run *runs, int n, struct summary *out)
             out->p50 = percentile_ms(all, total, 50);
             out->p90 = percentile_ms(all, total, 90);
             out->p99 = percentile_ms(all, total, 99);
-            out->max = total ? (double)all[total - 1] / 1000.0 : 0;
+            out->max = total ? (double)all[total - 1] / 1e6 : 0;
         }
     }
     free(all);
     if (total > 0 && last > first) {
         out->seconds = (double)(last - first) / 1e9;
         out->throughput = (double)total / out->seconds;
+    }
+    out->max_rss_kib = peak_rss_kib();
+    return 0;
+}
+
+/* Every round trip in µs, one per line, session after session, for
+ * histograms and statistics of the caller's own. */
+static int write_samples(const char *path, const struct run *runs, int n)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "face-bench: cannot write %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    for (int i = 0; i < n; i++)
+        for (size_t k = 0; k < runs[i].answered; k++)
+            fprintf(f, "%.3f\n", (double)runs[i].latency_ns[k] / 1000.0);
+    if (fclose(f) != 0) {
+        fprintf(stderr, "face-bench: cannot write %s: %s\n", path, strerror(errno));
+        return -1;
     }
     return 0;
 }
@@ -359,20 +441,24 @@ static void print_json_string(const char *s)
 static void print_json(const struct config *cfg, const bench_frames *frames, const struct summary *s)
 {
     printf("{\"sessions\":%d,\"mode\":\"%s\",\"target_fps\":%g,\"frames_per_session\":%zu,", cfg->sessions,
-           cfg->live ? "live" : "video", cfg->fps, cfg->frames);
+           mode_names[cfg->mode], cfg->fps, cfg->frames);
     printf("\"landmarks\":%s,\"num_faces\":%u,\"source\":", cfg->landmarks ? "true" : "false", cfg->num_faces);
-    print_json_string(cfg->dir ? cfg->dir : "synthetic");
+    if (cfg->mode == MODE_PING)
+        printf("null");
+    else
+        print_json_string(cfg->dir ? cfg->dir : "synthetic");
     printf(",\"frame_width\":%d,\"frame_height\":%d,\"distinct_frames\":%zu,", frames->width, frames->height,
            frames->count);
     printf("\"sent\":%zu,\"answered\":%zu,\"dropped\":%zu,\"errors\":%zu,\"faces\":%zu,", s->sent,
            s->answered, s->dropped, s->errors, s->faces);
-    printf("\"latency_ms\":{\"p50\":%.3f,\"p90\":%.3f,\"p99\":%.3f,\"max\":%.3f},", s->p50, s->p90, s->p99,
+    printf("\"latency_ms\":{\"p50\":%.4f,\"p90\":%.4f,\"p99\":%.4f,\"max\":%.4f},", s->p50, s->p90, s->p99,
            s->max);
     printf("\"worker_median_ms\":{");
     for (int k = 0; k < STAGES; k++)
         printf("%s\"%s\":%.3f", k ? "," : "", stage_names[k], s->stage_p50[k]);
     printf("},\"transport_median_ms\":%.3f,", s->overhead_p50);
-    printf("\"throughput_fps\":%.2f,\"duration_s\":%.3f,\"first_error\":", s->throughput, s->seconds);
+    printf("\"throughput_fps\":%.2f,\"duration_s\":%.3f,\"max_rss_kib\":%ld,\"first_error\":", s->throughput,
+           s->seconds, s->max_rss_kib);
     if (s->first_error)
         print_json_string(s->first_error);
     else
@@ -380,15 +466,32 @@ static void print_json(const struct config *cfg, const bench_frames *frames, con
     printf("}\n");
 }
 
+static void print_ping_text(const struct config *cfg, const char *rate, const struct summary *s)
+{
+    printf("face-bench: %d connection%s x %zu empty Pings, %s\n", cfg->sessions, cfg->sessions == 1 ? "" : "s",
+           cfg->frames, rate);
+    printf("pings:      %zu sent, %zu answered, %zu errors\n", s->sent, s->answered, s->errors);
+    printf("latency:    p50 %.1f  p90 %.1f  p99 %.1f  max %.1f us (round trip, client clock)\n", s->p50 * 1000,
+           s->p90 * 1000, s->p99 * 1000, s->max * 1000);
+    printf("throughput: %.0f pings/s over %.2f s; client peak RSS %ld KiB\n", s->throughput, s->seconds,
+           s->max_rss_kib);
+    if (s->first_error)
+        printf("first error: %s\n", s->first_error);
+}
+
 static void print_text(const struct config *cfg, const bench_frames *frames, const struct summary *s)
 {
     char rate[32];
     if (cfg->fps > 0)
-        snprintf(rate, sizeof rate, "%g fps", cfg->fps);
+        snprintf(rate, sizeof rate, "%g per second", cfg->fps);
     else
         snprintf(rate, sizeof rate, "as fast as possible");
+    if (cfg->mode == MODE_PING) {
+        print_ping_text(cfg, rate, s);
+        return;
+    }
     printf("face-bench: %d session%s x %zu frames, %s mode, %s, %s\n", cfg->sessions, cfg->sessions == 1 ? "" : "s",
-           cfg->frames, cfg->live ? "live-stream" : "video", rate,
+           cfg->frames, cfg->mode == MODE_LIVE ? "live-stream" : "video", rate,
            cfg->landmarks ? "landmarks + mesh + ML Kit outputs" : "detection only");
     if (cfg->dir)
         printf("source:     %zu JPEG files from %s (%dx%d)\n", frames->count, cfg->dir, frames->width,
@@ -405,7 +508,8 @@ static void print_text(const struct config *cfg, const bench_frames *frames, con
         printf(" %s %.2f", stage_names[k], s->stage_p50[k]);
     printf(" ms (medians)\n");
     printf("transport:  %.2f ms (median of round trip minus worker total)\n", s->overhead_p50);
-    printf("throughput: %.1f frames/s over %.2f s\n", s->throughput, s->seconds);
+    printf("throughput: %.1f frames/s over %.2f s; client peak RSS %ld KiB\n", s->throughput, s->seconds,
+           s->max_rss_kib);
     if (s->first_error)
         printf("first error: %s\n", s->first_error);
 }
@@ -414,10 +518,10 @@ static void free_runs(struct run *runs, int n)
 {
     for (int i = 0; runs && i < n; i++) {
         free(runs[i].sent_ns);
-        free(runs[i].latency_us);
-        free(runs[i].overhead_us);
+        free(runs[i].latency_ns);
+        free(runs[i].overhead_ns);
         for (int k = 0; k < STAGES; k++)
-            free(runs[i].stage_us[k]);
+            free(runs[i].stage_ns[k]);
     }
     free(runs);
 }
@@ -438,12 +542,12 @@ static int run_sessions(const struct config *cfg, const bench_frames *frames)
         r->start = &start;
         r->timestamps = timestamps;
         r->sent_ns = malloc(cfg->frames * sizeof *r->sent_ns);
-        r->latency_us = malloc(cfg->frames * sizeof *r->latency_us);
-        r->overhead_us = malloc(cfg->frames * sizeof *r->overhead_us);
-        ok = r->sent_ns && r->latency_us && r->overhead_us;
+        r->latency_ns = malloc(cfg->frames * sizeof *r->latency_ns);
+        r->overhead_ns = malloc(cfg->frames * sizeof *r->overhead_ns);
+        ok = r->sent_ns && r->latency_ns && r->overhead_ns;
         for (int k = 0; k < STAGES; k++) {
-            r->stage_us[k] = malloc(cfg->frames * sizeof *r->stage_us[k]);
-            ok = ok && r->stage_us[k];
+            r->stage_ns[k] = malloc(cfg->frames * sizeof *r->stage_ns[k]);
+            ok = ok && r->stage_ns[k];
         }
     }
     int status = 1;
@@ -479,6 +583,8 @@ static int run_sessions(const struct config *cfg, const bench_frames *frames)
     else
         print_text(cfg, frames, &s);
     status = s.errors == 0 && s.answered > 0 ? 0 : 1;
+    if (cfg->samples && write_samples(cfg->samples, runs, cfg->sessions) != 0)
+        status = 1;
 out:
     free_runs(runs, cfg->sessions);
     free(threads);
@@ -493,24 +599,27 @@ out:
 static void usage(FILE *to, const char *argv0)
 {
     fprintf(to,
-            "usage: %s [-s SOCKET] [-c SESSIONS] [-m video|live] [-r FPS] [-n FRAMES] [-d DIR]\n"
-            "          [--source JPEG] [--landmarks] [--num-faces N] [--json]\n"
+            "usage: %s [-s SOCKET] [-c SESSIONS] [-m video|live|ping] [-r FPS] [-n FRAMES] [-d DIR]\n"
+            "          [--source JPEG] [--landmarks] [--num-faces N] [--json] [--samples FILE]\n"
             "\n"
             "  -s SOCKET     face-worker's socket (default: $XDG_RUNTIME_DIR/faceworker.sock,\n"
             "                else /tmp/faceworker-<uid>.sock)\n"
             "  -c SESSIONS   concurrent sessions, each on its own connection and thread (1)\n"
             "  -m MODE       video: each session sends a frame and waits for its result;\n"
             "                live: sends on schedule, never waits, the worker may drop (video)\n"
+            "                ping: each connection sends empty Pings, one at a time, and\n"
+            "                times their round trips (no session, no frames)\n"
             "  -r FPS        frames per second per session; 0 sends as fast as possible\n"
             "                (default: 0 in video mode, 30 in live mode)\n"
-            "  -n FRAMES     frames per session (300)\n"
+            "  -n FRAMES     frames (or Pings) per session (300)\n"
             "  -d DIR        send the .jpg/.jpeg files of DIR, in name order, cycling\n"
             "  --source JPEG without -d: the photograph the synthetic 640x360 frames are cut\n"
             "                from (default: the repository's " FIXTURE ")\n"
             "  --landmarks   run the whole pipeline: face mesh, ML Kit landmarks, contours,\n"
             "                classification (default: detection and tracking only)\n"
             "  --num-faces N most faces reported per frame (1)\n"
-            "  --json        print one JSON object instead of text\n",
+            "  --json        print one JSON object instead of text\n"
+            "  --samples FILE write every round trip, in microseconds, one per line\n",
             argv0);
 }
 
@@ -544,13 +653,35 @@ static const char *find_fixture(char *buf, size_t size)
     return access(buf, R_OK) == 0 ? buf : NULL;
 }
 
+/* The frames to send: -d's files, or the synthetic sequence. When no
+ * --source was given, the fixture's path is kept in found, which must
+ * outlive cfg. Returns 0, or -1 after saying why on stderr. */
+static int load_frames(struct config *cfg, bench_frames *frames, char *found, size_t found_size)
+{
+    char err[512];
+    if (cfg->dir) {
+        if (frames_from_directory(cfg->dir, frames, err, sizeof err) == 0)
+            return 0;
+    } else {
+        if (!cfg->source && !(cfg->source = find_fixture(found, found_size))) {
+            fprintf(stderr, "face-bench: cannot find %s; name a photograph with --source or frames with -d\n",
+                    FIXTURE);
+            return -1;
+        }
+        if (frames_synthesize(cfg->source, SYNTHETIC_FRAMES, frames, err, sizeof err) == 0)
+            return 0;
+    }
+    fprintf(stderr, "face-bench: %s\n", err);
+    return -1;
+}
+
 int main(int argc, char **argv)
 {
     struct config cfg = {.sessions = 1, .fps = -1, .frames = 300, .num_faces = 1};
     static const struct option long_options[] = {
         {"landmarks", no_argument, NULL, 'L'}, {"json", no_argument, NULL, 'J'},
         {"source", required_argument, NULL, 'S'}, {"num-faces", required_argument, NULL, 'F'},
-        {"help", no_argument, NULL, 'h'},
+        {"samples", required_argument, NULL, 'W'}, {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     int opt;
@@ -566,11 +697,16 @@ int main(int argc, char **argv)
             cfg.sessions = (int)v;
             break;
         case 'm':
-            if (strcmp(optarg, "video") != 0 && strcmp(optarg, "live") != 0) {
-                fprintf(stderr, "face-bench: -m takes video or live\n");
+            if (strcmp(optarg, "video") == 0) {
+                cfg.mode = MODE_VIDEO;
+            } else if (strcmp(optarg, "live") == 0) {
+                cfg.mode = MODE_LIVE;
+            } else if (strcmp(optarg, "ping") == 0) {
+                cfg.mode = MODE_PING;
+            } else {
+                fprintf(stderr, "face-bench: -m takes video, live or ping\n");
                 return 2;
             }
-            cfg.live = strcmp(optarg, "live") == 0;
             break;
         case 'r': {
             char *end;
@@ -599,6 +735,7 @@ int main(int argc, char **argv)
             cfg.num_faces = (uint32_t)v;
             break;
         case 'J': cfg.json = true; break;
+        case 'W': cfg.samples = optarg; break;
         case 'h': usage(stdout, argv[0]); return 0;
         default: usage(stderr, argv[0]); return 2;
         }
@@ -608,26 +745,12 @@ int main(int argc, char **argv)
         return 2;
     }
     if (cfg.fps < 0)
-        cfg.fps = cfg.live ? 30 : 0;
+        cfg.fps = cfg.mode == MODE_LIVE ? 30 : 0;
 
-    bench_frames frames;
-    char err[512], found[PATH_MAX + 64];
-    if (cfg.dir) {
-        if (frames_from_directory(cfg.dir, &frames, err, sizeof err) != 0) {
-            fprintf(stderr, "face-bench: %s\n", err);
-            return 1;
-        }
-    } else {
-        if (!cfg.source && !(cfg.source = find_fixture(found, sizeof found))) {
-            fprintf(stderr, "face-bench: cannot find %s; name a photograph with --source or frames with -d\n",
-                    FIXTURE);
-            return 1;
-        }
-        if (frames_synthesize(cfg.source, SYNTHETIC_FRAMES, &frames, err, sizeof err) != 0) {
-            fprintf(stderr, "face-bench: %s\n", err);
-            return 1;
-        }
-    }
+    bench_frames frames = {0};
+    char fixture[PATH_MAX + 64];
+    if (cfg.mode != MODE_PING && load_frames(&cfg, &frames, fixture, sizeof fixture) != 0)
+        return 1;
 
     int status = run_sessions(&cfg, &frames);
     frames_free(&frames);

@@ -1,0 +1,120 @@
+"""MediaPipe's side of the benchmarks: decode a JPEG and run a legacy solution on it, timed per frame.
+
+Used in-process by bench_pipeline.py and bench.py. Run as a program it is one of the eight peer
+processes whose memory `make bench` adds up (P5):
+
+    .venv-tools/bin/python tools/mediapipe_peer.py --frames DIR --mode landmarks --iterations 150
+
+which prints one JSON line: {"mode": ..., "iterations": ..., "median_ms": ..., "max_rss_kib": ...}.
+
+Both modes are timed from JPEG bytes to result:
+
+* detect:    decode + FaceDetection(model_selection=0, min_detection_confidence=0.5).process
+* landmarks: decode + FaceMesh(static_image_mode=False, max_num_faces=1, refine_landmarks=True).process
+
+MediaPipe decodes with OpenCV (cv2.imdecode, then cvtColor BGR to RGB): on 640x360 frames it takes
+about half of Pillow's time, and the peer should get its fastest path.
+"""
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from bench_args import count
+from mediapipe_solutions import load_solutions
+
+MODES = ("detect", "landmarks")
+
+
+def fail(message):
+    sys.exit(f"error: {message}")
+
+
+def read_frames(folder):
+    """The bytes of every frame_*.jpg in folder, in name order."""
+    files = sorted(Path(folder).glob("frame_*.jpg"))
+    if not files:
+        fail(f"no frame_*.jpg in {folder}; tools/make_pipeline_fixtures.py writes the fixture video")
+    return [path.read_bytes() for path in files]
+
+
+def load_decoder():
+    try:
+        import cv2
+    except ImportError:
+        fail("OpenCV's Python package is not installed in this interpreter; `make venv` creates .venv-tools")
+
+    def decode(jpeg):
+        bgr = cv2.imdecode(np.frombuffer(jpeg, dtype=np.uint8), cv2.IMREAD_COLOR)
+        return cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB)
+    return decode
+
+
+def _solution(solutions, mode):
+    if mode == "detect":
+        return (solutions.face_detection.FaceDetection(model_selection=0, min_detection_confidence=0.5),
+                lambda result: bool(result.detections))
+    return (solutions.face_mesh.FaceMesh(static_image_mode=False, max_num_faces=1, refine_landmarks=True,
+                                         min_detection_confidence=0.5, min_tracking_confidence=0.5),
+            lambda result: bool(result.multi_face_landmarks))
+
+
+class Peer:
+    """MediaPipe's solutions and OpenCV's decoder, loaded once."""
+
+    def __init__(self):
+        self.decode = load_decoder()
+        self.solutions = load_solutions()
+
+    def time(self, frames, mode, warmup, iterations):
+        """Per-frame times in ns of `iterations` frames after `warmup` untimed ones, and how many
+        timed frames gave a face (a peer that finds nothing does less work, so the count is shown
+        beside the time). Frame k of the run is frames[k mod len(frames)], warm-up included; a
+        fresh solution object is made per call."""
+        solution, found_face = _solution(self.solutions, mode)
+        process, decode = solution.process, self.decode
+        n = len(frames)
+        for k in range(warmup):
+            process(decode(frames[k % n]))
+        samples, with_face = [], 0
+        clock = time.perf_counter_ns
+        for k in range(warmup, warmup + iterations):
+            jpeg = frames[k % n]
+            start = clock()
+            result = process(decode(jpeg))
+            samples.append(clock() - start)
+            with_face += found_face(result)
+        solution.close()
+        return samples, with_face
+
+
+def peak_rss_kib(pid="self"):
+    """A process's peak resident memory in KiB (VmHWM). Not getrusage(), whose ru_maxrss survives
+    execve and so would count a parent's peak too."""
+    status = Path(f"/proc/{pid}/status")
+    for line in status.read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+    fail(f"no VmHWM line in {status}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description="One MediaPipe peer process: time a mode, report peak memory.")
+    parser.add_argument("--frames", type=Path, required=True, help="folder of frame_*.jpg files")
+    parser.add_argument("--mode", choices=MODES, default="landmarks")
+    parser.add_argument("--warmup", type=count(0), default=10, help="untimed frames first (default 10)")
+    parser.add_argument("--iterations", type=count(1), default=150, help="timed frames (default 150)")
+    args = parser.parse_args()
+    frames = read_frames(args.frames)
+    samples, _ = Peer().time(frames, args.mode, args.warmup, args.iterations)
+    print(json.dumps({"mode": args.mode, "iterations": args.iterations,
+                      "median_ms": round(float(np.median(samples)) / 1e6, 4),
+                      "max_rss_kib": peak_rss_kib()}))
+
+
+if __name__ == "__main__":
+    main()
