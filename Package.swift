@@ -88,6 +88,8 @@ let package = Package(
         ),
         // Deterministic inputs shared by the parity tests and the inference benchmark.
         .target(name: "InferenceTesting"),
+        // Hand-built hostile JPEGs shared by the decoder tests and the worker's bad-input tests.
+        .target(name: "ImagingTesting"),
 
         .testTarget(name: "ModelFileTests", dependencies: ["ModelFile"]),
         .testTarget(
@@ -95,12 +97,12 @@ let package = Package(
             dependencies: ["Inference", "InferenceTesting"],
             exclude: ["Goldens"]
         ),
-        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "InferenceTesting"]),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "ImagingTesting", "InferenceTesting"]),
         .testTarget(name: "FaceDetectionTests", dependencies: ["FaceDetection"], exclude: ["Goldens", "Fixtures"]),
         .testTarget(name: "FaceWorkerProtocolTests", dependencies: ["FaceWorkerProtocol", "InferenceTesting"]),
         .testTarget(
             name: "FaceWorkerTests",
-            dependencies: ["FaceWorker", "FaceWorkerClient", "FaceWorkerProtocol", "Imaging"]
+            dependencies: ["FaceWorker", "FaceWorkerClient", "FaceWorkerProtocol", "Imaging", "ImagingTesting"]
         ),
     ]
 )

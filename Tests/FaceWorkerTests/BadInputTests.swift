@@ -1,6 +1,7 @@
 import FaceWorkerClient
 import FaceWorkerProtocol
 import Foundation
+import ImagingTesting
 import XCTest
 
 /// Every kind of bad input gets a clear error and harms nothing else: after

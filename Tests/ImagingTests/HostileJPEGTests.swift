@@ -1,5 +1,6 @@
 import InferenceTesting
 import Imaging
+import ImagingTesting
 import Testing
 
 /// Bytes a client could send to hurt the worker: each is a thrown error that
@@ -52,7 +53,7 @@ struct HostileJPEGTests {
     @Test("a marker in the middle of the compressed data")
     func corrupt() {
         var corrupt = Self.valid
-        let middle = (HandMadeJPEG.scanDataOffset(of: corrupt) + corrupt.count) / 2
+        let middle = (HostileJPEG.scanDataOffset(of: corrupt) + corrupt.count) / 2
         corrupt.replaceSubrange(middle..<middle + 2, with: [0xFF, 0xD3])
         let error = Self.error(decoding: corrupt)
         #expect(Self.isInvalidJPEG(error))
@@ -62,14 +63,14 @@ struct HostileJPEGTests {
     @Test("a progressive JPEG may have up to 500 scans")
     func manyScansAccepted() throws {
         for scans in [2, 20, 500] {
-            let decoded = try JPEGDecoder().decode(HandMadeJPEG.progressive(scans: scans), maxPixels: 64)
+            let decoded = try JPEGDecoder().decode(HostileJPEG.progressive(scans: scans), maxPixels: 64)
             #expect(decoded.image.pixels == [UInt8](repeating: 128, count: 8 * 8 * 3), "\(scans) scans")
         }
     }
 
     @Test("a progressive JPEG with more than 500 scans is refused", arguments: [501, 5000])
     func tooManyScans(scans: Int) {
-        let error = Self.error(decoding: HandMadeJPEG.progressive(scans: scans), maxPixels: 64)
+        let error = Self.error(decoding: HostileJPEG.progressive(scans: scans), maxPixels: 64)
         #expect(error == .invalidJPEG("Progressive JPEG image has more than 500 scans"))
     }
 
@@ -84,18 +85,18 @@ struct HostileJPEGTests {
     /// start (and run out of data).
     @Test("the pixel limit is checked before decoding starts")
     func pixelLimitBeforeDecoding() {
-        let inflated = HandMadeJPEG.replacingSize(of: Self.valid, width: 300, height: 300)
+        let inflated = HostileJPEG.replacingSize(of: Self.valid, width: 300, height: 300)
         #expect(Self.error(decoding: inflated, maxPixels: 89_999) == .tooManyPixels(width: 300, height: 300, limit: 89_999))
         #expect(Self.isInvalidJPEG(Self.error(decoding: inflated, maxPixels: 90_000)))
 
         // 60000 x 60000 would need 10.8 GB to decode; it is refused from the header.
-        let huge = HandMadeJPEG.replacingSize(of: Self.valid, width: 60_000, height: 60_000)
+        let huge = HostileJPEG.replacingSize(of: Self.valid, width: 60_000, height: 60_000)
         #expect(Self.error(decoding: huge) == .tooManyPixels(width: 60_000, height: 60_000, limit: 1 << 24))
     }
 
     @Test("zero width or height in the header", arguments: [(0, 48), (64, 0)])
     func zeroSize(width: Int, height: Int) {
-        let empty = HandMadeJPEG.replacingSize(of: Self.valid, width: width, height: height)
+        let empty = HostileJPEG.replacingSize(of: Self.valid, width: width, height: height)
         #expect(Self.isInvalidJPEG(Self.error(decoding: empty)))
         #expect(throws: ImagingError.self) { try JPEGDecoder().header(of: empty) }
     }
@@ -104,7 +105,7 @@ struct HostileJPEGTests {
     func reuseAfterFailure() throws {
         let decoder = try JPEGDecoder()
         #expect(Self.error(decoding: Array(Self.valid.prefix(100)), with: decoder) != nil)
-        #expect(Self.error(decoding: HandMadeJPEG.progressive(scans: 600), with: decoder) != nil)
+        #expect(Self.error(decoding: HostileJPEG.progressive(scans: 600), with: decoder) != nil)
         let decoded = try decoder.decode(Self.valid, maxPixels: 1 << 20)
         #expect(decoded.image.size == PixelSize(width: 64, height: 48))
     }
