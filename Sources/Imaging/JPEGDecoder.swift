@@ -16,39 +16,67 @@ import CTurboJPEG
 ///
 /// A decoder owns a TurboJPEG instance, which is not thread-safe: use one
 /// decoder per thread (it is deliberately not `Sendable`). Reusing it across
-/// images avoids reallocating TurboJPEG's state.
+/// images avoids reallocating TurboJPEG's state; after any failure the
+/// instance is replaced, so a refused image never affects the next one.
 public final class JPEGDecoder {
-    private let handle: tjhandle
+    /// Nil only when no fresh instance could be allocated after a failure;
+    /// the next call tries again.
+    private var handle: tjhandle?
 
     /// Creates a TurboJPEG decompressor.
     ///
     /// - Throws: ``ImagingError/turboJPEG(_:)`` if TurboJPEG cannot allocate one.
     public init() throws(ImagingError) {
-        guard let handle = tjInitDecompress() else {
-            throw .turboJPEG(turboJPEGMessage(nil))
-        }
-        self.handle = handle
+        handle = try Self.makeHandle()
     }
 
     deinit {
-        tjDestroy(handle)
+        if let handle { tjDestroy(handle) }
+    }
+
+    private static func makeHandle() throws(ImagingError) -> tjhandle {
+        guard let handle = tjInitDecompress() else {
+            throw .turboJPEG(turboJPEGMessage(nil))
+        }
+        return handle
+    }
+
+    private func usableHandle() throws(ImagingError) -> tjhandle {
+        if let handle { return handle }
+        let fresh = try Self.makeHandle()
+        handle = fresh
+        return fresh
+    }
+
+    /// The error for TurboJPEG's failure on `failed`, which is then replaced:
+    /// TurboJPEG 2.1 returns from an error inside a marker segment without
+    /// resetting the instance, and every later header read on it resumes the
+    /// failed image's markers ("Bogus marker length" on a valid JPEG).
+    private func discard(_ failed: tjhandle) -> ImagingError {
+        let error = ImagingError.invalidJPEG(turboJPEGMessage(failed))
+        tjDestroy(failed)
+        // An allocation failure here surfaces from the next call's usableHandle().
+        handle = tjInitDecompress()
+        return error
     }
 
     /// The image size stated in the JPEG's header, without decoding anything else.
     ///
     /// - Throws: ``ImagingError/invalidJPEG(_:)`` if no valid header with a
-    ///   positive size is found.
+    ///   positive size is found, ``ImagingError/turboJPEG(_:)`` if TurboJPEG
+    ///   could not allocate the instance that replaces one that failed.
     public func header(of jpeg: UnsafeRawBufferPointer) throws(ImagingError) -> PixelSize {
         guard let base = jpeg.baseAddress, !jpeg.isEmpty else {
             throw .invalidJPEG("no data")
         }
+        let handle = try usableHandle()
         var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
         let status = tjDecompressHeader3(
             handle, base.assumingMemoryBound(to: UInt8.self), UInt(jpeg.count),
             &width, &height, &subsampling, &colorspace
         )
         guard status == 0 else {
-            throw .invalidJPEG(turboJPEGMessage(handle))
+            throw discard(handle)
         }
         // TurboJPEG reports success without a size for a stream that ends
         // before any frame header (it reads it as a tables-only stream).
@@ -81,7 +109,8 @@ public final class JPEGDecoder {
     /// - Throws: ``ImagingError/invalidJPEG(_:)`` with TurboJPEG's message for
     ///   data TurboJPEG refuses (including a header without a positive size),
     ///   ``ImagingError/tooManyPixels(width:height:limit:)`` for a header over
-    ///   the limit.
+    ///   the limit, ``ImagingError/turboJPEG(_:)`` if TurboJPEG could not
+    ///   allocate the instance that replaces one that failed.
     public func decode(
         _ jpeg: UnsafeRawBufferPointer, maxPixels: Int, minimumSize: PixelSize? = nil
     ) throws(ImagingError) -> DecodedJPEG {
@@ -90,6 +119,7 @@ public final class JPEGDecoder {
         let scale = minimumSize.map { JPEGScale.largestReduction(of: sourceSize, keepingAtLeast: $0) } ?? .full
         let size = scale.scaledSize(of: sourceSize)
         let flags = TJFLAG_STOPONWARNING | TJFLAG_LIMITSCANS
+        let handle = try usableHandle()
         let pixels = try [UInt8](unsafeUninitializedCapacity: size.width * size.height * 3) {
             (destination, initialized) throws(ImagingError) in
             // The sizes passed are exactly TJSCALED(source, 1/d), so TurboJPEG
@@ -100,7 +130,7 @@ public final class JPEGDecoder {
                 Int32(TJPF_RGB.rawValue), flags
             )
             guard status == 0 else {
-                throw .invalidJPEG(turboJPEGMessage(handle))
+                throw discard(handle)
             }
             initialized = destination.count
         }

@@ -109,4 +109,19 @@ struct HostileJPEGTests {
         let decoded = try decoder.decode(Self.valid, maxPixels: 1 << 20)
         #expect(decoded.image.size == PixelSize(width: 64, height: 48))
     }
+
+    /// TurboJPEG 2.1 gives up on an error inside a marker segment without
+    /// resetting its instance, which then resumes the failed image's markers
+    /// on every later input.
+    @Test("a decoder that failed inside a header decodes the next image normally")
+    func reuseAfterHeaderError() throws {
+        let decoder = try JPEGDecoder()
+        let badLength = HostileJPEG.replacingFrameHeaderLength(of: Self.valid, with: 0)
+        #expect(Self.error(decoding: badLength, with: decoder) == .invalidJPEG("Bogus marker length"))
+        #expect(throws: ImagingError.invalidJPEG("Bogus marker length")) { try decoder.header(of: badLength) }
+        #expect(try decoder.header(of: Self.valid) == PixelSize(width: 64, height: 48))
+        let decoded = try decoder.decode(Self.valid, maxPixels: 1 << 20)
+        #expect(decoded.image.size == PixelSize(width: 64, height: 48))
+        #expect(decoded.image.pixels == (try JPEGDecoder().decode(Self.valid, maxPixels: 1 << 20)).image.pixels)
+    }
 }
