@@ -164,6 +164,17 @@ final class BadInputTests: XCTestCase {
         try await setup.stillServed()
     }
 
+    /// An error inside a marker segment is the kind that once left the
+    /// connection's header reader failing every later JPEG.
+    func testAJPEGWithABogusHeaderLengthIsInvalidAndLaterJPEGsOnTheConnectionAreRead() async throws {
+        let setup = try await bystanders()
+        let bogus = HostileJPEG.replacingFrameHeaderLength(of: try astronautBytes(), with: 0)
+        let error = await processJPEG(setup.session, bogus)
+        XCTAssertEqual(error?.code, .invalidArgument)
+        XCTAssertTrue(error?.message.contains("Bogus marker length") == true, error?.message ?? "")
+        try await setup.stillServed()
+    }
+
     func testAJPEGWithThousandsOfProgressiveScansIsRefusedQuickly() async throws {
         let setup = try await bystanders()
         let start = ContinuousClock.now

@@ -13,7 +13,7 @@ struct FrameAdmission {
     let maxPixels: Int
 
     /// Reads JPEG headers; one per connection, as a decoder is not thread-safe.
-    private var headerReader: JPEGDecoder
+    private let headerReader: JPEGDecoder
 
     /// Admission for images of at most `maxPixels` pixels.
     init(maxPixels: Int) throws(ImagingError) {
@@ -22,7 +22,7 @@ struct FrameAdmission {
     }
 
     /// Nil when the frame may be queued, else why not.
-    mutating func refusal(of frame: Faceworker_V1_Frame) -> (Faceworker_V1_Status.Code, String)? {
+    func refusal(of frame: Faceworker_V1_Frame) -> (Faceworker_V1_Status.Code, String)? {
         if case .UNRECOGNIZED(let value) = frame.orientation {
             return (.invalidArgument, "orientation \(value) is not an Orientation (0 to 7)")
         }
@@ -36,20 +36,14 @@ struct FrameAdmission {
         }
     }
 
-    private mutating func refusal(ofJPEG jpeg: Data) -> (Faceworker_V1_Status.Code, String)? {
+    private func refusal(ofJPEG jpeg: Data) -> (Faceworker_V1_Status.Code, String)? {
         let header = jpeg.withUnsafeBytes { bytes in
             Result { () throws(ImagingError) in try headerReader.header(of: bytes) }
         }
         let size: PixelSize
         switch header {
         case .success(let headerSize): size = headerSize
-        case .failure(let error):
-            // TurboJPEG 2.1 leaves an instance unusable after an error inside
-            // the header (every later call fails with "Bogus marker length"),
-            // so the reader is replaced. The inference threads' decoders never
-            // see such a header: the same bytes were refused here first.
-            if let fresh = try? JPEGDecoder() { headerReader = fresh }
-            return (.invalidArgument, error.description)
+        case .failure(let error): return (.invalidArgument, error.description)
         }
         return refusal(width: size.width, height: size.height, kind: "JPEG")
     }
