@@ -2,7 +2,9 @@
  * face-bench: puts load on a running face-worker from N concurrent sessions,
  * each on its own connection and thread, and reports round-trip latency,
  * the worker's stage times, throughput, drops and errors. Its ping mode
- * times empty Ping round trips instead, the floor under every request.
+ * times empty Ping round trips instead, the floor under every request, and
+ * its echo mode the floor under that: the same round trip to a bare echo
+ * process, without the worker.
  *
  * It is the thinnest client there is: frames are encoded before the clock
  * starts, and each session only sends them and takes the answers.
@@ -20,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "echo.h"
 #include "faceworker.h"
 #include "frames.h"
 
@@ -32,8 +35,11 @@
 enum { STAGE_QUEUED, STAGE_DECODE, STAGE_DETECT, STAGE_LANDMARKS, STAGE_TOTAL, STAGES };
 static const char *const stage_names[STAGES] = {"queued", "decode", "detect", "landmarks", "total"};
 
-enum bench_mode { MODE_VIDEO, MODE_LIVE, MODE_PING };
-static const char *const mode_names[] = {"video", "live", "ping"};
+enum bench_mode { MODE_VIDEO, MODE_LIVE, MODE_PING, MODE_ECHO };
+static const char *const mode_names[] = {"video", "live", "ping", "echo"};
+/* An empty Ping's size on the wire: the 5-byte frame header and its
+ * message. */
+#define ECHO_BYTES 12
 
 struct config {
     const char *socket_path;
@@ -47,6 +53,7 @@ struct config {
     uint32_t num_faces;
     bool json;
     const char *samples; /* file for every round trip, or NULL */
+    int busy_poll_us;
 };
 
 /* One session's run: its inputs, and what it measured. */
@@ -182,6 +189,33 @@ static void run_ping(struct run *r, fw_client *c)
     }
 }
 
+static void run_echo(struct run *r)
+{
+    echo_peer peer;
+    char err[256];
+    if (echo_start(&peer, err, sizeof err) != 0) {
+        record_error(r, "starting the echo process: %s", err);
+        return;
+    }
+    const char message[ECHO_BYTES] = "face-bench";
+    int64_t start = now_ns(), period = period_ns(r->cfg);
+    r->first_send_ns = start;
+    for (size_t i = 0; i < r->cfg->frames; i++) {
+        if (period > 0)
+            sleep_until(start + (int64_t)i * period);
+        int64_t sent = now_ns();
+        int rc = echo_round_trip(&peer, message, sizeof message, r->cfg->busy_poll_us);
+        int64_t received = now_ns();
+        r->sent++;
+        if (rc != 0) {
+            record_error(r, "echo %zu: %s", i, strerror(errno));
+            break;
+        }
+        record_ping(r, sent, received);
+    }
+    echo_stop(&peer);
+}
+
 static int compare_i64(const void *a, const void *b)
 {
     int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
@@ -273,7 +307,15 @@ static void *session_thread(void *arg)
     const struct config *cfg = r->cfg;
     fw_error err;
     fw_session *s = NULL;
-    fw_client *c = fw_connect(cfg->socket_path, &err);
+    fw_client *c = NULL;
+    if (cfg->mode == MODE_ECHO) {
+        pthread_barrier_wait(r->start);
+        run_echo(r);
+        return NULL;
+    }
+    c = fw_connect(cfg->socket_path, &err);
+    if (c)
+        fw_set_busy_poll(c, cfg->busy_poll_us);
     if (!c) {
         record_error(r, "%s", err.message);
     } else if (cfg->mode != MODE_PING) {
@@ -443,7 +485,7 @@ static void print_json(const struct config *cfg, const bench_frames *frames, con
     printf("{\"sessions\":%d,\"mode\":\"%s\",\"target_fps\":%g,\"frames_per_session\":%zu,", cfg->sessions,
            mode_names[cfg->mode], cfg->fps, cfg->frames);
     printf("\"landmarks\":%s,\"num_faces\":%u,\"source\":", cfg->landmarks ? "true" : "false", cfg->num_faces);
-    if (cfg->mode == MODE_PING)
+    if (cfg->mode == MODE_PING || cfg->mode == MODE_ECHO)
         printf("null");
     else
         print_json_string(cfg->dir ? cfg->dir : "synthetic");
@@ -457,6 +499,7 @@ static void print_json(const struct config *cfg, const bench_frames *frames, con
     for (int k = 0; k < STAGES; k++)
         printf("%s\"%s\":%.3f", k ? "," : "", stage_names[k], s->stage_p50[k]);
     printf("},\"transport_median_ms\":%.3f,", s->overhead_p50);
+    printf("\"busy_poll_us\":%d,", cfg->busy_poll_us);
     printf("\"throughput_fps\":%.2f,\"duration_s\":%.3f,\"max_rss_kib\":%ld,\"first_error\":", s->throughput,
            s->seconds, s->max_rss_kib);
     if (s->first_error)
@@ -468,12 +511,16 @@ static void print_json(const struct config *cfg, const bench_frames *frames, con
 
 static void print_ping_text(const struct config *cfg, const char *rate, const struct summary *s)
 {
-    printf("face-bench: %d connection%s x %zu empty Pings, %s\n", cfg->sessions, cfg->sessions == 1 ? "" : "s",
-           cfg->frames, rate);
-    printf("pings:      %zu sent, %zu answered, %zu errors\n", s->sent, s->answered, s->errors);
+    if (cfg->mode == MODE_PING)
+        printf("face-bench: %d connection%s x %zu empty Pings, %s\n", cfg->sessions,
+               cfg->sessions == 1 ? "" : "s", cfg->frames, rate);
+    else
+        printf("face-bench: %d bare echo process%s x %zu %d-byte round trips, %s (no worker)\n", cfg->sessions,
+               cfg->sessions == 1 ? "" : "es", cfg->frames, ECHO_BYTES, rate);
+    printf("round trips: %zu sent, %zu answered, %zu errors\n", s->sent, s->answered, s->errors);
     printf("latency:    p50 %.1f  p90 %.1f  p99 %.1f  max %.1f us (round trip, client clock)\n", s->p50 * 1000,
            s->p90 * 1000, s->p99 * 1000, s->max * 1000);
-    printf("throughput: %.0f pings/s over %.2f s; client peak RSS %ld KiB\n", s->throughput, s->seconds,
+    printf("throughput: %.0f round trips/s over %.2f s; client peak RSS %ld KiB\n", s->throughput, s->seconds,
            s->max_rss_kib);
     if (s->first_error)
         printf("first error: %s\n", s->first_error);
@@ -486,7 +533,7 @@ static void print_text(const struct config *cfg, const bench_frames *frames, con
         snprintf(rate, sizeof rate, "%g per second", cfg->fps);
     else
         snprintf(rate, sizeof rate, "as fast as possible");
-    if (cfg->mode == MODE_PING) {
+    if (cfg->mode == MODE_PING || cfg->mode == MODE_ECHO) {
         print_ping_text(cfg, rate, s);
         return;
     }
@@ -599,7 +646,7 @@ out:
 static void usage(FILE *to, const char *argv0)
 {
     fprintf(to,
-            "usage: %s [-s SOCKET] [-c SESSIONS] [-m video|live|ping] [-r FPS] [-n FRAMES] [-d DIR]\n"
+            "usage: %s [-s SOCKET] [-c SESSIONS] [-m video|live|ping|echo] [-r FPS] [-n FRAMES] [-d DIR]\n"
             "          [--source JPEG] [--landmarks] [--num-faces N] [--json] [--samples FILE]\n"
             "\n"
             "  -s SOCKET     face-worker's socket (default: $XDG_RUNTIME_DIR/faceworker.sock,\n"
@@ -609,6 +656,8 @@ static void usage(FILE *to, const char *argv0)
             "                live: sends on schedule, never waits, the worker may drop (video)\n"
             "                ping: each connection sends empty Pings, one at a time, and\n"
             "                times their round trips (no session, no frames)\n"
+            "                echo: the same round trips to a bare echo process of its own\n"
+            "                (no worker): the kernel's and the machine's share of a Ping\n"
             "  -r FPS        frames per second per session; 0 sends as fast as possible\n"
             "                (default: 0 in video mode, 30 in live mode)\n"
             "  -n FRAMES     frames (or Pings) per session (300)\n"
@@ -619,7 +668,9 @@ static void usage(FILE *to, const char *argv0)
             "                classification (default: detection and tracking only)\n"
             "  --num-faces N most faces reported per frame (1)\n"
             "  --json        print one JSON object instead of text\n"
-            "  --samples FILE write every round trip, in microseconds, one per line\n",
+            "  --samples FILE write every round trip, in microseconds, one per line\n"
+            "  --busy-poll US spin up to US microseconds on each wait for an answer\n"
+            "                before sleeping (fw_set_busy_poll; default 0)\n",
             argv0);
 }
 
@@ -681,7 +732,7 @@ int main(int argc, char **argv)
     static const struct option long_options[] = {
         {"landmarks", no_argument, NULL, 'L'}, {"json", no_argument, NULL, 'J'},
         {"source", required_argument, NULL, 'S'}, {"num-faces", required_argument, NULL, 'F'},
-        {"samples", required_argument, NULL, 'W'}, {"help", no_argument, NULL, 'h'},
+        {"samples", required_argument, NULL, 'W'}, {"busy-poll", required_argument, NULL, 'B'}, {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     int opt;
@@ -703,8 +754,10 @@ int main(int argc, char **argv)
                 cfg.mode = MODE_LIVE;
             } else if (strcmp(optarg, "ping") == 0) {
                 cfg.mode = MODE_PING;
+            } else if (strcmp(optarg, "echo") == 0) {
+                cfg.mode = MODE_ECHO;
             } else {
-                fprintf(stderr, "face-bench: -m takes video, live or ping\n");
+                fprintf(stderr, "face-bench: -m takes video, live, ping or echo\n");
                 return 2;
             }
             break;
@@ -736,6 +789,13 @@ int main(int argc, char **argv)
             break;
         case 'J': cfg.json = true; break;
         case 'W': cfg.samples = optarg; break;
+        case 'B':
+            if (!parse_count(optarg, 0, FW_BUSY_POLL_MAX_US, &v)) {
+                fprintf(stderr, "face-bench: --busy-poll takes 0 to %d microseconds\n", FW_BUSY_POLL_MAX_US);
+                return 2;
+            }
+            cfg.busy_poll_us = (int)v;
+            break;
         case 'h': usage(stdout, argv[0]); return 0;
         default: usage(stderr, argv[0]); return 2;
         }
@@ -749,7 +809,7 @@ int main(int argc, char **argv)
 
     bench_frames frames = {0};
     char fixture[PATH_MAX + 64];
-    if (cfg.mode != MODE_PING && load_frames(&cfg, &frames, fixture, sizeof fixture) != 0)
+    if ((cfg.mode == MODE_VIDEO || cfg.mode == MODE_LIVE) && load_frames(&cfg, &frames, fixture, sizeof fixture) != 0)
         return 1;
 
     int status = run_sessions(&cfg, &frames);

@@ -148,6 +148,19 @@ FW_API void fw_close(fw_client *client);
  * (FW_ERR_IO). A negative value (the default) waits as long as it takes. */
 FW_API void fw_set_timeout(fw_client *client, int timeout_ms);
 
+/* The longest busy-poll window fw_set_busy_poll() accepts: 10 ms. */
+#define FW_BUSY_POLL_MAX_US 10000
+
+/* Lets every wait of the client for the worker first spin for up to
+ * busy_poll_us microseconds, checking the socket without sleeping, and only
+ * then sleep in poll(2) (as the kernel's SO_BUSY_POLL does for network
+ * sockets). A thread asleep on an idle machine can take tens of
+ * microseconds to wake, most of a Ping's round trip on a virtual machine;
+ * spinning trades up to that much CPU time per wait for latency. 0 (the
+ * default) never spins; values are clamped to 0..FW_BUSY_POLL_MAX_US. The
+ * timeout of fw_set_timeout() still holds. */
+FW_API void fw_set_busy_poll(fw_client *client, int busy_poll_us);
+
 /* Asks the worker to echo payload (len bytes; NULL when len is 0) and
  * checks the echo. */
 FW_API int fw_ping(fw_client *client, const void *payload, size_t len, fw_error *err);

@@ -59,6 +59,7 @@ struct fw_session {
 struct fw_client {
     int fd;
     int timeout_ms;
+    int busy_poll_us;
     uint64_t next_call_id;
     fw_session *sessions;
     struct call *in_flight;
@@ -190,9 +191,23 @@ static int remaining_ms(int64_t deadline)
 }
 
 /* poll(2) on the client's socket, restarted after signals; returns the
- * revents, 0 on timeout, or -1 with errno set. */
+ * revents, 0 on timeout, or -1 with errno set. Within the busy-poll window
+ * it only checks, never sleeps. */
 static int wait_socket(fw_client *c, short events, int64_t deadline)
 {
+    if (c->busy_poll_us > 0) {
+        int64_t until = now_ns() + (int64_t)c->busy_poll_us * 1000;
+        if (deadline >= 0 && deadline < until)
+            until = deadline;
+        do {
+            struct pollfd p = {.fd = c->fd, .events = events};
+            int n = poll(&p, 1, 0);
+            if (n > 0)
+                return p.revents;
+            if (n < 0 && errno != EINTR)
+                return -1;
+        } while (now_ns() < until);
+    }
     for (;;) {
         struct pollfd p = {.fd = c->fd, .events = events};
         int n = poll(&p, 1, remaining_ms(deadline));
@@ -606,6 +621,11 @@ void fw_close(fw_client *c)
 void fw_set_timeout(fw_client *c, int timeout_ms)
 {
     c->timeout_ms = timeout_ms < 0 ? -1 : timeout_ms;
+}
+
+void fw_set_busy_poll(fw_client *c, int busy_poll_us)
+{
+    c->busy_poll_us = busy_poll_us < 0 ? 0 : busy_poll_us > FW_BUSY_POLL_MAX_US ? FW_BUSY_POLL_MAX_US : busy_poll_us;
 }
 
 int fw_ping(fw_client *c, const void *payload, size_t len, fw_error *err)

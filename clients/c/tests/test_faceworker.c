@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <time.h>
 #include <turbojpeg.h>
 #include <unistd.h>
 
@@ -973,6 +974,57 @@ static void test_wire_timeout_discards_late_answer(void)
     fake_worker_stop(w);
 }
 
+static double elapsed_ms(const struct timespec *since)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - since->tv_sec) * 1e3 + (double)(now.tv_nsec - since->tv_nsec) / 1e6;
+}
+
+static void test_wire_busy_poll(void)
+{
+    struct ping_record rec = {.slowly = true};
+    fake_worker *w = fake_worker_start(script_echo, &rec);
+    REQUIRE(w, "fake worker");
+    fw_error err;
+    fw_client *c = fw_connect(fake_worker_path(w), &err);
+    if (CHECK_AT(c != NULL, "%s", err.message)) {
+        fw_set_busy_poll(c, 200);
+        CHECK(fw_ping(c, "spin", 4, &err) == FW_OK, "an answer in pieces, some after the window: %s", err.message);
+        fw_set_busy_poll(c, FW_BUSY_POLL_MAX_US + 1);
+        CHECK(fw_ping(c, NULL, 0, &err) == FW_OK, "a clamped window: %s", err.message);
+        fw_set_busy_poll(c, -5);
+        CHECK(fw_ping(c, "sleep", 5, &err) == FW_OK, "a negative window spins not at all: %s", err.message);
+        fw_close(c);
+    }
+    fake_worker_stop(w);
+    CHECK(rec.pings == 3, "the worker saw %d pings", rec.pings);
+}
+
+/* A deadline shorter than the busy-poll window ends the wait on time. */
+static void test_wire_busy_poll_keeps_timeout(void)
+{
+    fake_worker *w = fake_worker_start(script_late, NULL);
+    REQUIRE(w, "fake worker");
+    fw_error err;
+    fw_client *c = fw_connect(fake_worker_path(w), &err);
+    if (CHECK_AT(c != NULL, "%s", err.message)) {
+        fw_set_busy_poll(c, FW_BUSY_POLL_MAX_US);
+        fw_set_timeout(c, 2);
+        struct timespec start;
+        clock_gettime(CLOCK_MONOTONIC, &start);
+        int rc = fw_ping(c, "first", 5, &err);
+        double waited = elapsed_ms(&start);
+        CHECK(rc == FW_DEADLINE_EXCEEDED, "code %s", fw_status_name(rc));
+        CHECK(waited >= 2 && waited < FW_BUSY_POLL_MAX_US / 1000.0, "gave up after %.2f ms", waited);
+        fw_set_timeout(c, 10000);
+        rc = fw_ping(c, "second", 6, &err);
+        CHECK(rc == FW_OK, "the next call works: %s", err.message);
+        fw_close(c);
+    }
+    fake_worker_stop(w);
+}
+
 /* Answers every frame and every close; the client leaves answers unread. */
 static void script_answer_all(int fd, void *arg)
 {
@@ -1035,6 +1087,8 @@ static void test_worker_ping(void)
     fw_error err;
     CHECK(fw_ping(c, "faceworker", 10, &err) == FW_OK, "%s", err.message);
     CHECK(fw_ping(c, NULL, 0, &err) == FW_OK, "empty: %s", err.message);
+    fw_set_busy_poll(c, 100);
+    CHECK(fw_ping(c, "busy", 4, &err) == FW_OK, "busy-polling: %s", err.message);
     fw_close(c);
 }
 
@@ -1628,6 +1682,8 @@ int main(int argc, char **argv)
     RUN(test_wire_worker_hangs_up_with_status);
     RUN(test_wire_unknown_call_id);
     RUN(test_wire_timeout_discards_late_answer);
+    RUN(test_wire_busy_poll);
+    RUN(test_wire_busy_poll_keeps_timeout);
     RUN(test_wire_unread_answers_are_freed);
 
     if (worker_socket) {
