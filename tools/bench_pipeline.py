@@ -8,7 +8,8 @@ Both sides get the same JPEG bytes: the frame_*.jpg files of --frames in name or
 memory before timing. Frame k of a run (warm-up frames included, k = 0, 1, ...) is file
 k mod N; the fixture video loops smoothly, so a tracker never sees a jump when it wraps.
 Two modes are timed per frame, from JPEG bytes to result, as mediapipe_peer.py describes
-(detect: decode + FaceDetection; landmarks: decode + FaceMesh with refined landmarks).
+(detect: decode + FaceDetection; landmarks: decode + FaceMesh with refined landmarks, against
+our 478-point mesh with the ML Kit outputs and tracking).
 MediaPipe is timed here with time.perf_counter_ns around decode + process, with a fresh
 solution object per round. Ours is timed by the executable itself, run as
 

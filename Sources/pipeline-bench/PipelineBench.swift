@@ -10,7 +10,9 @@ struct PipelineBench: ParsableCommand {
     enum Mode: String, ExpressibleByArgument, CaseIterable {
         /// Fast detection only, video mode.
         case detect
-        /// Landmarks, contours, classification and tracking, video mode.
+        /// The 478-point mesh (iris-refined), ML Kit landmarks, contours,
+        /// classification and tracking, video mode: MediaPipe's FaceMesh with
+        /// refined landmarks produces the same 478 points.
         case landmarks
     }
 
@@ -21,7 +23,7 @@ struct PipelineBench: ParsableCommand {
     @Option(help: "Directory of JPEG frames, processed in name order, cycling.")
     var frames: String
 
-    @Option(help: "What to compute: detect (fast, detection only) or landmarks (landmarks, contours, classification, tracking).")
+    @Option(help: "What to compute: detect (fast, detection only) or landmarks (the 478-point mesh, ML Kit landmarks, contours, classification, tracking).")
     var mode: Mode = .detect
 
     @Option(help: "Directory holding the .tflite files.")
@@ -43,6 +45,7 @@ struct PipelineBench: ParsableCommand {
             options.landmarks = true
             options.contours = true
             options.classification = true
+            options.faceMesh = true
             options.trackingEnabled = true
         }
         let session = try FaceSession(models: try FaceModels(directory: models), options: options)
