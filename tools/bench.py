@@ -186,7 +186,7 @@ def write_histogram(path, panels):
         axis.set_title(title)
         axis.set_xlabel("latency per 640x360 JPEG frame, ms (values above p99.5 in the last bin)")
         axis.set_ylabel("frames")
-        axis.legend(loc="upper right", fontsize=8)
+        axis.legend(loc="upper left", fontsize=8)
     path.parent.mkdir(parents=True, exist_ok=True)
     figure.savefig(path, dpi=110)
     plt.close(figure)

@@ -17,8 +17,11 @@ about half of Pillow's time, and the peer should get its fastest path.
 """
 
 import argparse
+import contextlib
 import json
+import os
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -63,6 +66,27 @@ def _solution(solutions, mode):
             lambda result: bool(result.multi_face_landmarks))
 
 
+@contextlib.contextmanager
+def native_log_held_back():
+    """MediaPipe's C++ side writes a few warnings to file descriptor 2 whenever it builds and
+    starts a graph; they would bury the benchmark's own output. They are held back in a file
+    and shown only if building or warming up fails."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with tempfile.TemporaryFile(mode="w+") as held:
+        os.dup2(held.fileno(), 2)
+        try:
+            yield
+        except BaseException:
+            os.dup2(saved, 2)
+            held.seek(0)
+            sys.stderr.write(held.read())
+            raise
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+
+
 class Peer:
     """MediaPipe's solutions and OpenCV's decoder, loaded once."""
 
@@ -75,11 +99,12 @@ class Peer:
         timed frames gave a face (a peer that finds nothing does less work, so the count is shown
         beside the time). Frame k of the run is frames[k mod len(frames)], warm-up included; a
         fresh solution object is made per call."""
-        solution, found_face = _solution(self.solutions, mode)
-        process, decode = solution.process, self.decode
         n = len(frames)
-        for k in range(warmup):
-            process(decode(frames[k % n]))
+        with native_log_held_back():
+            solution, found_face = _solution(self.solutions, mode)
+            process, decode = solution.process, self.decode
+            for k in range(warmup):
+                process(decode(frames[k % n]))
         samples, with_face = [], 0
         clock = time.perf_counter_ns
         for k in range(warmup, warmup + iterations):
