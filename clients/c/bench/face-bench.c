@@ -140,53 +140,69 @@ static int64_t period_ns(const struct config *cfg)
     return cfg->fps > 0 ? (int64_t)llround(1e9 / cfg->fps) : 0;
 }
 
-static void run_video(struct run *r, fw_session *s)
+/* Calls step(r, i, ctx) for each frame in turn, on schedule when -r gives
+ * a rate, as fast as it returns otherwise; stops when step returns false
+ * (the connection is gone). */
+static void run_paced(struct run *r, bool (*step)(struct run *, size_t, void *), void *ctx)
 {
     int64_t start = now_ns(), period = period_ns(r->cfg);
     r->first_send_ns = start;
     for (size_t i = 0; i < r->cfg->frames; i++) {
         if (period > 0)
             sleep_until(start + (int64_t)i * period);
-        const bench_frame *f = frame_at(r, i);
-        fw_result *result;
-        fw_error err;
-        int64_t sent = now_ns();
-        int rc = fw_process_jpeg(s, f->jpeg, f->len, r->timestamps[i], &result, &err);
-        int64_t received = now_ns();
         r->sent++;
-        if (rc == FW_OK) {
-            record_result(r, result, sent, received);
-            fw_result_free(result);
-        } else if (rc == FW_ERR_DROPPED) {
-            r->dropped++;
-        } else {
-            record_error(r, "frame %lld: %s: %s", (long long)r->timestamps[i], fw_status_name(rc), err.message);
-            if (connection_gone(rc))
-                return;
-        }
+        if (!step(r, i, ctx))
+            return;
     }
 }
 
-static void run_ping(struct run *r, fw_client *c)
+/* Video mode: one frame, then its result. */
+static bool video_step(struct run *r, size_t i, void *session)
 {
-    int64_t start = now_ns(), period = period_ns(r->cfg);
-    r->first_send_ns = start;
-    for (size_t i = 0; i < r->cfg->frames; i++) {
-        if (period > 0)
-            sleep_until(start + (int64_t)i * period);
-        fw_error err;
-        int64_t sent = now_ns();
-        int rc = fw_ping(c, NULL, 0, &err);
-        int64_t received = now_ns();
-        r->sent++;
-        if (rc == FW_OK) {
-            record_ping(r, sent, received);
-        } else {
-            record_error(r, "ping %zu: %s: %s", i, fw_status_name(rc), err.message);
-            if (connection_gone(rc))
-                return;
-        }
+    const bench_frame *f = frame_at(r, i);
+    fw_result *result;
+    fw_error err;
+    int64_t sent = now_ns();
+    int rc = fw_process_jpeg(session, f->jpeg, f->len, r->timestamps[i], &result, &err);
+    int64_t received = now_ns();
+    if (rc == FW_OK) {
+        record_result(r, result, sent, received);
+        fw_result_free(result);
+    } else if (rc == FW_ERR_DROPPED) {
+        r->dropped++;
+    } else {
+        record_error(r, "frame %lld: %s: %s", (long long)r->timestamps[i], fw_status_name(rc), err.message);
+        return !connection_gone(rc);
     }
+    return true;
+}
+
+static bool ping_step(struct run *r, size_t i, void *client)
+{
+    fw_error err;
+    int64_t sent = now_ns();
+    int rc = fw_ping(client, NULL, 0, &err);
+    int64_t received = now_ns();
+    if (rc != FW_OK) {
+        record_error(r, "ping %zu: %s: %s", i, fw_status_name(rc), err.message);
+        return !connection_gone(rc);
+    }
+    record_ping(r, sent, received);
+    return true;
+}
+
+static bool echo_step(struct run *r, size_t i, void *peer)
+{
+    static const char message[ECHO_BYTES] = "face-bench";
+    int64_t sent = now_ns();
+    int rc = echo_round_trip(peer, message, sizeof message, r->cfg->busy_poll_us);
+    int64_t received = now_ns();
+    if (rc != 0) {
+        record_error(r, "echo %zu: %s", i, strerror(errno));
+        return false;
+    }
+    record_ping(r, sent, received);
+    return true;
 }
 
 static void run_echo(struct run *r)
@@ -197,22 +213,7 @@ static void run_echo(struct run *r)
         record_error(r, "starting the echo process: %s", err);
         return;
     }
-    const char message[ECHO_BYTES] = "face-bench";
-    int64_t start = now_ns(), period = period_ns(r->cfg);
-    r->first_send_ns = start;
-    for (size_t i = 0; i < r->cfg->frames; i++) {
-        if (period > 0)
-            sleep_until(start + (int64_t)i * period);
-        int64_t sent = now_ns();
-        int rc = echo_round_trip(&peer, message, sizeof message, r->cfg->busy_poll_us);
-        int64_t received = now_ns();
-        r->sent++;
-        if (rc != 0) {
-            record_error(r, "echo %zu: %s", i, strerror(errno));
-            break;
-        }
-        record_ping(r, sent, received);
-    }
+    run_paced(r, echo_step, &peer);
     echo_stop(&peer);
 }
 
@@ -336,10 +337,10 @@ static void *session_thread(void *arg)
         if (cfg->mode == MODE_LIVE)
             run_live(r, s);
         else
-            run_video(r, s);
+            run_paced(r, video_step, s);
     } else if (c && cfg->mode == MODE_PING) {
         fw_set_timeout(c, ANSWER_TIMEOUT_MS);
-        run_ping(r, c);
+        run_paced(r, ping_step, c);
     }
     fw_close(c);
     return NULL;
