@@ -99,6 +99,36 @@ static fw_session *open_mode(fw_client *c, fw_running_mode mode, bool tracking)
     return s;
 }
 
+/* A fixture image and a worker session to send it to, which a test sets up
+ * and tears down together. */
+struct fixture_session {
+    uint8_t *jpeg;
+    size_t len;
+    fw_client *client;
+    fw_session *session;
+};
+
+/* False, with nothing left to free, if the fixture cannot be read or the
+ * session not opened; the step that failed says why on stderr. */
+static bool open_fixture_session(struct fixture_session *fx, const char *fixture, fw_running_mode mode,
+                                 bool tracking)
+{
+    fx->jpeg = read_fixture(fixture, &fx->len);
+    fx->client = fx->jpeg ? connect_worker() : NULL;
+    fx->session = fx->client ? open_mode(fx->client, mode, tracking) : NULL;
+    if (!fx->session) {
+        fw_close(fx->client);
+        free(fx->jpeg);
+    }
+    return fx->session != NULL;
+}
+
+static void close_fixture_session(struct fixture_session *fx)
+{
+    fw_close(fx->client);
+    free(fx->jpeg);
+}
+
 /* ------------------------------------------------------------------------
  * Local behaviour
  * ------------------------------------------------------------------------ */
@@ -236,6 +266,32 @@ static void wait_for_hangup(int fd)
         faceworker__v1__client_message__free_unpacked(m, NULL);
 }
 
+/* Starts a fake worker running script and connects a client to it; NULL,
+ * with the worker stopped, if either fails. */
+static fw_client *connect_fake(fake_script script, void *arg, fake_worker **w)
+{
+    *w = fake_worker_start(script, arg);
+    if (!*w) {
+        fprintf(stderr, "    cannot start the fake worker\n");
+        return NULL;
+    }
+    fw_error err;
+    fw_client *c = fw_connect(fake_worker_path(*w), &err);
+    if (!c) {
+        fprintf(stderr, "    fw_connect: %s\n", err.message);
+        fake_worker_stop(*w);
+    }
+    return c;
+}
+
+/* The client hangs up first: the scripts read until it does, and stopping
+ * waits for the script to end. */
+static void disconnect_fake(fw_client *c, fake_worker *w)
+{
+    fw_close(c);
+    fake_worker_stop(w);
+}
+
 struct ping_record {
     bool slowly;
     int pings;
@@ -265,17 +321,14 @@ static void script_echo(int fd, void *arg)
 static void test_wire_ping_partial_reads(void)
 {
     struct ping_record rec = {.slowly = true};
-    fake_worker *w = fake_worker_start(script_echo, &rec);
-    REQUIRE(w, "fake worker");
+    fake_worker *w;
+    fw_client *c = connect_fake(script_echo, &rec, &w);
+    REQUIRE(c, "fake worker");
     fw_error err;
-    fw_client *c = fw_connect(fake_worker_path(w), &err);
-    if (CHECK_AT(c != NULL, "%s", err.message)) {
-        CHECK(fw_ping(c, "hello", 5, &err) == FW_OK, "%s", err.message);
-        CHECK(err.code == FW_OK && err.message[0] == '\0', "success clears err");
-        CHECK(fw_ping(c, NULL, 0, &err) == FW_OK, "empty ping: %s", err.message);
-        fw_close(c);
-    }
-    fake_worker_stop(w);
+    CHECK(fw_ping(c, "hello", 5, &err) == FW_OK, "%s", err.message);
+    CHECK(err.code == FW_OK && err.message[0] == '\0', "success clears err");
+    CHECK(fw_ping(c, NULL, 0, &err) == FW_OK, "empty ping: %s", err.message);
+    disconnect_fake(c, w);
     CHECK(rec.pings == 2, "the worker saw %d pings", rec.pings);
     CHECK(rec.first_payload_len == 5, "payload of %zu bytes", rec.first_payload_len);
     CHECK(rec.ids_distinct_nonzero, "call ids are non-zero and distinct");
@@ -291,31 +344,35 @@ static void test_wire_large_messages(void)
     for (size_t i = 0; i < len; i++)
         payload[i] = (uint8_t)(i * 7 + i / 251);
     struct ping_record rec = {0};
-    fake_worker *w = fake_worker_start(script_echo, &rec);
-    if (CHECK_AT(w != NULL, "fake worker")) {
+    fake_worker *w;
+    fw_client *c = connect_fake(script_echo, &rec, &w);
+    if (CHECK_AT(c != NULL, "fake worker")) {
         fw_error err;
-        fw_client *c = fw_connect(fake_worker_path(w), &err);
-        if (CHECK_AT(c != NULL, "%s", err.message)) {
-            CHECK(fw_ping(c, payload, len, &err) == FW_OK, "%s", err.message);
-            CHECK(fw_ping(c, payload, 10, &err) == FW_OK, "a small one after: %s", err.message);
-            fw_close(c);
-        }
-        fake_worker_stop(w);
+        CHECK(fw_ping(c, payload, len, &err) == FW_OK, "%s", err.message);
+        CHECK(fw_ping(c, payload, 10, &err) == FW_OK, "a small one after: %s", err.message);
+        disconnect_fake(c, w);
         CHECK(rec.first_payload_len == len, "the worker got %zu bytes", rec.first_payload_len);
     }
     free(payload);
 }
 
-static void answer_open(int fd, const ClientMessage *m, uint64_t session_id)
+/* Answers with `options` in effect: a worker may change what was asked for. */
+static void answer_open_with(int fd, const ClientMessage *m, uint64_t session_id,
+                             Faceworker__V1__SessionOptions *options)
 {
     Faceworker__V1__OpenSessionResponse open = FACEWORKER__V1__OPEN_SESSION_RESPONSE__INIT;
     open.session_id = session_id;
-    open.options = m->open_session->options;
+    open.options = options;
     WorkerMessage w = FACEWORKER__V1__WORKER_MESSAGE__INIT;
     w.call_id = m->call_id;
     w.kind_case = FACEWORKER__V1__WORKER_MESSAGE__KIND_OPEN_SESSION;
     w.open_session = &open;
     fake_write(fd, &w);
+}
+
+static void answer_open(int fd, const ClientMessage *m, uint64_t session_id)
+{
+    answer_open_with(fd, m, session_id, m->open_session->options);
 }
 
 static void answer_frame(int fd, const ClientMessage *m, bool dropped)
@@ -390,14 +447,10 @@ out:
 static void test_wire_answers_in_any_order(void)
 {
     struct order_record rec = {0};
-    fake_worker *w = fake_worker_start(script_out_of_order, &rec);
-    REQUIRE(w, "fake worker");
+    fake_worker *w;
+    fw_client *c = connect_fake(script_out_of_order, &rec, &w);
+    REQUIRE(c, "fake worker");
     fw_error err;
-    fw_client *c = fw_connect(fake_worker_path(w), &err);
-    if (!CHECK_AT(c != NULL, "%s", err.message)) {
-        fake_worker_stop(w);
-        return;
-    }
     fw_session *a = open_mode(c, FW_MODE_LIVE_STREAM, false);
     fw_session *b = open_mode(c, FW_MODE_LIVE_STREAM, false);
     if (CHECK_AT(a && b, "sessions")) {
@@ -431,8 +484,7 @@ static void test_wire_answers_in_any_order(void)
         CHECK(fw_poll(b, 0, &ev, &err) == FW_OK && ev.type == FW_EVENT_NONE, "nothing more: type %d", ev.type);
         CHECK(fw_poll(b, 30, &ev, &err) == FW_OK && ev.type == FW_EVENT_NONE, "nothing within 30 ms");
     }
-    fw_close(c);
-    fake_worker_stop(w);
+    disconnect_fake(c, w);
     CHECK(rec.requests_ok, "the worker saw each frame with its session and bytes");
 }
 
@@ -672,12 +724,12 @@ static void check_bare_face(const fw_face *f)
 static void test_wire_worker_error_keeps_session(void)
 {
     struct status_record rec = {{0}, {0}};
-    fake_worker *w = fake_worker_start(script_refuse_then_answer, &rec);
-    REQUIRE(w, "fake worker");
+    fake_worker *w;
+    fw_client *c = connect_fake(script_refuse_then_answer, &rec, &w);
+    REQUIRE(c, "fake worker");
     fw_error err;
-    fw_client *c = fw_connect(fake_worker_path(w), &err);
-    fw_session *s = c ? open_mode(c, FW_MODE_VIDEO, true) : NULL;
-    if (CHECK_AT(s != NULL, "client and session")) {
+    fw_session *s = open_mode(c, FW_MODE_VIDEO, true);
+    if (CHECK_AT(s != NULL, "session")) {
         const uint8_t jpeg[] = {0xff, 0xd8, 0xff};
         fw_result *r = (fw_result *)&err;
         int rc = fw_process_jpeg(s, jpeg, sizeof jpeg, 5, &r, &err);
@@ -704,8 +756,7 @@ static void test_wire_worker_error_keeps_session(void)
             fw_result_free(r);
         }
     }
-    fw_close(c);
-    fake_worker_stop(w);
+    disconnect_fake(c, w);
     CHECK(rec.timestamps[0] == 5 && rec.timestamps[1] == 11, "timestamps sent");
     CHECK(rec.session_ids[0] == 3 && rec.session_ids[1] == 3, "session id sent");
 }
@@ -731,14 +782,7 @@ static void script_cap_options(int fd, void *arg)
     Faceworker__V1__SessionOptions echo = *o;
     echo.num_faces = 3;
     echo.optional_min_face_size_case = FACEWORKER__V1__SESSION_OPTIONS__OPTIONAL_MIN_FACE_SIZE__NOT_SET;
-    Faceworker__V1__OpenSessionResponse open = FACEWORKER__V1__OPEN_SESSION_RESPONSE__INIT;
-    open.session_id = 1;
-    open.options = &echo;
-    WorkerMessage w = FACEWORKER__V1__WORKER_MESSAGE__INIT;
-    w.call_id = m->call_id;
-    w.kind_case = FACEWORKER__V1__WORKER_MESSAGE__KIND_OPEN_SESSION;
-    w.open_session = &open;
-    fake_write(fd, &w);
+    answer_open_with(fd, m, 1, &echo);
     faceworker__v1__client_message__free_unpacked(m, NULL);
 
     while ((m = fake_read(fd)) != NULL) {
@@ -753,50 +797,47 @@ static void script_cap_options(int fd, void *arg)
 static void test_wire_session_options(void)
 {
     struct options_record rec = {0};
-    fake_worker *w = fake_worker_start(script_cap_options, &rec);
-    REQUIRE(w, "fake worker");
+    fake_worker *w;
+    fw_client *c = connect_fake(script_cap_options, &rec, &w);
+    REQUIRE(c, "fake worker");
     fw_error err;
-    fw_client *c = fw_connect(fake_worker_path(w), &err);
-    if (CHECK_AT(c != NULL, "%s", err.message)) {
-        fw_session_options o;
-        fw_session_options_init(&o);
-        o.running_mode = FW_MODE_LIVE_STREAM;
-        o.performance_mode = FW_PERFORMANCE_ACCURATE;
-        o.landmarks = o.contours = o.classification = true;
-        o.tracking_enabled = true;
-        o.num_faces = 10;
-        o.min_face_size = 0.25f;
-        o.min_detection_confidence = 0.0f;
-        o.output_face_mesh = true;
-        o.detector_interval_frames = 7;
-        o.max_missed_frames = 0;
-        fw_session *s = fw_open_session(c, &o, &err);
-        if (CHECK_AT(s != NULL, "%s", err.message)) {
-            fw_session_options got;
-            fw_session_get_options(s, &got);
-            CHECK(got.num_faces == 3, "the worker's cap is visible: %u", got.num_faces);
-            CHECK(got.min_face_size == 0.1f, "unset in the echo reads as the default: %g", got.min_face_size);
-            CHECK(got.running_mode == FW_MODE_LIVE_STREAM && got.performance_mode == FW_PERFORMANCE_ACCURATE,
-                  "modes echoed");
-            CHECK(got.landmarks && got.contours && got.classification && got.output_face_mesh, "outputs echoed");
-            CHECK(got.max_missed_frames == 0 && got.detector_interval_frames == 7, "tracking echoed");
+    fw_session_options o;
+    fw_session_options_init(&o);
+    o.running_mode = FW_MODE_LIVE_STREAM;
+    o.performance_mode = FW_PERFORMANCE_ACCURATE;
+    o.landmarks = o.contours = o.classification = true;
+    o.tracking_enabled = true;
+    o.num_faces = 10;
+    o.min_face_size = 0.25f;
+    o.min_detection_confidence = 0.0f;
+    o.output_face_mesh = true;
+    o.detector_interval_frames = 7;
+    o.max_missed_frames = 0;
+    fw_session *s = fw_open_session(c, &o, &err);
+    if (CHECK_AT(s != NULL, "%s", err.message)) {
+        fw_session_options got;
+        fw_session_get_options(s, &got);
+        CHECK(got.num_faces == 3, "the worker's cap is visible: %u", got.num_faces);
+        CHECK(got.min_face_size == 0.1f, "unset in the echo reads as the default: %g", got.min_face_size);
+        CHECK(got.running_mode == FW_MODE_LIVE_STREAM && got.performance_mode == FW_PERFORMANCE_ACCURATE,
+              "modes echoed");
+        CHECK(got.landmarks && got.contours && got.classification && got.output_face_mesh, "outputs echoed");
+        CHECK(got.max_missed_frames == 0 && got.detector_interval_frames == 7, "tracking echoed");
 
-            fw_result *r = NULL;
-            const uint8_t jpeg[] = {0xff, 0xd8};
-            CHECK(fw_process_jpeg(s, jpeg, 2, 0, &r, &err) == FW_ERR_USAGE, "fw_process refuses LIVE_STREAM");
-            CHECK(contains(err.message, "fw_send"), "and says what to use: %s", err.message);
-            fw_frame both = {.jpeg = jpeg, .jpeg_len = 2, .pixels = jpeg, .pixels_len = 2};
-            CHECK(fw_send(s, &both, &err) == FW_ERR_USAGE, "jpeg and pixels at once");
-            fw_frame neither = {.timestamp_ms = 1};
-            CHECK(fw_send(s, &neither, &err) == FW_ERR_USAGE, "neither jpeg nor pixels");
-            CHECK(fw_session_pending(s) == 0, "refused frames are not pending");
-            CHECK(fw_ping(c, NULL, 4, &err) == FW_ERR_USAGE, "a length without a payload");
-            CHECK(fw_ping(c, "ok", 2, &err) == FW_OK, "usage errors leave the client usable: %s", err.message);
-            CHECK(fw_close_session(s, &err) == FW_OK, "%s", err.message);
-        }
-        fw_close(c);
+        fw_result *r = NULL;
+        const uint8_t jpeg[] = {0xff, 0xd8};
+        CHECK(fw_process_jpeg(s, jpeg, 2, 0, &r, &err) == FW_ERR_USAGE, "fw_process refuses LIVE_STREAM");
+        CHECK(contains(err.message, "fw_send"), "and says what to use: %s", err.message);
+        fw_frame both = {.jpeg = jpeg, .jpeg_len = 2, .pixels = jpeg, .pixels_len = 2};
+        CHECK(fw_send(s, &both, &err) == FW_ERR_USAGE, "jpeg and pixels at once");
+        fw_frame neither = {.timestamp_ms = 1};
+        CHECK(fw_send(s, &neither, &err) == FW_ERR_USAGE, "neither jpeg nor pixels");
+        CHECK(fw_session_pending(s) == 0, "refused frames are not pending");
+        CHECK(fw_ping(c, NULL, 4, &err) == FW_ERR_USAGE, "a length without a payload");
+        CHECK(fw_ping(c, "ok", 2, &err) == FW_OK, "usage errors leave the client usable: %s", err.message);
+        CHECK(fw_close_session(s, &err) == FW_OK, "%s", err.message);
     }
-    fake_worker_stop(w);
+    disconnect_fake(c, w);
     CHECK(rec.all_present, "every optional option is sent as present");
     CHECK(rec.seen.num_faces == 10 && rec.seen.min_face_size == 0.25f, "values sent");
     CHECK(rec.seen.min_detection_confidence == 0.0f, "an explicit 0 is sent");
@@ -834,17 +875,14 @@ static fw_error ping_against(const uint8_t *bytes, size_t len, bool hang_up, fw_
 {
     struct bytes_script b = {bytes, len, hang_up};
     fw_error err = {.code = 1000};
-    fake_worker *w = fake_worker_start(script_bytes, &b);
-    if (!w)
+    fake_worker *w;
+    fw_client *c = connect_fake(script_bytes, &b, &w);
+    if (!c)
         return err;
-    fw_client *c = fw_connect(fake_worker_path(w), &err);
-    if (c) {
-        fw_set_timeout(c, 10000);
-        fw_ping(c, "x", 1, &err);
-        fw_ping(c, "y", 1, second);
-        fw_close(c);
-    }
-    fake_worker_stop(w);
+    fw_set_timeout(c, 10000);
+    fw_ping(c, "x", 1, &err);
+    fw_ping(c, "y", 1, second);
+    disconnect_fake(c, w);
     return err;
 }
 
@@ -898,18 +936,15 @@ static void script_farewell(int fd, void *arg)
 
 static void test_wire_worker_hangs_up_with_status(void)
 {
-    fake_worker *w = fake_worker_start(script_farewell, NULL);
-    REQUIRE(w, "fake worker");
+    fake_worker *w;
+    fw_client *c = connect_fake(script_farewell, NULL, &w);
+    REQUIRE(c, "fake worker");
     fw_error err;
-    fw_client *c = fw_connect(fake_worker_path(w), &err);
-    if (CHECK_AT(c != NULL, "%s", err.message)) {
-        int rc = fw_ping(c, NULL, 0, &err);
-        CHECK(rc == FW_ERR_CLOSED, "code %s", fw_status_name(rc));
-        CHECK(contains(err.message, "RESOURCE_EXHAUSTED") && contains(err.message, "exceeds the limit"),
-              "the worker's last word is kept: %s", err.message);
-        fw_close(c);
-    }
-    fake_worker_stop(w);
+    int rc = fw_ping(c, NULL, 0, &err);
+    CHECK(rc == FW_ERR_CLOSED, "code %s", fw_status_name(rc));
+    CHECK(contains(err.message, "RESOURCE_EXHAUSTED") && contains(err.message, "exceeds the limit"),
+          "the worker's last word is kept: %s", err.message);
+    disconnect_fake(c, w);
 }
 
 static void script_wrong_call_id(int fd, void *arg)
@@ -925,17 +960,14 @@ static void script_wrong_call_id(int fd, void *arg)
 
 static void test_wire_unknown_call_id(void)
 {
-    fake_worker *w = fake_worker_start(script_wrong_call_id, NULL);
-    REQUIRE(w, "fake worker");
+    fake_worker *w;
+    fw_client *c = connect_fake(script_wrong_call_id, NULL, &w);
+    REQUIRE(c, "fake worker");
     fw_error err;
-    fw_client *c = fw_connect(fake_worker_path(w), &err);
-    if (CHECK_AT(c != NULL, "%s", err.message)) {
-        int rc = fw_ping(c, NULL, 0, &err);
-        CHECK(rc == FW_ERR_PROTOCOL, "code %s", fw_status_name(rc));
-        CHECK(contains(err.message, "not waiting for"), "%s", err.message);
-        fw_close(c);
-    }
-    fake_worker_stop(w);
+    int rc = fw_ping(c, NULL, 0, &err);
+    CHECK(rc == FW_ERR_PROTOCOL, "code %s", fw_status_name(rc));
+    CHECK(contains(err.message, "not waiting for"), "%s", err.message);
+    disconnect_fake(c, w);
 }
 
 /* Holds the first ping's answer until the second ping arrives. */
@@ -957,21 +989,18 @@ static void script_late(int fd, void *arg)
 
 static void test_wire_timeout_discards_late_answer(void)
 {
-    fake_worker *w = fake_worker_start(script_late, NULL);
-    REQUIRE(w, "fake worker");
+    fake_worker *w;
+    fw_client *c = connect_fake(script_late, NULL, &w);
+    REQUIRE(c, "fake worker");
     fw_error err;
-    fw_client *c = fw_connect(fake_worker_path(w), &err);
-    if (CHECK_AT(c != NULL, "%s", err.message)) {
-        fw_set_timeout(c, 200);
-        int rc = fw_ping(c, "first", 5, &err);
-        CHECK(rc == FW_DEADLINE_EXCEEDED, "code %s", fw_status_name(rc));
-        CHECK(contains(err.message, "200 ms"), "%s", err.message);
-        fw_set_timeout(c, 10000);
-        rc = fw_ping(c, "second", 6, &err);
-        CHECK(rc == FW_OK, "the late answer is skipped, the next call works: %s", err.message);
-        fw_close(c);
-    }
-    fake_worker_stop(w);
+    fw_set_timeout(c, 200);
+    int rc = fw_ping(c, "first", 5, &err);
+    CHECK(rc == FW_DEADLINE_EXCEEDED, "code %s", fw_status_name(rc));
+    CHECK(contains(err.message, "200 ms"), "%s", err.message);
+    fw_set_timeout(c, 10000);
+    rc = fw_ping(c, "second", 6, &err);
+    CHECK(rc == FW_OK, "the late answer is skipped, the next call works: %s", err.message);
+    disconnect_fake(c, w);
 }
 
 static double elapsed_ms(const struct timespec *since)
@@ -984,45 +1013,39 @@ static double elapsed_ms(const struct timespec *since)
 static void test_wire_busy_poll(void)
 {
     struct ping_record rec = {.slowly = true};
-    fake_worker *w = fake_worker_start(script_echo, &rec);
-    REQUIRE(w, "fake worker");
+    fake_worker *w;
+    fw_client *c = connect_fake(script_echo, &rec, &w);
+    REQUIRE(c, "fake worker");
     fw_error err;
-    fw_client *c = fw_connect(fake_worker_path(w), &err);
-    if (CHECK_AT(c != NULL, "%s", err.message)) {
-        fw_set_busy_poll(c, 200);
-        CHECK(fw_ping(c, "spin", 4, &err) == FW_OK, "an answer in pieces, some after the window: %s", err.message);
-        fw_set_busy_poll(c, FW_BUSY_POLL_MAX_US + 1);
-        CHECK(fw_ping(c, NULL, 0, &err) == FW_OK, "a clamped window: %s", err.message);
-        fw_set_busy_poll(c, -5);
-        CHECK(fw_ping(c, "sleep", 5, &err) == FW_OK, "a negative window spins not at all: %s", err.message);
-        fw_close(c);
-    }
-    fake_worker_stop(w);
+    fw_set_busy_poll(c, 200);
+    CHECK(fw_ping(c, "spin", 4, &err) == FW_OK, "an answer in pieces, some after the window: %s", err.message);
+    fw_set_busy_poll(c, FW_BUSY_POLL_MAX_US + 1);
+    CHECK(fw_ping(c, NULL, 0, &err) == FW_OK, "a clamped window: %s", err.message);
+    fw_set_busy_poll(c, -5);
+    CHECK(fw_ping(c, "sleep", 5, &err) == FW_OK, "a negative window spins not at all: %s", err.message);
+    disconnect_fake(c, w);
     CHECK(rec.pings == 3, "the worker saw %d pings", rec.pings);
 }
 
 /* A deadline shorter than the busy-poll window ends the wait on time. */
 static void test_wire_busy_poll_keeps_timeout(void)
 {
-    fake_worker *w = fake_worker_start(script_late, NULL);
-    REQUIRE(w, "fake worker");
+    fake_worker *w;
+    fw_client *c = connect_fake(script_late, NULL, &w);
+    REQUIRE(c, "fake worker");
     fw_error err;
-    fw_client *c = fw_connect(fake_worker_path(w), &err);
-    if (CHECK_AT(c != NULL, "%s", err.message)) {
-        fw_set_busy_poll(c, FW_BUSY_POLL_MAX_US);
-        fw_set_timeout(c, 2);
-        struct timespec start;
-        clock_gettime(CLOCK_MONOTONIC, &start);
-        int rc = fw_ping(c, "first", 5, &err);
-        double waited = elapsed_ms(&start);
-        CHECK(rc == FW_DEADLINE_EXCEEDED, "code %s", fw_status_name(rc));
-        CHECK(waited >= 2 && waited < FW_BUSY_POLL_MAX_US / 1000.0, "gave up after %.2f ms", waited);
-        fw_set_timeout(c, 10000);
-        rc = fw_ping(c, "second", 6, &err);
-        CHECK(rc == FW_OK, "the next call works: %s", err.message);
-        fw_close(c);
-    }
-    fake_worker_stop(w);
+    fw_set_busy_poll(c, FW_BUSY_POLL_MAX_US);
+    fw_set_timeout(c, 2);
+    struct timespec start;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    int rc = fw_ping(c, "first", 5, &err);
+    double waited = elapsed_ms(&start);
+    CHECK(rc == FW_DEADLINE_EXCEEDED, "code %s", fw_status_name(rc));
+    CHECK(waited >= 2 && waited < FW_BUSY_POLL_MAX_US / 1000.0, "gave up after %.2f ms", waited);
+    fw_set_timeout(c, 10000);
+    rc = fw_ping(c, "second", 6, &err);
+    CHECK(rc == FW_OK, "the next call works: %s", err.message);
+    disconnect_fake(c, w);
 }
 
 /* Answers every frame and every close; the client leaves answers unread. */
@@ -1051,29 +1074,26 @@ static void script_answer_all(int fd, void *arg)
 
 static void test_wire_unread_answers_are_freed(void)
 {
-    fake_worker *w = fake_worker_start(script_answer_all, NULL);
-    REQUIRE(w, "fake worker");
+    fake_worker *w;
+    fw_client *c = connect_fake(script_answer_all, NULL, &w);
+    REQUIRE(c, "fake worker");
     fw_error err;
-    fw_client *c = fw_connect(fake_worker_path(w), &err);
-    if (CHECK_AT(c != NULL, "%s", err.message)) {
-        fw_session *a = open_mode(c, FW_MODE_LIVE_STREAM, false);
-        fw_session *b = open_mode(c, FW_MODE_LIVE_STREAM, false);
-        const uint8_t jpeg[] = {0xff, 0xd8};
-        for (int i = 1; a && b && i <= 3; i++) {
-            CHECK(fw_send_jpeg(a, jpeg, 2, i, &err) == FW_OK, "%s", err.message);
-            CHECK(fw_send_jpeg(b, jpeg, 2, i, &err) == FW_OK, "%s", err.message);
-        }
-        fw_event ev;
-        CHECK(fw_poll(a, -1, &ev, &err) == FW_OK && ev.type == FW_EVENT_RESULT, "one answer read");
-        fw_result_free(ev.result);
-        /* Closing a reads the rest of its answers on the way and frees them;
-         * fw_close frees b with answers queued or still in flight. */
-        CHECK(fw_close_session(a, &err) == FW_OK, "%s", err.message);
-        CHECK(fw_close_session(NULL, &err) == FW_OK, "NULL is ignored");
-        fw_close(c);
+    fw_session *a = open_mode(c, FW_MODE_LIVE_STREAM, false);
+    fw_session *b = open_mode(c, FW_MODE_LIVE_STREAM, false);
+    const uint8_t jpeg[] = {0xff, 0xd8};
+    for (int i = 1; a && b && i <= 3; i++) {
+        CHECK(fw_send_jpeg(a, jpeg, 2, i, &err) == FW_OK, "%s", err.message);
+        CHECK(fw_send_jpeg(b, jpeg, 2, i, &err) == FW_OK, "%s", err.message);
     }
+    fw_event ev;
+    CHECK(fw_poll(a, -1, &ev, &err) == FW_OK && ev.type == FW_EVENT_RESULT, "one answer read");
+    fw_result_free(ev.result);
+    /* Closing a reads the rest of its answers on the way and frees them;
+     * fw_close frees b with answers queued or still in flight. */
+    CHECK(fw_close_session(a, &err) == FW_OK, "%s", err.message);
+    CHECK(fw_close_session(NULL, &err) == FW_OK, "NULL is ignored");
     fw_close(NULL);
-    fake_worker_stop(w);
+    disconnect_fake(c, w);
 }
 
 /* ------------------------------------------------------------------------
@@ -1142,59 +1162,47 @@ static void check_astronaut(const fw_result *r)
 
 static void test_worker_image_astronaut(void)
 {
-    size_t len;
-    uint8_t *jpeg = read_fixture("astronaut.jpg", &len);
-    REQUIRE(jpeg, "fixture");
-    fw_client *c = connect_worker();
-    fw_session *s = c ? open_mode(c, FW_MODE_IMAGE, false) : NULL;
-    if (CHECK_AT(s != NULL, "session")) {
-        fw_result *r;
-        fw_error err;
-        int rc = fw_process_jpeg(s, jpeg, len, 42, &r, &err);
-        if (CHECK_AT(rc == FW_OK, "%s: %s", fw_status_name(rc), err.message)) {
-            CHECK(fw_result_timestamp(r) == 42, "timestamp echoed");
-            check_astronaut(r);
-            if (fw_result_face_count(r) == 1) {
-                const fw_face *f = fw_result_face(r, 0);
-                int32_t id;
-                CHECK(!fw_face_tracking_id(f, &id), "no tracking in IMAGE mode");
-                CHECK(fw_face_landmark_count(f) == 0 && fw_face_mesh(f, NULL, 0) == 0, "nothing not asked for");
-                float angle = 99;
-                CHECK(!fw_face_head_euler_angle_x(f, &angle), "no pitch without the face mesh");
-                CHECK(fw_face_head_euler_angle_z(f, &angle) && fabsf(angle) < 20,
-                      "roll from the eye keypoints: %.1f", angle);
-            }
-            fw_timings t = fw_result_timings(r);
-            CHECK(t.total_us > 0 && t.total_us >= t.queued_us && t.total_us >= t.detect_us, "timings %llu",
-                  (unsigned long long)t.total_us);
-            CHECK(t.detect_us > 0 && fw_result_detector_ran(r), "the detector ran");
-            fw_result_free(r);
+    struct fixture_session fx;
+    REQUIRE(open_fixture_session(&fx, "astronaut.jpg", FW_MODE_IMAGE, false), "fixture and session");
+    fw_result *r;
+    fw_error err;
+    int rc = fw_process_jpeg(fx.session, fx.jpeg, fx.len, 42, &r, &err);
+    if (CHECK_AT(rc == FW_OK, "%s: %s", fw_status_name(rc), err.message)) {
+        CHECK(fw_result_timestamp(r) == 42, "timestamp echoed");
+        check_astronaut(r);
+        if (fw_result_face_count(r) == 1) {
+            const fw_face *f = fw_result_face(r, 0);
+            int32_t id;
+            CHECK(!fw_face_tracking_id(f, &id), "no tracking in IMAGE mode");
+            CHECK(fw_face_landmark_count(f) == 0 && fw_face_mesh(f, NULL, 0) == 0, "nothing not asked for");
+            float angle = 99;
+            CHECK(!fw_face_head_euler_angle_x(f, &angle), "no pitch without the face mesh");
+            CHECK(fw_face_head_euler_angle_z(f, &angle) && fabsf(angle) < 20,
+                  "roll from the eye keypoints: %.1f", angle);
         }
-        CHECK(fw_close_session(s, &err) == FW_OK, "%s", err.message);
+        fw_timings t = fw_result_timings(r);
+        CHECK(t.total_us > 0 && t.total_us >= t.queued_us && t.total_us >= t.detect_us, "timings %llu",
+              (unsigned long long)t.total_us);
+        CHECK(t.detect_us > 0 && fw_result_detector_ran(r), "the detector ran");
+        fw_result_free(r);
     }
-    fw_close(c);
-    free(jpeg);
+    CHECK(fw_close_session(fx.session, &err) == FW_OK, "%s", err.message);
+    close_fixture_session(&fx);
 }
 
 static void test_worker_image_no_face(void)
 {
-    size_t len;
-    uint8_t *jpeg = read_fixture("chelsea.jpg", &len);
-    REQUIRE(jpeg, "fixture");
-    fw_client *c = connect_worker();
-    fw_session *s = c ? open_mode(c, FW_MODE_IMAGE, false) : NULL;
-    if (CHECK_AT(s != NULL, "session")) {
-        fw_result *r;
-        fw_error err;
-        int rc = fw_process_jpeg(s, jpeg, len, 0, &r, &err);
-        if (CHECK_AT(rc == FW_OK, "%s: %s", fw_status_name(rc), err.message)) {
-            CHECK(fw_result_face_count(r) == 0, "a cat is not a face: %zu faces", fw_result_face_count(r));
-            CHECK(fw_result_image_width(r) == 451 && fw_result_image_height(r) == 300, "size");
-            fw_result_free(r);
-        }
+    struct fixture_session fx;
+    REQUIRE(open_fixture_session(&fx, "chelsea.jpg", FW_MODE_IMAGE, false), "fixture and session");
+    fw_result *r;
+    fw_error err;
+    int rc = fw_process_jpeg(fx.session, fx.jpeg, fx.len, 0, &r, &err);
+    if (CHECK_AT(rc == FW_OK, "%s: %s", fw_status_name(rc), err.message)) {
+        CHECK(fw_result_face_count(r) == 0, "a cat is not a face: %zu faces", fw_result_face_count(r));
+        CHECK(fw_result_image_width(r) == 451 && fw_result_image_height(r) == 300, "size");
+        fw_result_free(r);
     }
-    fw_close(c);
-    free(jpeg);
+    close_fixture_session(&fx);
 }
 
 static void test_worker_mlkit_outputs(void)
@@ -1379,66 +1387,54 @@ static void test_worker_video_tracking(void)
 
 static void test_worker_timestamp_must_increase(void)
 {
-    size_t len;
-    uint8_t *jpeg = read_video_frame(0, &len);
-    REQUIRE(jpeg, "fixture");
-    fw_client *c = connect_worker();
-    fw_session *s = c ? open_mode(c, FW_MODE_VIDEO, true) : NULL;
-    if (CHECK_AT(s != NULL, "session")) {
-        fw_result *r;
-        fw_error err;
-        CHECK(fw_process_jpeg(s, jpeg, len, 100, &r, &err) == FW_OK, "%s", err.message);
-        fw_result_free(r);
-        int rc = fw_process_jpeg(s, jpeg, len, 100, &r, &err);
-        CHECK(rc == FW_INVALID_ARGUMENT, "an equal timestamp: %s", fw_status_name(rc));
-        CHECK(err.message[0] != '\0' && r == NULL, "refused with the worker's message");
-        fprintf(stderr, "    (worker said: %s)\n", err.message);
-        rc = fw_process_jpeg(s, jpeg, len, 50, &r, &err);
-        CHECK(rc == FW_INVALID_ARGUMENT, "an earlier timestamp: %s", fw_status_name(rc));
-        rc = fw_process_jpeg(s, jpeg, len, 133, &r, &err);
-        if (CHECK_AT(rc == FW_OK, "the session stays usable: %s", err.message)) {
-            CHECK(fw_result_face_count(r) == 1, "and still finds the face");
-            fw_result_free(r);
-        }
-        /* After a reset, time may start again. */
-        CHECK(fw_reset_session(s, &err) == FW_OK, "reset: %s", err.message);
-        rc = fw_process_jpeg(s, jpeg, len, 0, &r, &err);
-        CHECK(rc == FW_OK, "timestamp 0 after reset: %s", err.message);
+    struct fixture_session fx;
+    REQUIRE(open_fixture_session(&fx, "video/frame_000.jpg", FW_MODE_VIDEO, true), "fixture and session");
+    fw_result *r;
+    fw_error err;
+    CHECK(fw_process_jpeg(fx.session, fx.jpeg, fx.len, 100, &r, &err) == FW_OK, "%s", err.message);
+    fw_result_free(r);
+    int rc = fw_process_jpeg(fx.session, fx.jpeg, fx.len, 100, &r, &err);
+    CHECK(rc == FW_INVALID_ARGUMENT, "an equal timestamp: %s", fw_status_name(rc));
+    CHECK(err.message[0] != '\0' && r == NULL, "refused with the worker's message");
+    fprintf(stderr, "    (worker said: %s)\n", err.message);
+    rc = fw_process_jpeg(fx.session, fx.jpeg, fx.len, 50, &r, &err);
+    CHECK(rc == FW_INVALID_ARGUMENT, "an earlier timestamp: %s", fw_status_name(rc));
+    rc = fw_process_jpeg(fx.session, fx.jpeg, fx.len, 133, &r, &err);
+    if (CHECK_AT(rc == FW_OK, "the session stays usable: %s", err.message)) {
+        CHECK(fw_result_face_count(r) == 1, "and still finds the face");
         fw_result_free(r);
     }
-    fw_close(c);
-    free(jpeg);
+    /* After a reset, time may start again. */
+    CHECK(fw_reset_session(fx.session, &err) == FW_OK, "reset: %s", err.message);
+    rc = fw_process_jpeg(fx.session, fx.jpeg, fx.len, 0, &r, &err);
+    CHECK(rc == FW_OK, "timestamp 0 after reset: %s", err.message);
+    fw_result_free(r);
+    close_fixture_session(&fx);
 }
 
 static void test_worker_corrupt_jpeg(void)
 {
-    size_t len;
-    uint8_t *jpeg = read_fixture("astronaut.jpg", &len);
-    REQUIRE(jpeg, "fixture");
-    fw_client *c = connect_worker();
-    fw_session *s = c ? open_mode(c, FW_MODE_IMAGE, false) : NULL;
-    if (CHECK_AT(s != NULL, "session")) {
-        fw_result *r;
-        fw_error err;
-        const uint8_t text[] = "this is not a JPEG file";
-        int rc = fw_process_jpeg(s, text, sizeof text, 0, &r, &err);
-        CHECK(rc == FW_INVALID_ARGUMENT, "text: %s", fw_status_name(rc));
-        CHECK(err.message[0] != '\0', "with a message");
-        uint8_t garbled[64];
-        memcpy(garbled, jpeg, 4); /* SOI and the start of a segment */
-        memset(garbled + 4, 0xa5, sizeof garbled - 4);
-        rc = fw_process_jpeg(s, garbled, sizeof garbled, 0, &r, &err);
-        CHECK(rc == FW_INVALID_ARGUMENT, "a JPEG start and then noise: %s", fw_status_name(rc));
-        rc = fw_process_jpeg(s, jpeg, 0, 0, &r, &err);
-        CHECK(rc == FW_INVALID_ARGUMENT, "no bytes: %s", fw_status_name(rc));
-        rc = fw_process_jpeg(s, jpeg, len, 0, &r, &err);
-        if (CHECK_AT(rc == FW_OK, "a good frame after bad ones: %s", err.message)) {
-            check_astronaut(r);
-            fw_result_free(r);
-        }
+    struct fixture_session fx;
+    REQUIRE(open_fixture_session(&fx, "astronaut.jpg", FW_MODE_IMAGE, false), "fixture and session");
+    fw_result *r;
+    fw_error err;
+    const uint8_t text[] = "this is not a JPEG file";
+    int rc = fw_process_jpeg(fx.session, text, sizeof text, 0, &r, &err);
+    CHECK(rc == FW_INVALID_ARGUMENT, "text: %s", fw_status_name(rc));
+    CHECK(err.message[0] != '\0', "with a message");
+    uint8_t garbled[64];
+    memcpy(garbled, fx.jpeg, 4); /* SOI and the start of a segment */
+    memset(garbled + 4, 0xa5, sizeof garbled - 4);
+    rc = fw_process_jpeg(fx.session, garbled, sizeof garbled, 0, &r, &err);
+    CHECK(rc == FW_INVALID_ARGUMENT, "a JPEG start and then noise: %s", fw_status_name(rc));
+    rc = fw_process_jpeg(fx.session, fx.jpeg, 0, 0, &r, &err);
+    CHECK(rc == FW_INVALID_ARGUMENT, "no bytes: %s", fw_status_name(rc));
+    rc = fw_process_jpeg(fx.session, fx.jpeg, fx.len, 0, &r, &err);
+    if (CHECK_AT(rc == FW_OK, "a good frame after bad ones: %s", err.message)) {
+        check_astronaut(r);
+        fw_result_free(r);
     }
-    fw_close(c);
-    free(jpeg);
+    close_fixture_session(&fx);
 }
 
 static void test_worker_options_out_of_range(void)
@@ -1595,62 +1591,49 @@ static void test_worker_two_live_sessions_one_connection(void)
 
 static void test_worker_close_with_frames_in_flight(void)
 {
-    size_t len;
-    uint8_t *jpeg = read_fixture("astronaut.jpg", &len);
-    REQUIRE(jpeg, "fixture");
-    fw_client *c = connect_worker();
-    fw_session *s = c ? open_mode(c, FW_MODE_LIVE_STREAM, false) : NULL;
-    if (CHECK_AT(s != NULL, "session")) {
-        fw_error err;
-        for (int i = 0; i < 5; i++)
-            CHECK(fw_send_jpeg(s, jpeg, len, i + 1, &err) == FW_OK, "%s", err.message);
-        CHECK(fw_close_session(s, &err) == FW_OK, "close with frames in flight: %s", err.message);
-        CHECK(fw_ping(c, NULL, 0, &err) == FW_OK, "the connection goes on: %s", err.message);
-    }
-    fw_close(c);
-    free(jpeg);
+    struct fixture_session fx;
+    REQUIRE(open_fixture_session(&fx, "astronaut.jpg", FW_MODE_LIVE_STREAM, false), "fixture and session");
+    fw_error err;
+    for (int i = 0; i < 5; i++)
+        CHECK(fw_send_jpeg(fx.session, fx.jpeg, fx.len, i + 1, &err) == FW_OK, "%s", err.message);
+    CHECK(fw_close_session(fx.session, &err) == FW_OK, "close with frames in flight: %s", err.message);
+    CHECK(fw_ping(fx.client, NULL, 0, &err) == FW_OK, "the connection goes on: %s", err.message);
+    close_fixture_session(&fx);
 }
 
 static void test_worker_stats(void)
 {
-    size_t len;
-    uint8_t *jpeg = read_fixture("astronaut.jpg", &len);
-    REQUIRE(jpeg, "fixture");
-    fw_client *c = connect_worker();
-    fw_session *s = c ? open_mode(c, FW_MODE_IMAGE, false) : NULL;
-    if (CHECK_AT(s != NULL, "session")) {
-        fw_error err;
-        fw_stats before, after;
-        CHECK(fw_get_stats(c, &before, &err) == FW_OK, "%s", err.message);
-        fw_result *r;
-        CHECK(fw_process_jpeg(s, jpeg, len, 0, &r, &err) == FW_OK, "%s", err.message);
-        fw_result_free(r);
-        CHECK(fw_process_jpeg(s, jpeg, 3, 0, &r, &err) == FW_INVALID_ARGUMENT, "a failed frame");
-        if (CHECK_AT(fw_get_stats(c, &after, &err) == FW_OK, "%s", err.message)) {
-            CHECK(after.frames_processed >= before.frames_processed + 1, "processed counted");
-            CHECK(after.frames_failed >= before.frames_failed + 1, "failed counted");
-            CHECK(after.sessions >= 1 && after.connections >= 1, "this session and connection are counted");
-            CHECK(after.uptime_seconds > 0, "uptime");
-            CHECK(after.inference_threads >= 1, "inference threads");
-            CHECK(after.resident_memory_bytes > 1024 * 1024, "RSS %llu",
-                  (unsigned long long)after.resident_memory_bytes);
-            const fw_stage_latency *total = &after.stages[FW_STAGE_TOTAL];
-            CHECK(total->count >= 1 && total->p50_us <= total->p99_us, "total latency over %llu frames",
-                  (unsigned long long)total->count);
-            CHECK(after.model_count == 4, "four models, got %zu", after.model_count);
-            bool mesh = false;
-            for (size_t i = 0; i < after.model_count; i++) {
-                mesh = mesh || strcmp(after.models[i].name, "face_landmark.tflite") == 0;
-                CHECK(strlen(after.models[i].sha256) == 64 &&
-                          strspn(after.models[i].sha256, "0123456789abcdef") == 64,
-                      "sha256 of %s", after.models[i].name);
-                CHECK(after.models[i].size_bytes > 100000, "size of %s", after.models[i].name);
-            }
-            CHECK(mesh, "face_landmark.tflite is listed");
+    struct fixture_session fx;
+    REQUIRE(open_fixture_session(&fx, "astronaut.jpg", FW_MODE_IMAGE, false), "fixture and session");
+    fw_error err;
+    fw_stats before, after;
+    CHECK(fw_get_stats(fx.client, &before, &err) == FW_OK, "%s", err.message);
+    fw_result *r;
+    CHECK(fw_process_jpeg(fx.session, fx.jpeg, fx.len, 0, &r, &err) == FW_OK, "%s", err.message);
+    fw_result_free(r);
+    CHECK(fw_process_jpeg(fx.session, fx.jpeg, 3, 0, &r, &err) == FW_INVALID_ARGUMENT, "a failed frame");
+    if (CHECK_AT(fw_get_stats(fx.client, &after, &err) == FW_OK, "%s", err.message)) {
+        CHECK(after.frames_processed >= before.frames_processed + 1, "processed counted");
+        CHECK(after.frames_failed >= before.frames_failed + 1, "failed counted");
+        CHECK(after.sessions >= 1 && after.connections >= 1, "this session and connection are counted");
+        CHECK(after.uptime_seconds > 0, "uptime");
+        CHECK(after.inference_threads >= 1, "inference threads");
+        CHECK(after.resident_memory_bytes > 1024 * 1024, "RSS %llu",
+              (unsigned long long)after.resident_memory_bytes);
+        const fw_stage_latency *total = &after.stages[FW_STAGE_TOTAL];
+        CHECK(total->count >= 1 && total->p50_us <= total->p99_us, "total latency over %llu frames",
+              (unsigned long long)total->count);
+        CHECK(after.model_count == 4, "four models, got %zu", after.model_count);
+        bool mesh = false;
+        for (size_t i = 0; i < after.model_count; i++) {
+            mesh = mesh || strcmp(after.models[i].name, "face_landmark.tflite") == 0;
+            CHECK(strlen(after.models[i].sha256) == 64 && strspn(after.models[i].sha256, "0123456789abcdef") == 64,
+                  "sha256 of %s", after.models[i].name);
+            CHECK(after.models[i].size_bytes > 100000, "size of %s", after.models[i].name);
         }
+        CHECK(mesh, "face_landmark.tflite is listed");
     }
-    fw_close(c);
-    free(jpeg);
+    close_fixture_session(&fx);
 }
 
 int main(int argc, char **argv)
