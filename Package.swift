@@ -46,6 +46,7 @@ let package = Package(
                 "FaceDetection",
                 "FaceWorkerProtocol",
                 "Imaging",
+                "Inference",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
