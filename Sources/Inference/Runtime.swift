@@ -51,7 +51,10 @@ public final class Runtime {
         try SubgraphBuilder(model: model, subgraph: subgraph).build()
 
         var runtime: xnn_runtime_t?
-        let runtimeStatus = xnn_create_runtime_v2(subgraph, pool?.handle, 0, &runtime)
+        // A pool's threads spin between the operators of a run and sleep after its
+        // last: a spinning thread would hold a core for milliseconds after every
+        // frame, taking it from the clients and other processes on the machine.
+        let runtimeStatus = xnn_create_runtime_v2(subgraph, pool?.handle, UInt32(XNN_FLAG_YIELD_WORKERS), &runtime)
         guard runtimeStatus == xnn_status_success, let runtime else {
             throw InferenceError(file: file, problem: "XNNPACK could not create a runtime: \(runtimeStatus.name)")
         }
