@@ -51,10 +51,8 @@ public final class Runtime {
         try SubgraphBuilder(model: model, subgraph: subgraph).build()
 
         var runtime: xnn_runtime_t?
-        // A pool's threads spin between the operators of a run and sleep after its
-        // last: a spinning thread would hold a core for milliseconds after every
-        // frame, taking it from the clients and other processes on the machine.
-        let runtimeStatus = xnn_create_runtime_v2(subgraph, pool?.handle, UInt32(XNN_FLAG_YIELD_WORKERS), &runtime)
+        let flags = pool?.sleepsAfterRuns == true ? UInt32(XNN_FLAG_YIELD_WORKERS) : 0
+        let runtimeStatus = xnn_create_runtime_v2(subgraph, pool?.handle, flags, &runtime)
         guard runtimeStatus == xnn_status_success, let runtime else {
             throw InferenceError(file: file, problem: "XNNPACK could not create a runtime: \(runtimeStatus.name)")
         }

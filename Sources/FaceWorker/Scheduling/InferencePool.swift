@@ -24,7 +24,8 @@ final class InferencePool: Sendable {
     init(count: Int, splitThreads: Int, models: FaceModels, scheduler: FrameScheduler, stats: WorkerStats, maxPixels: Int, logger: Logger) {
         self.count = count
         let exited = exited
-        let splitPool = ThreadPool(threads: splitThreads)
+        // The pool sleeps after each run: clients and other processes share the cores.
+        let splitPool = ThreadPool(threads: splitThreads, sleepsAfterRuns: true)
         for index in 0..<count {
             let thread = Thread {
                 let engine = FaceEngine(models: models, pool: splitPool)
