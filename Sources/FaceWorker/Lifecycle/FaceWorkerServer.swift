@@ -24,13 +24,16 @@ public final class FaceWorkerServer: Sendable {
     private let listener: any Channel
     private let socketFile: SocketFile
     private let pool: InferencePool
+    private let signals: TerminationSignals
 
-    private init(context: WorkerContext, group: MultiThreadedEventLoopGroup, listener: any Channel, socketFile: SocketFile, pool: InferencePool) {
+    private init(context: WorkerContext, group: MultiThreadedEventLoopGroup, listener: any Channel, socketFile: SocketFile,
+                 pool: InferencePool, signals: TerminationSignals) {
         self.context = context
         self.group = group
         self.listener = listener
         self.socketFile = socketFile
         self.pool = pool
+        self.signals = signals
     }
 
     /// Loads the models, publishes the socket and starts serving.
@@ -56,6 +59,8 @@ public final class FaceWorkerServer: Sendable {
         let loadTime = clock.now - loadStart
         let context = WorkerContext(configuration: configuration, models: models, modelInventory: inventory, logger: logger)
 
+        // Caught from before the socket exists: whoever sees it may signal at once.
+        let signals = TerminationSignals()
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.backlog, value: 256)
@@ -97,12 +102,12 @@ public final class FaceWorkerServer: Sendable {
             "max_pixels": "\(limits.maxPixels)", "max_sessions": "\(limits.maxSessions)",
             "max_sessions_per_connection": "\(limits.maxSessionsPerConnection)", "max_queued_frames": "\(limits.maxQueuedFrames)",
         ])
-        return FaceWorkerServer(context: context, group: group, listener: listener, socketFile: socketFile, pool: pool)
+        return FaceWorkerServer(context: context, group: group, listener: listener, socketFile: socketFile, pool: pool, signals: signals)
     }
 
     /// Serves until SIGTERM or SIGINT, then shuts down.
     public func runUntilTerminated() async {
-        let signal = await TerminationSignals.next()
+        let signal = await signals.next()
         context.logger.info("shutting down", metadata: ["signal": "\(signal == SIGTERM ? "SIGTERM" : "SIGINT")"])
         await shutdown()
     }

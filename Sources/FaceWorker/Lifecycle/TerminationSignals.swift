@@ -2,44 +2,58 @@ import Dispatch
 import Glibc
 import Synchronization
 
-/// Waits for SIGTERM or SIGINT.
+/// Catches SIGTERM and SIGINT from the moment it is made.
 ///
 /// Both signals' default action (ending the process at once) is replaced by
-/// dispatch sources, so the worker can shut down cleanly instead.
-enum TerminationSignals {
+/// dispatch sources, so the worker can shut down cleanly instead. Made before
+/// the socket appears, it also catches a signal sent the instant a client or
+/// supervisor sees the socket; later signals are ignored.
+final class TerminationSignals: Sendable {
     /// The signals that ask the worker to stop.
     static let signals: [Int32] = [SIGTERM, SIGINT]
 
-    /// Returns the first of `signals` the process receives.
-    static func next() async -> Int32 {
-        let latch = Latch()
-        let sources = signals.map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { latch.fire(number) }
-            return source
-        }
-        let received = await withCheckedContinuation { continuation in
-            latch.arm(continuation)
-            for source in sources { source.resume() }
-        }
-        for source in sources { source.cancel() }
-        return received
+    private struct State {
+        /// Kept alive for as long as the signals are caught.
+        var sources: [any DispatchSourceSignal] = []
+        var received: Int32?
+        var waiting: CheckedContinuation<Int32, Never>?
     }
 
-    /// Resumes the waiting task with the first signal only.
-    private final class Latch: Sendable {
-        private let continuation = Mutex<CheckedContinuation<Int32, Never>?>(nil)
+    private let state: Mutex<State>
 
-        func arm(_ waiting: CheckedContinuation<Int32, Never>) {
-            continuation.withLock { $0 = waiting }
-        }
-
-        func fire(_ number: Int32) {
-            continuation.withLock { waiting in
-                waiting?.resume(returning: number)
-                waiting = nil
+    /// Starts catching `signals`.
+    init() {
+        state = Mutex(State(sources: Self.signals.map { number in
+            signal(number, SIG_IGN)
+            return DispatchSource.makeSignalSource(signal: number, queue: .global())
+        }))
+        state.withLock { state in
+            for (number, source) in zip(Self.signals, state.sources) {
+                source.setEventHandler { [weak self] in self?.caught(number) }
+                source.resume()
             }
+        }
+    }
+
+    /// The first of `signals` the process received, waiting for one if needed.
+    func next() async -> Int32 {
+        await withCheckedContinuation { continuation in
+            state.withLock { state in
+                if let received = state.received {
+                    continuation.resume(returning: received)
+                } else {
+                    state.waiting = continuation
+                }
+            }
+        }
+    }
+
+    private func caught(_ number: Int32) {
+        state.withLock { state in
+            guard state.received == nil else { return }
+            state.received = number
+            state.waiting?.resume(returning: number)
+            state.waiting = nil
         }
     }
 }
