@@ -43,7 +43,8 @@ from pathlib import Path
 import numpy as np
 
 from bench_args import count
-from mediapipe_peer import Peer, fail, peak_rss_kib, read_frames
+from bench_process import fail, last_json_line
+from mediapipe_peer import Peer, peak_rss_kib, read_frames
 
 PEER_PROCESSES = 8
 LIVE_SESSIONS = 8
@@ -107,25 +108,17 @@ class FaceBench:
         if samples:
             command = command + ["--samples", str(samples)]
         done = subprocess.run(command, capture_output=True, text=True, timeout=RUN_TIMEOUT_S)
-        summary = parse_json_line(done.stdout, " ".join(command), done.stderr)
+        summary = last_json_line(done.stdout, " ".join(command), done.stderr)
         if samples:
             summary["samples_ms"] = np.loadtxt(samples, ndmin=1) / 1000.0
         return summary
-
-
-def parse_json_line(stdout, command, stderr):
-    lines = [line for line in stdout.splitlines() if line.strip()]
-    try:
-        return json.loads(lines[-1])
-    except (IndexError, ValueError):
-        fail(f"{command} printed no JSON summary.\nstdout: {stdout.strip()}\nstderr: {stderr.strip()}")
 
 
 def run_at_once(commands):
     """Runs the commands at once, as separate processes; the JSON line each printed last."""
     processes = [subprocess.Popen(c, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for c in commands]
     outputs = [p.communicate(timeout=RUN_TIMEOUT_S) for p in processes]
-    return [parse_json_line(out, " ".join(c), err) for c, (out, err) in zip(commands, outputs)]
+    return [last_json_line(out, " ".join(c), err) for c, (out, err) in zip(commands, outputs)]
 
 
 def median_ms(samples_ms):

@@ -23,7 +23,6 @@ with model names lacking ".tflite". P3 is met when every 1-thread ratio is at mo
 import argparse
 import json
 import os
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -33,13 +32,10 @@ import numpy as np
 from model_inputs import MODELS, RANDOM_SEED, random_input
 
 from bench_args import count
+from bench_process import fail, median_and_p90, run_json
 
 P3_GOAL = 1.10
 OURS_TIMEOUT_S = 600
-
-
-def fail(message):
-    sys.exit(f"error: {message}")
 
 
 def load_litert():
@@ -83,18 +79,8 @@ def time_litert(interpreter_class, path, spec, threads, warmup, iterations):
 def time_ours(ours, models_dir, spec, threads, warmup, iterations):
     command = [str(ours), "--models", str(models_dir), "--model", spec.file, "--threads", str(threads),
                "--warmup", str(warmup), "--iterations", str(iterations)]
-    try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=OURS_TIMEOUT_S)
-    except subprocess.TimeoutExpired:
-        fail(f"{' '.join(command)} did not finish within {OURS_TIMEOUT_S} s")
-    if done.returncode != 0:
-        fail(f"{' '.join(command)} exited with status {done.returncode}:\n{done.stderr.strip()}")
-    lines = [line for line in done.stdout.splitlines() if line.strip()]
-    try:
-        result = json.loads(lines[-1])
-        median, p90 = float(result["median_ms"]), float(result["p90_ms"])
-    except (IndexError, ValueError, KeyError, TypeError):
-        fail(f"{' '.join(command)} did not print the expected JSON line; stdout was:\n{done.stdout.strip()}")
+    result = run_json(command, OURS_TIMEOUT_S)
+    median, p90 = median_and_p90(result, command)
     if result.get("model") != spec.file or result.get("threads") != threads:
         fail(f"{ours} answered for {result.get('model')} with {result.get('threads')} threads, "
              f"asked for {spec.file} with {threads}")

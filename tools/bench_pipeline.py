@@ -28,14 +28,14 @@ with medians in ms and R = ours / MediaPipe. The goal (P1, P2) is a ratio of at 
 import argparse
 import json
 import os
-import subprocess
 import sys
 from pathlib import Path
 
 import numpy as np
 
 from bench_args import count
-from mediapipe_peer import MODES, Peer, fail, read_frames
+from bench_process import fail, median_and_p90, run_json
+from mediapipe_peer import MODES, Peer, read_frames
 
 GOAL = 0.5
 OURS_TIMEOUT_S = 600
@@ -61,18 +61,8 @@ def time_mediapipe(peer, frames, mode, warmup, iterations):
 def time_ours(ours, frames_dir, mode, warmup, iterations):
     command = [str(ours), "--frames", str(frames_dir), "--mode", mode,
                "--warmup", str(warmup), "--iterations", str(iterations)]
-    try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=OURS_TIMEOUT_S)
-    except subprocess.TimeoutExpired:
-        fail(f"{' '.join(command)} did not finish within {OURS_TIMEOUT_S} s")
-    if done.returncode != 0:
-        fail(f"{' '.join(command)} exited with status {done.returncode}:\n{done.stderr.strip()}")
-    lines = [line for line in done.stdout.splitlines() if line.strip()]
-    try:
-        result = json.loads(lines[-1])
-        median, p90 = float(result["median_ms"]), float(result["p90_ms"])
-    except (IndexError, ValueError, KeyError, TypeError):
-        fail(f"{' '.join(command)} did not print the expected JSON line; stdout was:\n{done.stdout.strip()}")
+    result = run_json(command, OURS_TIMEOUT_S)
+    median, p90 = median_and_p90(result, command)
     if result.get("mode") != mode or result.get("iterations") != iterations:
         fail(f"{ours} answered for mode {result.get('mode')} with {result.get('iterations')} iterations, "
              f"asked for {mode} with {iterations}")

@@ -28,13 +28,10 @@ from pathlib import Path
 import numpy as np
 
 from bench_args import count
+from bench_process import fail
 from mediapipe_solutions import load_solutions
 
 MODES = ("detect", "landmarks")
-
-
-def fail(message):
-    sys.exit(f"error: {message}")
 
 
 def read_frames(folder):
