@@ -108,7 +108,7 @@ class FaceBench:
         if samples:
             command = command + ["--samples", str(samples)]
         done = subprocess.run(command, capture_output=True, text=True, timeout=RUN_TIMEOUT_S)
-        summary = last_json_line(done.stdout, " ".join(command), done.stderr)
+        summary = last_json_line(done.stdout, command, done.stderr)
         if samples:
             summary["samples_ms"] = np.loadtxt(samples, ndmin=1) / 1000.0
         return summary
@@ -118,7 +118,7 @@ def run_at_once(commands):
     """Runs the commands at once, as separate processes; the JSON line each printed last."""
     processes = [subprocess.Popen(c, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for c in commands]
     outputs = [p.communicate(timeout=RUN_TIMEOUT_S) for p in processes]
-    return [last_json_line(out, " ".join(c), err) for c, (out, err) in zip(commands, outputs)]
+    return [last_json_line(out, c, err) for c, (out, err) in zip(commands, outputs)]
 
 
 def median_ms(samples_ms):
