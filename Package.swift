@@ -103,7 +103,7 @@ let package = Package(
         .testTarget(name: "FaceWorkerProtocolTests", dependencies: ["FaceWorkerProtocol", "InferenceTesting"]),
         .testTarget(
             name: "FaceWorkerTests",
-            dependencies: ["FaceWorker", "FaceWorkerClient", "FaceWorkerProtocol", "Imaging", "ImagingTesting"]
+            dependencies: ["FaceWorker", "FaceWorkerClient", "FaceWorkerProtocol", "Imaging", "ImagingTesting", "InferenceTesting"]
         ),
     ]
 )
