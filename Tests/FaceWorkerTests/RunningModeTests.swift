@@ -141,6 +141,83 @@ final class RunningModeTests: XCTestCase {
         XCTAssertEqual(answered, Array(0..<8))
     }
 
+    func testRefusedVideoFramesAreAnsweredInTheirTurn() async throws {
+        let worker = try await startWorker()
+        let socket = try UnixSocket(path: worker.socketPath)
+        var open = Faceworker_V1_ClientMessage()
+        open.callID = 1
+        open.openSession.options = Expect.options(.video) { $0.trackingEnabled = true }
+        try socket.send(open)
+        let sessionID = try XCTUnwrap(try socket.receive()).openSession.sessionID
+        // In one write, so that the refused frames arrive while earlier ones
+        // still wait: a timestamp that does not increase, and bytes that are no
+        // JPEG, each between frames the worker accepts.
+        let jpegs = try TestPaths.videoFrames()
+        let frames: [(timestampMs: Int64, jpeg: Data)] = [
+            (0, jpegs[0]), (1, jpegs[1]), (2, jpegs[2]), (3, jpegs[3]), (2, jpegs[4]),
+            (4, jpegs[4]), (5, Data("not a JPEG".utf8)), (6, jpegs[6]),
+        ]
+        let encoder = LengthPrefixedMessageEncoder()
+        var bytes: [UInt8] = []
+        for (index, frame) in frames.enumerated() {
+            var message = Faceworker_V1_ClientMessage()
+            message.callID = UInt64(10 + index)
+            message.processFrame.sessionID = sessionID
+            message.processFrame.frame = .jpeg(frame.jpeg, timestampMs: frame.timestampMs)
+            try encoder.encode(message: message, into: &bytes)
+        }
+        try socket.send(bytes)
+        var order: [UInt64] = []
+        for _ in frames {
+            let answer = try XCTUnwrap(try socket.receive())
+            order.append(answer.callID)
+            if answer.callID == 14 || answer.callID == 16 {
+                XCTAssertEqual(answer.error.code, .invalidArgument, "\(answer)")
+                XCTAssertEqual(answer.error.sessionID, sessionID)
+            } else {
+                XCTAssertEqual(answer.frameResult.faces.count, 1, "\(answer)")
+            }
+        }
+        XCTAssertEqual(order, Array(10..<18), "answers keep the order of the frames, errors included")
+    }
+
+    func testARefusedFrameWaitingItsTurnGetsItsErrorWhenTheSessionCloses() async throws {
+        let worker = try await startWorker(["--threads", "1"])
+        let socket = try UnixSocket(path: worker.socketPath)
+        var open = Faceworker_V1_ClientMessage()
+        open.callID = 1
+        // Landmarks make each frame slow enough that the later ones still wait at the close.
+        open.openSession.options = Expect.options(.video) { $0.outputFaceMesh = true }
+        try socket.send(open)
+        let sessionID = try XCTUnwrap(try socket.receive()).openSession.sessionID
+        let jpeg = try TestPaths.jpeg("astronaut.jpg")
+        let encoder = LengthPrefixedMessageEncoder()
+        var bytes: [UInt8] = []
+        for (index, timestamp) in [Int64(10), 20, 30, 20].enumerated() {
+            var message = Faceworker_V1_ClientMessage()
+            message.callID = UInt64(10 + index)
+            message.processFrame.sessionID = sessionID
+            message.processFrame.frame = .jpeg(jpeg, timestampMs: timestamp)
+            try encoder.encode(message: message, into: &bytes)
+        }
+        var close = Faceworker_V1_ClientMessage()
+        close.callID = 2
+        close.closeSession.sessionID = sessionID
+        try encoder.encode(message: close, into: &bytes)
+        try socket.send(bytes)
+        var answers: [UInt64: Faceworker_V1_WorkerMessage] = [:]
+        while answers.count < 5, let answer = try socket.receive() {
+            answers[answer.callID] = answer
+        }
+        XCTAssertEqual(answers[13]?.error.code, .invalidArgument, "the refusal, not a drop: \(String(describing: answers[13]))")
+        XCTAssertTrue(answers[13]?.error.message.contains("timestamp_ms must increase") == true)
+        XCTAssertEqual(answers[2]?.closeSession.sessionID, sessionID)
+        for call in [UInt64(10), 11, 12] {
+            let answer = try XCTUnwrap(answers[call], "call \(call) is answered")
+            XCTAssertTrue(answer.frameResult.faces.count == 1 || answer.frameDropped.reason == .sessionClosed, "\(answer)")
+        }
+    }
+
     func testLiveStreamDropsReplacedFramesAndAnswersEveryFrameOnce() async throws {
         let worker = try await startWorker()
         let client = try await worker.connect()

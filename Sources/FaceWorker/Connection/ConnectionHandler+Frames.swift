@@ -16,13 +16,13 @@ extension ConnectionHandler {
         }
         let frame = request.frame
         if let (code, message) = admission?.refusal(of: frame) {
-            refuseFrame(callID: callID, code, message, sessionID: sessionID)
+            refuseInTurn(callID: callID, frame, code, message, sessionID: sessionID, received: received)
             return
         }
         if record.mode != .image, let last = record.lastTimestampMs, frame.timestampMs <= last {
-            refuseFrame(callID: callID, .invalidArgument,
-                        "timestamp_ms must increase from frame to frame in \(record.mode) mode: got \(frame.timestampMs) after \(last)",
-                        sessionID: sessionID)
+            refuseInTurn(callID: callID, frame, .invalidArgument,
+                         "timestamp_ms must increase from frame to frame in \(record.mode) mode: got \(frame.timestampMs) after \(last)",
+                         sessionID: sessionID, received: received)
             return
         }
         let pending = PendingFrame(callID: callID, frame: frame, received: received, receivedUnixMicros: Self.unixMicroseconds())
@@ -49,6 +49,23 @@ extension ConnectionHandler {
     private func refuseFrame(callID: UInt64, _ code: Faceworker_V1_Status.Code, _ message: String, sessionID: UInt64) {
         worker.stats.recordFailed()
         fail(callID: callID, code, message, sessionID: sessionID)
+    }
+
+    /// Refuses a frame after the session's earlier frames are answered, when
+    /// some are still waiting or running; at once otherwise.
+    private func refuseInTurn(callID: UInt64, _ frame: Faceworker_V1_Frame, _ code: Faceworker_V1_Status.Code, _ message: String,
+                              sessionID: UInt64, received: ContinuousClock.Instant) {
+        // Only the timestamp is kept: a refused frame's pixels are not needed.
+        var placeholder = Faceworker_V1_Frame()
+        placeholder.timestampMs = frame.timestampMs
+        let refused = PendingFrame(callID: callID, frame: placeholder, received: received, receivedUnixMicros: Self.unixMicroseconds(),
+                                   refusal: .failure(callID: callID, code, message, sessionID: sessionID))
+        guard worker.scheduler.queueRefusal(refused, to: sessionID, maxQueued: worker.configuration.limits.maxQueuedFrames) else {
+            refuseFrame(callID: callID, code, message, sessionID: sessionID)
+            return
+        }
+        worker.stats.recordFailed()
+        logRefusal(callID: callID, code, message, sessionID: sessionID)
     }
 
     private static func unixMicroseconds() -> Int64 {

@@ -82,8 +82,10 @@ extension ConnectionHandler {
 
     /// FrameDropped answers for frames that will never be processed.
     func dropAnswers(_ frames: [PendingFrame], sessionID: UInt64, reason: Faceworker_V1_FrameDropped.Reason) -> [Faceworker_V1_WorkerMessage] {
-        worker.stats.recordDropped(frames.count)
+        worker.stats.recordDropped(frames.count { $0.refusal == nil })
         return frames.map { frame in
+            // A refused frame waiting its turn gets its error, as it would have.
+            if let refusal = frame.refusal { return refusal }
             var dropped = Faceworker_V1_FrameDropped()
             dropped.sessionID = sessionID
             dropped.timestampMs = frame.frame.timestampMs

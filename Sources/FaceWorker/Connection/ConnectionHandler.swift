@@ -160,9 +160,14 @@ final class ConnectionHandler: ChannelInboundHandler {
 
     /// Answers a call with an error, after the answers already sent.
     func fail(callID: UInt64, _ code: Faceworker_V1_Status.Code, _ message: String, sessionID: UInt64? = nil) {
+        logRefusal(callID: callID, code, message, sessionID: sessionID)
+        outbox?.send(.failure(callID: callID, code, message, sessionID: sessionID))
+    }
+
+    /// One line per refused call, when it is refused (its answer may follow later).
+    func logRefusal(callID: UInt64, _ code: Faceworker_V1_Status.Code, _ message: String, sessionID: UInt64?) {
         var metadata: Logger.Metadata = ["call": "\(callID)", "code": "\(code)", "message": "\(message)"]
         if let sessionID { metadata["session"] = "\(sessionID)" }
         logger.info("call refused", metadata: metadata)
-        outbox?.send(.failure(callID: callID, code, message, sessionID: sessionID))
     }
 }

@@ -68,6 +68,24 @@ final class FrameScheduler: Sendable {
         return outcome
     }
 
+    /// Queues a refused frame's error behind the frames of an image or video
+    /// session that are waiting or running, so that its answers keep the
+    /// order in which the frames came. False when none is (or the session is a
+    /// live stream, whose answers keep no order, or its queue is full): the
+    /// caller answers at once.
+    func queueRefusal(_ refused: PendingFrame, to sessionID: UInt64, maxQueued: Int) -> Bool {
+        let (queued, wake) = state.withLock { state -> (Bool, Bool) in
+            guard let session = state.sessions[sessionID], session.closeCallID == nil,
+                  session.pipeline.options.runningMode != .liveStream,
+                  session.isRunning || session.hasWaitingFrames,
+                  case .queued = session.add(refused, maxQueued: maxQueued)
+            else { return (false, false) }
+            return (true, Self.markReady(session, in: &state))
+        }
+        if wake { wakeup.signal() }
+        return queued
+    }
+
     /// Closes a session: its waiting frames are returned, never processed.
     func close(_ sessionID: UInt64, callID: UInt64) -> CloseOutcome {
         state.withLock { state in

@@ -32,7 +32,7 @@ final class InferencePool: Sendable {
                 let processor = FrameProcessor(engine: engine, maxPixels: maxPixels, stats: stats, logger: logger)
                 while var job = scheduler.next() {
                     engine.splitsModelRuns = job.hasWorkerToItself
-                    let answer = processor.process(&job)
+                    let answer = job.frame.refusal ?? processor.process(&job)
                     job.outbox.send(answer)
                     if let closeCallID = scheduler.complete(job) {
                         var response = Faceworker_V1_CloseSessionResponse()
