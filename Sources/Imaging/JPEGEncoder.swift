@@ -3,7 +3,7 @@ import CTurboJPEG
 /// Encodes ``RGBImage``s as JPEG with TurboJPEG: for clients and tests that
 /// need to produce JPEG frames (the worker itself only decodes).
 ///
-/// Owns a TurboJPEG compressor, which is not thread-safe: use one encoder per
+/// Owns TurboJPEG compressors, which are not thread-safe: use one encoder per
 /// thread (it is deliberately not `Sendable`).
 public final class JPEGEncoder {
     /// How much the encoder reduces the colour (chroma) resolution.
@@ -27,7 +27,11 @@ public final class JPEGEncoder {
         }
     }
 
-    private let handle: tjhandle
+    private let baseline: tjhandle
+    /// Progressive JPEGs get a compressor of their own: TurboJPEG 2.1 keeps a
+    /// progressive encode's settings in its compressor, and the baseline JPEGs
+    /// it writes afterwards come out corrupt.
+    private var progressiveCompressor: tjhandle?
 
     /// Creates a TurboJPEG compressor.
     ///
@@ -36,11 +40,22 @@ public final class JPEGEncoder {
         guard let handle = tjInitCompress() else {
             throw .turboJPEG(turboJPEGMessage(nil))
         }
-        self.handle = handle
+        baseline = handle
     }
 
     deinit {
-        tjDestroy(handle)
+        tjDestroy(baseline)
+        if let progressiveCompressor { tjDestroy(progressiveCompressor) }
+    }
+
+    private func compressor(progressive: Bool) throws(ImagingError) -> tjhandle {
+        guard progressive else { return baseline }
+        if let progressiveCompressor { return progressiveCompressor }
+        guard let handle = tjInitCompress() else {
+            throw .turboJPEG(turboJPEGMessage(nil))
+        }
+        progressiveCompressor = handle
+        return handle
     }
 
     /// Compresses `image`.
@@ -58,6 +73,7 @@ public final class JPEGEncoder {
         var output: UnsafeMutablePointer<UInt8>?
         var outputSize: UInt = 0
         let flags = progressive ? TJFLAG_PROGRESSIVE : 0
+        let handle = try compressor(progressive: progressive)
         let status = image.pixels.withUnsafeBufferPointer { pixels in
             tjCompress2(
                 handle, pixels.baseAddress, Int32(image.width), Int32(image.width * 3), Int32(image.height),

@@ -16,10 +16,9 @@ struct JPEGDecoderFuzzTests {
         let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("FaceDetectionTests/Fixtures/astronaut.jpg")
         let gradient = TestImages.gradient(width: 120, height: 90)
-        // A fresh encoder for each: TurboJPEG 2.1 keeps a progressive scan
-        // script in its instance, which spoils a later baseline image.
+        let encoder = try! JPEGEncoder()
         let encode = { (image: RGBImage, quality: Int, subsampling: JPEGEncoder.ChromaSubsampling, progressive: Bool) in
-            try! JPEGEncoder().encode(image, quality: quality, subsampling: subsampling, progressive: progressive)
+            try! encoder.encode(image, quality: quality, subsampling: subsampling, progressive: progressive)
         }
         return [
             ("astronaut.jpg", Array(try! Data(contentsOf: fixture))),

@@ -43,6 +43,18 @@ struct JPEGDecoderTests {
         }
     }
 
+    @Test("an encoder that wrote a progressive JPEG writes the same baseline JPEGs as a fresh one")
+    func encoderReusedAfterProgressive() throws {
+        let image = TestImages.gradient(width: 64, height: 48)
+        let encoder = try JPEGEncoder()
+        for subsampling in JPEGEncoder.ChromaSubsampling.allCases {
+            _ = try encoder.encode(image, subsampling: subsampling, progressive: true)
+            let reused = try encoder.encode(image, subsampling: subsampling)
+            #expect(reused == (try JPEGEncoder().encode(image, subsampling: subsampling)), "\(subsampling)")
+            #expect(try JPEGDecoder().decode(reused, maxPixels: 1 << 20).image.width == 64)
+        }
+    }
+
     @Test("a grayscale JPEG decodes to equal R, G and B")
     func grayscale() throws {
         let image = TestImages.gradient(width: 40, height: 24)
