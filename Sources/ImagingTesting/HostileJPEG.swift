@@ -84,4 +84,47 @@ public enum HostileJPEG {
     private static func segmentLength(of jpeg: [UInt8], at offset: Int) -> Int {
         Int(jpeg[offset + 2]) << 8 | Int(jpeg[offset + 3])
     }
+
+    /// Applies one random mutation to `jpeg` and says what it did: a flipped
+    /// bit, a byte or a marker written over it, a cut, random bytes inserted,
+    /// bytes deleted or a run copied elsewhere. Half of the time it strikes
+    /// within the first kilobyte, where the markers that steer a decoder are.
+    public static func mutate(_ jpeg: inout [UInt8], using random: inout some RandomNumberGenerator) -> String {
+        guard jpeg.count > 4 else {
+            jpeg += [0xFF, 0xD9]
+            return "appended an end marker"
+        }
+        let limit = Bool.random(using: &random) ? min(jpeg.count, 1024) : jpeg.count
+        let at = Int.random(in: 0..<limit, using: &random)
+        switch random.next() % 7 {
+        case 0:
+            let bit = UInt8(1) << UInt8.random(in: 0...7, using: &random)
+            jpeg[at] ^= bit
+            return "flipped bit \(bit) of JPEG byte \(at)"
+        case 1:
+            let value = UInt8(truncatingIfNeeded: random.next())
+            jpeg[at] = value
+            return "set JPEG byte \(at) to \(value)"
+        case 2:
+            let marker: UInt8 = [0xD8, 0xD9, 0xDA, 0xDB, 0xC4, 0xC0, 0xC2, 0xDD, 0xD0, 0xFF, 0x00].randomElement(using: &random)!
+            jpeg.replaceSubrange(at..<min(jpeg.count, at + 2), with: [0xFF, marker])
+            return "wrote marker FF \(String(marker, radix: 16)) at JPEG byte \(at)"
+        case 3:
+            jpeg.removeSubrange(at...)
+            return "cut the JPEG to \(at) bytes"
+        case 4:
+            let count = Int.random(in: 1...64, using: &random)
+            jpeg.insert(contentsOf: (0..<count).map { _ in UInt8(truncatingIfNeeded: random.next()) }, at: at)
+            return "inserted \(count) random bytes at JPEG byte \(at)"
+        case 5:
+            let end = min(jpeg.count, at + Int.random(in: 1...256, using: &random))
+            jpeg.removeSubrange(at..<end)
+            return "deleted JPEG bytes \(at)..<\(end)"
+        default:
+            let end = min(jpeg.count, at + Int.random(in: 1...512, using: &random))
+            let to = Int.random(in: 0...jpeg.count, using: &random)
+            jpeg.insert(contentsOf: Array(jpeg[at..<end]), at: to)
+            return "copied JPEG bytes \(at)..<\(end) to \(to)"
+        }
+    }
 }

@@ -51,7 +51,7 @@ struct JPEGDecoderFuzzTests {
                 mutations.append("stated size \(width)x\(height)")
             }
             for _ in 0..<Int.random(in: mutations.isEmpty ? 1...3 : 0...2, using: &random) {
-                mutations.append(Self.mutate(&jpeg, &random))
+                mutations.append(HostileJPEG.mutate(&jpeg, using: &random))
             }
             let maxPixels = Self.maxPixelChoices.randomElement(using: &random)!
             let minimumSize = Self.minimumSizeChoices.randomElement(using: &random)!
@@ -103,47 +103,5 @@ struct JPEGDecoderFuzzTests {
             Issue.record("\(label): unexpected outcome: header \(header), decode \(decode)")
         }
         return false
-    }
-
-    /// Applies one random mutation to `jpeg`, half of the time within its
-    /// first kilobyte, where the markers that steer the decoder are, and says
-    /// what it did.
-    static func mutate(_ jpeg: inout [UInt8], _ random: inout SplitMix64) -> String {
-        guard jpeg.count > 4 else {
-            jpeg += [0xFF, 0xD9]
-            return "appended an end marker"
-        }
-        let limit = Bool.random(using: &random) ? min(jpeg.count, 1024) : jpeg.count
-        let at = Int.random(in: 0..<limit, using: &random)
-        switch random.next() % 7 {
-        case 0:
-            let bit = UInt8(1) << UInt8.random(in: 0...7, using: &random)
-            jpeg[at] ^= bit
-            return "flipped bit \(bit) of byte \(at)"
-        case 1:
-            let value = UInt8(truncatingIfNeeded: random.next())
-            jpeg[at] = value
-            return "set byte \(at) to \(value)"
-        case 2:
-            let marker: UInt8 = [0xD8, 0xD9, 0xDA, 0xDB, 0xC4, 0xC0, 0xC2, 0xDD, 0xD0, 0xFF, 0x00].randomElement(using: &random)!
-            jpeg.replaceSubrange(at..<min(jpeg.count, at + 2), with: [0xFF, marker])
-            return "wrote marker FF \(String(marker, radix: 16)) at \(at)"
-        case 3:
-            jpeg.removeSubrange(at...)
-            return "truncated to \(at) bytes"
-        case 4:
-            let count = Int.random(in: 1...64, using: &random)
-            jpeg.insert(contentsOf: (0..<count).map { _ in UInt8(truncatingIfNeeded: random.next()) }, at: at)
-            return "inserted \(count) random bytes at \(at)"
-        case 5:
-            let end = min(jpeg.count, at + Int.random(in: 1...256, using: &random))
-            jpeg.removeSubrange(at..<end)
-            return "deleted bytes \(at)..<\(end)"
-        default:
-            let end = min(jpeg.count, at + Int.random(in: 1...512, using: &random))
-            let to = Int.random(in: 0...jpeg.count, using: &random)
-            jpeg.insert(contentsOf: Array(jpeg[at..<end]), at: to)
-            return "copied bytes \(at)..<\(end) to \(to)"
-        }
     }
 }

@@ -142,8 +142,8 @@ enum HostileInput {
     }
 
     /// A mutation of a JPEG: the size its frame header states (only on an
-    /// intact JPEG, whose frame header is still found), bit flips, bytes or
-    /// markers written over it, cuts, insertions and deletions.
+    /// intact JPEG, whose frame header is still found), or one of
+    /// `HostileJPEG.mutate`'s.
     static func mutateJPEG(_ jpeg: inout [UInt8], intact: Bool, _ random: inout SplitMix64) -> String {
         if intact, random.next() % 4 == 0 {
             let width = [0, 1, 7, 4096, 65535, Int.random(in: 1...3000, using: &random)].randomElement(using: &random)!
@@ -151,36 +151,7 @@ enum HostileInput {
             jpeg = HostileJPEG.replacingSize(of: jpeg, width: width, height: height)
             return "stated size \(width)x\(height)"
         }
-        guard jpeg.count > 4 else {
-            jpeg += [0xFF, 0xD9]
-            return "appended an end marker"
-        }
-        let at = Int.random(in: 0..<(Bool.random(using: &random) ? min(jpeg.count, 700) : jpeg.count), using: &random)
-        switch random.next() % 6 {
-        case 0:
-            let bit = UInt8(1) << UInt8.random(in: 0...7, using: &random)
-            jpeg[at] ^= bit
-            return "flipped bit \(bit) of JPEG byte \(at)"
-        case 1:
-            let value = UInt8(truncatingIfNeeded: random.next())
-            jpeg[at] = value
-            return "set JPEG byte \(at) to \(value)"
-        case 2:
-            let marker: UInt8 = [0xD8, 0xD9, 0xDA, 0xDB, 0xC4, 0xC0, 0xC2, 0xDD, 0xD0, 0xFF, 0x00].randomElement(using: &random)!
-            jpeg.replaceSubrange(at..<min(jpeg.count, at + 2), with: [0xFF, marker])
-            return "wrote marker FF \(String(marker, radix: 16)) at JPEG byte \(at)"
-        case 3:
-            jpeg.removeSubrange(at...)
-            return "cut the JPEG to \(at) bytes"
-        case 4:
-            let count = Int.random(in: 1...64, using: &random)
-            jpeg.insert(contentsOf: bytes(count, &random), at: at)
-            return "inserted \(count) bytes at JPEG byte \(at)"
-        default:
-            let end = min(jpeg.count, at + Int.random(in: 1...256, using: &random))
-            jpeg.removeSubrange(at..<end)
-            return "deleted JPEG bytes \(at)..<\(end)"
-        }
+        return HostileJPEG.mutate(&jpeg, using: &random)
     }
 
     /// A mutation of a raw frame's fields, among them values at the edges of
