@@ -49,30 +49,11 @@ final class ConcurrencyTests: XCTestCase {
     func testABusySessionDoesNotStarveAQuietOne() async throws {
         let worker = try await startWorker(["--threads", "1"])
         let socket = try UnixSocket(path: worker.socketPath)
-        var sessions: [UInt64] = []
-        for (call, options) in [Expect.options(.video) { $0.outputFaceMesh = true }, Expect.options(.image)].enumerated() {
-            var open = Faceworker_V1_ClientMessage()
-            open.callID = UInt64(call + 1)
-            open.openSession.options = options
-            try socket.send(open)
-            sessions.append(try XCTUnwrap(try socket.receive()).openSession.sessionID)
-        }
+        let sessions = try [Expect.options(.video) { $0.outputFaceMesh = true }, Expect.options(.image)].map(socket.openSession)
         // Eight frames of the busy session, then one of the quiet session, in one write.
-        let encoder = LengthPrefixedMessageEncoder()
-        var bytes: [UInt8] = []
-        for (index, jpeg) in try TestPaths.videoFrames().prefix(8).enumerated() {
-            var frame = Faceworker_V1_ClientMessage()
-            frame.callID = UInt64(10 + index)
-            frame.processFrame.sessionID = sessions[0]
-            frame.processFrame.frame = .jpeg(jpeg, timestampMs: Int64(index))
-            try encoder.encode(message: frame, into: &bytes)
-        }
-        var quiet = Faceworker_V1_ClientMessage()
-        quiet.callID = 99
-        quiet.processFrame.sessionID = sessions[1]
-        quiet.processFrame.frame = .jpeg(try TestPaths.jpeg("astronaut.jpg"))
-        try encoder.encode(message: quiet, into: &bytes)
-        try socket.send(bytes)
+        try socket.send(all: try TestPaths.videoFrames().prefix(8).enumerated().map { index, jpeg in
+            .processFrame(callID: UInt64(10 + index), session: sessions[0], .jpeg(jpeg, timestampMs: Int64(index)))
+        } + [.processFrame(callID: 99, session: sessions[1], .jpeg(try TestPaths.jpeg("astronaut.jpg")))])
 
         var order: [UInt64] = []
         while order.count < 9 {
@@ -87,33 +68,18 @@ final class ConcurrencyTests: XCTestCase {
     func testCloseIsAnsweredAfterEveryEarlierFrameOfTheSession() async throws {
         let worker = try await startWorker(["--threads", "1"])
         let socket = try UnixSocket(path: worker.socketPath)
-        var open = Faceworker_V1_ClientMessage()
-        open.callID = 1
-        open.openSession.options = Expect.options(.video) { $0.landmarkMode = .all }
-        try socket.send(open)
-        let sessionID = try XCTUnwrap(try socket.receive()).openSession.sessionID
+        let sessionID = try socket.openSession(Expect.options(.video) { $0.landmarkMode = .all })
 
         // A slow frame (9 megapixels to convert), three more and the close, in
         // one write: the close arrives while the slow frame runs and the
         // others wait.
-        let encoder = LengthPrefixedMessageEncoder()
-        var bytes: [UInt8] = []
         var frames = [Faceworker_V1_Frame.raw(Data(count: 3000 * 3000), format: .gray8, width: 3000, height: 3000, timestampMs: 0)]
         for (index, jpeg) in try TestPaths.videoFrames().prefix(3).enumerated() {
             frames.append(.jpeg(jpeg, timestampMs: Int64(index + 1)))
         }
-        for (index, frame) in frames.enumerated() {
-            var message = Faceworker_V1_ClientMessage()
-            message.callID = UInt64(10 + index)
-            message.processFrame.sessionID = sessionID
-            message.processFrame.frame = frame
-            try encoder.encode(message: message, into: &bytes)
-        }
-        var close = Faceworker_V1_ClientMessage()
-        close.callID = 99
-        close.closeSession.sessionID = sessionID
-        try encoder.encode(message: close, into: &bytes)
-        try socket.send(bytes)
+        try socket.send(all: frames.enumerated().map { index, frame in
+            .processFrame(callID: UInt64(10 + index), session: sessionID, frame)
+        } + [.closeSession(callID: 99, session: sessionID)])
 
         var answered: [UInt64] = []
         var results: [UInt64] = []

@@ -10,32 +10,17 @@ final class LifecycleTests: XCTestCase {
     func testSIGTERMAnswersTheFramesInFlightRemovesTheSocketAndExitsZeroWithinTwoSeconds() async throws {
         let worker = try await startWorker(["--threads", "1"])
         let socket = try UnixSocket(path: worker.socketPath)
-        var open = Faceworker_V1_ClientMessage()
-        open.callID = 1
         // Landmarks make each frame slow enough that most are still waiting at SIGTERM.
-        open.openSession.options = Expect.options(.video) {
+        let sessionID = try socket.openSession(Expect.options(.video) {
             $0.trackingEnabled = true
             $0.outputFaceMesh = true
-        }
-        try socket.send(open)
-        let sessionID = try XCTUnwrap(try socket.receive()).openSession.sessionID
+        })
 
         // Eight frames, then a ping: once the ping is answered, the worker has
         // read every frame, so all eight are in flight.
-        let encoder = LengthPrefixedMessageEncoder()
-        var bytes: [UInt8] = []
-        for (index, jpeg) in try TestPaths.videoFrames().prefix(8).enumerated() {
-            var frame = Faceworker_V1_ClientMessage()
-            frame.callID = UInt64(10 + index)
-            frame.processFrame.sessionID = sessionID
-            frame.processFrame.frame = .jpeg(jpeg, timestampMs: Int64(index))
-            try encoder.encode(message: frame, into: &bytes)
-        }
-        var ping = Faceworker_V1_ClientMessage()
-        ping.callID = 2
-        ping.ping = Faceworker_V1_PingRequest()
-        try encoder.encode(message: ping, into: &bytes)
-        try socket.send(bytes)
+        try socket.send(all: try TestPaths.videoFrames().prefix(8).enumerated().map { index, jpeg in
+            .processFrame(callID: UInt64(10 + index), session: sessionID, .jpeg(jpeg, timestampMs: Int64(index)))
+        } + [.ping(callID: 2)])
 
         var results: [Int64] = []
         while let answer = try socket.receive(), answer.callID != 2 {

@@ -115,23 +115,12 @@ final class RunningModeTests: XCTestCase {
     func testVideoFramesSentAtOnceAreAnsweredInOrder() async throws {
         let worker = try await startWorker()
         let socket = try UnixSocket(path: worker.socketPath)
-        var open = Faceworker_V1_ClientMessage()
-        open.callID = 1
-        open.openSession.options = Expect.options(.video) { $0.trackingEnabled = true }
-        try socket.send(open)
-        let sessionID = try XCTUnwrap(try socket.receive()).openSession.sessionID
+        let sessionID = try socket.openSession(Expect.options(.video) { $0.trackingEnabled = true })
         // Eight frames in one write, so they all wait while two threads could
         // take them: the session still runs them one at a time, in order.
-        let encoder = LengthPrefixedMessageEncoder()
-        var bytes: [UInt8] = []
-        for (index, jpeg) in try TestPaths.videoFrames().prefix(8).enumerated() {
-            var frame = Faceworker_V1_ClientMessage()
-            frame.callID = UInt64(10 + index)
-            frame.processFrame.sessionID = sessionID
-            frame.processFrame.frame = .jpeg(jpeg, timestampMs: Int64(index))
-            try encoder.encode(message: frame, into: &bytes)
-        }
-        try socket.send(bytes)
+        try socket.send(all: try TestPaths.videoFrames().prefix(8).enumerated().map { index, jpeg in
+            .processFrame(callID: UInt64(10 + index), session: sessionID, .jpeg(jpeg, timestampMs: Int64(index)))
+        })
         var answered: [Int64] = []
         for _ in 0..<8 {
             let answer = try XCTUnwrap(try socket.receive())
@@ -144,11 +133,7 @@ final class RunningModeTests: XCTestCase {
     func testRefusedVideoFramesAreAnsweredInTheirTurn() async throws {
         let worker = try await startWorker()
         let socket = try UnixSocket(path: worker.socketPath)
-        var open = Faceworker_V1_ClientMessage()
-        open.callID = 1
-        open.openSession.options = Expect.options(.video) { $0.trackingEnabled = true }
-        try socket.send(open)
-        let sessionID = try XCTUnwrap(try socket.receive()).openSession.sessionID
+        let sessionID = try socket.openSession(Expect.options(.video) { $0.trackingEnabled = true })
         // In one write, so that the refused frames arrive while earlier ones
         // still wait: a timestamp that does not increase, and bytes that are no
         // JPEG, each between frames the worker accepts.
@@ -157,16 +142,9 @@ final class RunningModeTests: XCTestCase {
             (0, jpegs[0]), (1, jpegs[1]), (2, jpegs[2]), (3, jpegs[3]), (2, jpegs[4]),
             (4, jpegs[4]), (5, Data("not a JPEG".utf8)), (6, jpegs[6]),
         ]
-        let encoder = LengthPrefixedMessageEncoder()
-        var bytes: [UInt8] = []
-        for (index, frame) in frames.enumerated() {
-            var message = Faceworker_V1_ClientMessage()
-            message.callID = UInt64(10 + index)
-            message.processFrame.sessionID = sessionID
-            message.processFrame.frame = .jpeg(frame.jpeg, timestampMs: frame.timestampMs)
-            try encoder.encode(message: message, into: &bytes)
-        }
-        try socket.send(bytes)
+        try socket.send(all: frames.enumerated().map { index, frame in
+            .processFrame(callID: UInt64(10 + index), session: sessionID, .jpeg(frame.jpeg, timestampMs: frame.timestampMs))
+        })
         var order: [UInt64] = []
         for _ in frames {
             let answer = try XCTUnwrap(try socket.receive())
@@ -184,27 +162,12 @@ final class RunningModeTests: XCTestCase {
     func testARefusedFrameWaitingItsTurnGetsItsErrorWhenTheSessionCloses() async throws {
         let worker = try await startWorker(["--threads", "1"])
         let socket = try UnixSocket(path: worker.socketPath)
-        var open = Faceworker_V1_ClientMessage()
-        open.callID = 1
         // Landmarks make each frame slow enough that the later ones still wait at the close.
-        open.openSession.options = Expect.options(.video) { $0.outputFaceMesh = true }
-        try socket.send(open)
-        let sessionID = try XCTUnwrap(try socket.receive()).openSession.sessionID
+        let sessionID = try socket.openSession(Expect.options(.video) { $0.outputFaceMesh = true })
         let jpeg = try TestPaths.jpeg("astronaut.jpg")
-        let encoder = LengthPrefixedMessageEncoder()
-        var bytes: [UInt8] = []
-        for (index, timestamp) in [Int64(10), 20, 30, 20].enumerated() {
-            var message = Faceworker_V1_ClientMessage()
-            message.callID = UInt64(10 + index)
-            message.processFrame.sessionID = sessionID
-            message.processFrame.frame = .jpeg(jpeg, timestampMs: timestamp)
-            try encoder.encode(message: message, into: &bytes)
-        }
-        var close = Faceworker_V1_ClientMessage()
-        close.callID = 2
-        close.closeSession.sessionID = sessionID
-        try encoder.encode(message: close, into: &bytes)
-        try socket.send(bytes)
+        try socket.send(all: [Int64(10), 20, 30, 20].enumerated().map { index, timestamp in
+            .processFrame(callID: UInt64(10 + index), session: sessionID, .jpeg(jpeg, timestampMs: timestamp))
+        } + [.closeSession(callID: 2, session: sessionID)])
         var answers: [UInt64: Faceworker_V1_WorkerMessage] = [:]
         while answers.count < 5, let answer = try socket.receive() {
             answers[answer.callID] = answer
