@@ -93,11 +93,11 @@ final class FuzzTests: XCTestCase {
             }
         }
 
-        var stats = try XCTUnwrap(try observer.call(Self.getStats(callID: 1), timeout: .seconds(10))).getStats
+        var stats = try XCTUnwrap(try observer.call(.getStats(callID: 1), timeout: .seconds(10))).getStats
         let deadline = ContinuousClock.now + .seconds(5)
         while stats.sessions != 0 || stats.connections != 1, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(20))
-            stats = try XCTUnwrap(try observer.call(Self.getStats(callID: 1), timeout: .seconds(10))).getStats
+            stats = try XCTUnwrap(try observer.call(.getStats(callID: 1), timeout: .seconds(10))).getStats
         }
         XCTAssertEqual(stats.sessions, 0, "every session of a closed fuzz connection is freed")
         XCTAssertEqual(stats.connections, 1, "only the observer is still connected")
@@ -177,9 +177,7 @@ final class FuzzTests: XCTestCase {
         }
         let waits = Bool.random(using: &fuzz.random)
         fuzz.label += " (\(kinds.joined(separator: ", ")) then \(mutations.joined(separator: ", ")), \(waits ? "waits" : "stops at once"))"
-        var sentinel = Faceworker_V1_ClientMessage()
-        sentinel.callID = 1 << 63 | fuzz.random.next()
-        sentinel.ping = Faceworker_V1_PingRequest()
+        let sentinel = Faceworker_V1_ClientMessage.ping(callID: 1 << 63 | fuzz.random.next())
         try LengthPrefixedMessageEncoder().encode(message: sentinel, into: &stream)
         let answered = connection.answers.count
         connection.send(stream)
@@ -256,11 +254,7 @@ final class FuzzTests: XCTestCase {
             frame.timestampMs = timestamp
             mutations.append("orientation \(frame.orientation), timestamp \(timestamp)")
             descriptions.append("[\(mutations.joined(separator: ", "))]")
-            var message = Faceworker_V1_ClientMessage()
-            message.callID = UInt64(100 + index)
-            message.processFrame.sessionID = session
-            message.processFrame.frame = frame
-            frames.append(message)
+            frames.append(.processFrame(callID: UInt64(100 + index), session: session, frame))
         }
         fuzz.label += " (session with \(setOptions); frames \(descriptions.joined(separator: " ")))"
         let answered = connection.answers.count
@@ -304,10 +298,7 @@ final class FuzzTests: XCTestCase {
                 fuzz.problem("the session could not be reset after the mutated frames")
                 return
             }
-            var good = Faceworker_V1_ClientMessage()
-            good.callID = 999
-            good.processFrame.sessionID = session
-            good.processFrame.frame = .jpeg(Data(originals.jpeg))
+            let good = Faceworker_V1_ClientMessage.processFrame(callID: 999, session: session, .jpeg(Data(originals.jpeg)))
             guard let answer = try connection.call(good, timeout: .seconds(30)) else {
                 fuzz.problem("no answer to a good frame after the mutated ones")
                 return
@@ -325,10 +316,8 @@ final class FuzzTests: XCTestCase {
     private func openSession(
         _ fuzz: inout Case, _ connection: HostileConnection, options: Faceworker_V1_SessionOptions = Expect.options(.image)
     ) throws -> UInt64? {
-        var open = Faceworker_V1_ClientMessage()
-        open.callID = 1
-        open.openSession.options = options
-        guard let answer = try connection.call(open, timeout: .seconds(10)), case .openSession(let opened) = answer.kind else {
+        guard let answer = try connection.call(.openSession(callID: 1, options), timeout: .seconds(10)),
+              case .openSession(let opened) = answer.kind else {
             fuzz.problem("a valid OpenSession was not answered with a session")
             return nil
         }
@@ -416,14 +405,6 @@ final class FuzzTests: XCTestCase {
         let crash = lines.firstIndex { $0.contains("Fatal error") || $0.contains("*** Signal") || $0.contains("Program crashed") }
         let start = crash.map { max(0, $0 - 20) } ?? max(0, lines.count - 60)
         return "face-worker \(state); its log from line \(start + 1):\n\(lines[start...].prefix(400).joined(separator: "\n"))"
-    }
-
-    /// A GetStats call.
-    static func getStats(callID: UInt64) -> Faceworker_V1_ClientMessage {
-        var message = Faceworker_V1_ClientMessage()
-        message.callID = callID
-        message.getStats = Faceworker_V1_GetStatsRequest()
-        return message
     }
 }
 

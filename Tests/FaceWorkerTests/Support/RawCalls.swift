@@ -29,6 +29,14 @@ extension Faceworker_V1_ClientMessage {
         return message
     }
 
+    /// A GetStats call.
+    static func getStats(callID: UInt64) -> Self {
+        var message = Self()
+        message.callID = callID
+        message.getStats = Faceworker_V1_GetStatsRequest()
+        return message
+    }
+
     /// An empty Ping.
     static func ping(callID: UInt64) -> Self {
         var message = Self()
