@@ -46,7 +46,6 @@ let package = Package(
                 "FaceDetection",
                 "FaceWorkerProtocol",
                 "Imaging",
-                "Inference",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

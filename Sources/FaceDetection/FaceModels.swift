@@ -42,28 +42,14 @@ public struct FaceModels: Sendable {
 public final class FaceEngine {
     /// The shared models.
     public let models: FaceModels
-    private let pool: ThreadPool?
-    /// Whether model runs are split over the pool (when there is one). A
-    /// caller whose other threads may be busy turns it off: a split run waits
-    /// for its slowest part, and a part whose thread lost its core to other
-    /// work stalls the whole run.
-    public var splitsModelRuns: Bool
+    private let threads: Int
     private var runtimes: [ObjectIdentifier: Runtime] = [:]
-    private var splitRuntimes: [ObjectIdentifier: Runtime] = [:]
     private var decoder: JPEGDecoder?
 
-    /// Creates an engine whose runtimes split each model run over `threads`
-    /// threads of one pool of its own (1: the calling thread only).
-    public convenience init(models: FaceModels, threads: Int = 1) {
-        self.init(models: models, pool: ThreadPool(threads: threads))
-    }
-
-    /// Creates an engine whose runtimes split each model run over `pool`, which
-    /// engines on other threads may share; nil runs on the calling thread only.
-    public init(models: FaceModels, pool: ThreadPool?) {
+    /// Creates an engine whose runtimes use `threads` threads each.
+    public init(models: FaceModels, threads: Int = 1) {
         self.models = models
-        self.pool = pool
-        splitsModelRuns = pool != nil
+        self.threads = threads
     }
 
     /// This thread's JPEG decoder, created on first use.
@@ -74,14 +60,12 @@ public final class FaceEngine {
         return created
     }
 
-    /// The runtime for `model`, split over the pool or not as
-    /// `splitsModelRuns` says, created on first use.
+    /// The runtime for `model`, created on first use.
     func runtime(for model: CompiledModel) throws -> Runtime {
         let key = ObjectIdentifier(model)
-        let split = splitsModelRuns ? pool : nil
-        if let runtime = split == nil ? runtimes[key] : splitRuntimes[key] { return runtime }
-        let runtime = try Runtime(model: model, pool: split)
-        if split == nil { runtimes[key] = runtime } else { splitRuntimes[key] = runtime }
+        if let runtime = runtimes[key] { return runtime }
+        let runtime = try Runtime(model: model, threads: threads)
+        runtimes[key] = runtime
         return runtime
     }
 }

@@ -11,8 +11,7 @@ public final class Runtime {
     /// The model this runtime executes.
     public let model: CompiledModel
     private let runtime: xnn_runtime_t
-    /// Kept alive for as long as the runtime that uses it.
-    private let threadPool: ThreadPool?
+    private let threadPool: pthreadpool_t?
     private let inputBuffers: [UnsafeMutableBufferPointer<Float>]
     /// Buffers XNNPACK writes, keyed by tensor index.
     private let partBuffers: [Int: UnsafeMutableBufferPointer<Float>]
@@ -20,24 +19,11 @@ public final class Runtime {
     private let outputBuffers: [UnsafeMutableBufferPointer<Float>]
     private let ownedOutputBuffers: [UnsafeMutableBufferPointer<Float>]
 
-    /// Builds an XNNPACK runtime for `model` using `threads` threads of a pool
-    /// of its own (1 runs on the calling thread only).
-    public convenience init(model: CompiledModel, threads: Int = 1) throws {
-        guard threads >= 1 else {
-            throw InferenceError(file: model.graph.file, problem: "thread count must be at least 1, got \(threads)")
-        }
-        var pool: ThreadPool?
-        if threads > 1 {
-            pool = ThreadPool(threads: threads)
-            guard pool != nil else { throw InferenceError(file: model.graph.file, problem: "could not start \(threads) threads") }
-        }
-        try self.init(model: model, pool: pool)
-    }
-
-    /// Builds an XNNPACK runtime for `model` that splits its operators over
-    /// `pool`, which other runtimes may share; nil runs on the calling thread only.
-    public init(model: CompiledModel, pool: ThreadPool?) throws {
+    /// Builds an XNNPACK runtime for `model` using `threads` threads (1 runs on
+    /// the calling thread only).
+    public init(model: CompiledModel, threads: Int = 1) throws {
         let file = model.graph.file
+        guard threads >= 1 else { throw InferenceError(file: file, problem: "thread count must be at least 1, got \(threads)") }
         let initStatus = xnn_initialize(nil)
         guard initStatus == xnn_status_success else {
             throw InferenceError(file: file, problem: "XNNPACK failed to initialise: \(initStatus.name)")
@@ -50,10 +36,11 @@ public final class Runtime {
         defer { xnn_delete_subgraph(subgraph) }
         try SubgraphBuilder(model: model, subgraph: subgraph).build()
 
+        let pool = threads > 1 ? pthreadpool_create(threads) : nil
         var runtime: xnn_runtime_t?
-        let flags = pool?.sleepsAfterRuns == true ? UInt32(XNN_FLAG_YIELD_WORKERS) : 0
-        let runtimeStatus = xnn_create_runtime_v2(subgraph, pool?.handle, flags, &runtime)
+        let runtimeStatus = xnn_create_runtime_v2(subgraph, pool, 0, &runtime)
         guard runtimeStatus == xnn_status_success, let runtime else {
+            if let pool { pthreadpool_destroy(pool) }
             throw InferenceError(file: file, problem: "XNNPACK could not create a runtime: \(runtimeStatus.name)")
         }
         self.model = model
@@ -91,6 +78,7 @@ public final class Runtime {
 
     deinit {
         xnn_delete_runtime(runtime)
+        if let threadPool { pthreadpool_destroy(threadPool) }
         for buffer in inputBuffers { buffer.deallocate() }
         for buffer in partBuffers.values { buffer.deallocate() }
         for buffer in ownedOutputBuffers { buffer.deallocate() }

@@ -29,9 +29,6 @@ struct FaceWorkerCommand: AsyncParsableCommand {
     @Option(help: "Inference threads, each with its own model runtimes. Default: one per core.")
     var threads = WorkerConfiguration.coreCount
 
-    @Option(help: "Threads one model run is split over while its session is the only one open, so that a lone client gets every core (1: never split). Default: one per core.")
-    var splitThreads = WorkerConfiguration.coreCount
-
     @Option(help: "Largest message accepted, in bytes. A longer length prefix is answered with RESOURCE_EXHAUSTED and the connection is closed.")
     var maxMessageBytes = WorkerLimits().maxMessageBytes
 
@@ -64,7 +61,6 @@ struct FaceWorkerCommand: AsyncParsableCommand {
     func run() async throws {
         var configuration = WorkerConfiguration(socketPath: socket, modelsDirectory: models)
         configuration.inferenceThreads = threads
-        configuration.splitThreads = splitThreads
         configuration.limits.maxMessageBytes = maxMessageBytes
         configuration.limits.maxPixels = maxPixels
         configuration.limits.maxSessions = maxSessions

@@ -1,8 +1,8 @@
 import FaceDetection
 import XCTest
 
-/// The worker splits a lone session's model runs over a thread pool; what is
-/// found must not depend on it.
+/// A session may split each model run over several threads
+/// (`FaceSession(threads:)`); what it finds must not depend on it.
 final class SplitModelRunTests: XCTestCase {
     func testModelRunsSplitOverTwoThreadsFindTheSameFaces() throws {
         let options = TestData.options(.video) {

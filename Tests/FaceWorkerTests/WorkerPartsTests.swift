@@ -42,13 +42,6 @@ final class WorkerPartsTests: XCTestCase {
         XCTAssertThrowsError(try configuration.validate()) { error in
             XCTAssertTrue("\(error)".contains("--max-queued-frames"))
         }
-        configuration.limits.maxQueuedFrames = 8
-        configuration.splitThreads = 0
-        XCTAssertThrowsError(try configuration.validate()) { error in
-            XCTAssertTrue("\(error)".contains("--split-threads must be between 1 and 256, got 0"), "\(error)")
-        }
-        configuration.splitThreads = 1
-        XCTAssertNoThrow(try configuration.validate(), "1 never splits")
     }
 
     func testASocketPathTooLongForTheKernelIsRefused() {

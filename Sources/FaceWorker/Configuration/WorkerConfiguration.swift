@@ -12,9 +12,6 @@ public struct WorkerConfiguration: Sendable {
     public var modelsDirectory: String
     /// Threads that run the models, each with its own runtimes.
     public var inferenceThreads: Int
-    /// Threads one model run is split over while its session is the only one
-    /// open (1: never split).
-    public var splitThreads: Int
     /// What clients may ask for.
     public var limits = WorkerLimits()
     /// Which peers may connect besides the worker's own user.
@@ -26,7 +23,6 @@ public struct WorkerConfiguration: Sendable {
         self.socketPath = socketPath
         self.modelsDirectory = modelsDirectory
         inferenceThreads = Self.coreCount
-        splitThreads = Self.coreCount
         peerPolicy = PeerPolicy(workerUID: geteuid())
     }
 
@@ -48,9 +44,6 @@ public struct WorkerConfiguration: Sendable {
     public func validate() throws(WorkerStartupError) {
         guard inferenceThreads >= 1 else {
             throw WorkerStartupError("--threads must be at least 1, got \(inferenceThreads)")
-        }
-        guard (1...256).contains(splitThreads) else {
-            throw WorkerStartupError("--split-threads must be between 1 and 256, got \(splitThreads)")
         }
         guard socketMode & ~0o777 == 0 else {
             throw WorkerStartupError("--socket-mode must be permission bits between 0 and 0777, got 0\(String(socketMode, radix: 8))")

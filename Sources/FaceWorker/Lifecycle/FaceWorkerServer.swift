@@ -87,7 +87,7 @@ public final class FaceWorkerServer: Sendable {
             throw error
         }
         let pool = InferencePool(
-            count: configuration.inferenceThreads, splitThreads: configuration.splitThreads, models: models, scheduler: context.scheduler,
+            count: configuration.inferenceThreads, models: models, scheduler: context.scheduler,
             stats: context.stats, maxPixels: configuration.limits.maxPixels, logger: logger
         )
         if socketFile.removedStaleSocket {
@@ -97,8 +97,7 @@ public final class FaceWorkerServer: Sendable {
         logger.info("worker started", metadata: [
             "socket": "\(configuration.socketPath)", "socket_mode": "0\(String(configuration.socketMode, radix: 8))",
             "models": "\(configuration.modelsDirectory)", "models_load_ms": "\(loadTime.components.seconds * 1000 + loadTime.components.attoseconds / 1_000_000_000_000_000)",
-            "inference_threads": "\(configuration.inferenceThreads)", "split_threads": "\(configuration.splitThreads)",
-            "max_message_bytes": "\(limits.maxMessageBytes)",
+            "inference_threads": "\(configuration.inferenceThreads)", "max_message_bytes": "\(limits.maxMessageBytes)",
             "max_pixels": "\(limits.maxPixels)", "max_sessions": "\(limits.maxSessions)",
             "max_sessions_per_connection": "\(limits.maxSessionsPerConnection)", "max_queued_frames": "\(limits.maxQueuedFrames)",
         ])

@@ -15,8 +15,4 @@ struct FrameJob: Sendable {
     var frame: PendingFrame
     /// The session's tracking state, updated in place by the pipeline.
     var state: FaceSessionState
-    /// Whether its session was the only one open and no other frame was
-    /// running when it was handed out, so that its model runs may take every
-    /// core.
-    var hasWorkerToItself = false
 }

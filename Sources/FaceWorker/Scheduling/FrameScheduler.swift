@@ -146,9 +146,7 @@ final class FrameScheduler: Sendable {
                 guard let sessionState = session.state, let frame = session.takeNext() else { return (nil, false) }
                 session.state = nil
                 state.running += 1
-                var job = FrameJob(sessionID: id, pipeline: session.pipeline, outbox: session.outbox, frame: frame, state: sessionState)
-                job.hasWorkerToItself = state.running == 1 && state.sessions.count == 1
-                return (job, false)
+                return (FrameJob(sessionID: id, pipeline: session.pipeline, outbox: session.outbox, frame: frame, state: sessionState), false)
             }
             if stopped { return nil }
             if let job { return job }
