@@ -137,7 +137,7 @@ public final class FaceWorkerServer: Sendable {
         }
         for close in closes { try? await close.get() }
         for channel in connections { try? await channel.close().get() }
-        context.scheduler.stop(threads: pool.count)
+        context.scheduler.stop()
         pool.join()
         try? await group.shutdownGracefully()
         context.logger.info("worker stopped", metadata: [

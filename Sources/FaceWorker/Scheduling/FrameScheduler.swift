@@ -42,11 +42,15 @@ final class FrameScheduler: Sendable {
         var ready = CircularBuffer<UInt64>()
         var running = 0
         var stopped = false
+        /// The threads blocked in `next()`, the most recently idle last. A
+        /// newly ready session wakes that one: its caches still hold the
+        /// models it just ran, where a thread idle for longer (or the other
+        /// thread of a pair taking turns) would fetch them again, which costs
+        /// a lone landmark session about half a millisecond per frame.
+        var idle: [DispatchSemaphore] = []
     }
 
     private let state = Mutex(State())
-    /// Signalled once per ready-queue entry, and once per thread at stop.
-    private let wakeup = DispatchSemaphore(value: 0)
 
     /// Adds a session unless the worker already has `limit` sessions.
     func open(id: UInt64, pipeline: FacePipeline, outbox: Outbox, limit: Int) -> Bool {
@@ -59,12 +63,12 @@ final class FrameScheduler: Sendable {
 
     /// Adds a frame to a session's waiting frames.
     func submit(_ frame: PendingFrame, to sessionID: UInt64, maxQueued: Int) -> SubmitOutcome {
-        let (outcome, wake) = state.withLock { state -> (SubmitOutcome, Bool) in
-            guard let session = state.sessions[sessionID], session.closeCallID == nil else { return (.unknownSession, false) }
+        let (outcome, wake) = state.withLock { state -> (SubmitOutcome, DispatchSemaphore?) in
+            guard let session = state.sessions[sessionID], session.closeCallID == nil else { return (.unknownSession, nil) }
             let outcome = session.add(frame, maxQueued: maxQueued)
-            return (outcome, Self.markReady(session, in: &state))
+            return (outcome, Self.markReady(session, in: &state) ? state.idle.popLast() : nil)
         }
-        if wake { wakeup.signal() }
+        wake?.signal()
         return outcome
     }
 
@@ -74,15 +78,15 @@ final class FrameScheduler: Sendable {
     /// live stream, whose answers keep no order, or its queue is full): the
     /// caller answers at once.
     func queueRefusal(_ refused: PendingFrame, to sessionID: UInt64, maxQueued: Int) -> Bool {
-        let (queued, wake) = state.withLock { state -> (Bool, Bool) in
+        let (queued, wake) = state.withLock { state -> (Bool, DispatchSemaphore?) in
             guard let session = state.sessions[sessionID], session.closeCallID == nil,
                   session.pipeline.options.runningMode != .liveStream,
                   session.isRunning || session.hasWaitingFrames,
                   case .queued = session.add(refused, maxQueued: maxQueued)
-            else { return (false, false) }
-            return (true, Self.markReady(session, in: &state))
+            else { return (false, nil) }
+            return (true, Self.markReady(session, in: &state) ? state.idle.popLast() : nil)
         }
-        if wake { wakeup.signal() }
+        wake?.signal()
         return queued
     }
 
@@ -135,21 +139,26 @@ final class FrameScheduler: Sendable {
     }
 
     /// Blocks until a frame is due, and hands it out with its session's state;
-    /// nil once the scheduler is stopped.
-    func next() -> FrameJob? {
+    /// nil once the scheduler is stopped. Each inference thread passes its
+    /// own `wakeup`, on which it waits while there is nothing to do.
+    func next(wakeup: DispatchSemaphore) -> FrameJob? {
         while true {
-            wakeup.wait()
             let (job, stopped) = state.withLock { state -> (FrameJob?, Bool) in
                 if state.stopped { return (nil, true) }
-                guard let id = state.ready.popFirst(), let session = state.sessions[id] else { return (nil, false) }
-                session.isReady = false
-                guard let sessionState = session.state, let frame = session.takeNext() else { return (nil, false) }
-                session.state = nil
-                state.running += 1
-                return (FrameJob(sessionID: id, pipeline: session.pipeline, outbox: session.outbox, frame: frame, state: sessionState), false)
+                while let id = state.ready.popFirst() {
+                    guard let session = state.sessions[id] else { continue }
+                    session.isReady = false
+                    guard let sessionState = session.state, let frame = session.takeNext() else { continue }
+                    session.state = nil
+                    state.running += 1
+                    return (FrameJob(sessionID: id, pipeline: session.pipeline, outbox: session.outbox, frame: frame, state: sessionState), false)
+                }
+                state.idle.append(wakeup)
+                return (nil, false)
             }
             if stopped { return nil }
             if let job { return job }
+            wakeup.wait()
         }
     }
 
@@ -159,12 +168,12 @@ final class FrameScheduler: Sendable {
     /// - Returns: the CloseSession call to answer now, when the session was
     ///   asked to close while the frame ran.
     func complete(_ job: FrameJob) -> UInt64? {
-        let (closeCallID, wake) = state.withLock { state -> (UInt64?, Bool) in
+        let (closeCallID, wake) = state.withLock { state -> (UInt64?, DispatchSemaphore?) in
             state.running -= 1
-            guard let session = state.sessions[job.sessionID] else { return (nil, false) }
+            guard let session = state.sessions[job.sessionID] else { return (nil, nil) }
             if let callID = session.closeCallID {
                 state.sessions[job.sessionID] = nil
-                return (callID, false)
+                return (callID, nil)
             }
             var returned = job.state
             if session.resetPending {
@@ -172,16 +181,21 @@ final class FrameScheduler: Sendable {
                 session.resetPending = false
             }
             session.state = returned
-            return (nil, Self.markReady(session, in: &state))
+            return (nil, Self.markReady(session, in: &state) ? state.idle.popLast() : nil)
         }
-        if wake { wakeup.signal() }
+        wake?.signal()
         return closeCallID
     }
 
-    /// Wakes every thread blocked in `next()` to return nil.
-    func stop(threads: Int) {
-        state.withLock { $0.stopped = true }
-        for _ in 0..<threads { wakeup.signal() }
+    /// Wakes every thread blocked in `next(wakeup:)` to return nil; the others
+    /// return nil from their next call.
+    func stop() {
+        let idle = state.withLock { state -> [DispatchSemaphore] in
+            state.stopped = true
+            defer { state.idle = [] }
+            return state.idle
+        }
+        for thread in idle { thread.signal() }
     }
 
     /// Puts a session at the back of the ready queue if it has a frame to run

@@ -21,7 +21,8 @@ final class InferencePool: Sendable {
                 // One XNNPACK thread per invoke: parallelism comes from serving
                 // several sessions at once, not from splitting one model run.
                 let processor = FrameProcessor(engine: FaceEngine(models: models, threads: 1), maxPixels: maxPixels, stats: stats, logger: logger)
-                while var job = scheduler.next() {
+                let wakeup = DispatchSemaphore(value: 0)
+                while var job = scheduler.next(wakeup: wakeup) {
                     let answer = job.frame.refusal ?? processor.process(&job)
                     job.outbox.send(answer)
                     if let closeCallID = scheduler.complete(job) {
