@@ -43,7 +43,7 @@ from pathlib import Path
 import numpy as np
 
 from bench_args import count
-from bench_process import fail, last_json_line
+from bench_process import fail, last_json_line, require_executable
 from mediapipe_peer import Peer, peak_rss_kib, read_frames
 
 PEER_PROCESSES = 8
@@ -218,8 +218,7 @@ def main():
     parser.add_argument("--pings", type=count(1), default=20000, help="Pings timed for P6 (default 20000)")
     args = parser.parse_args()
     for executable in (args.worker, args.face_bench):
-        if not executable.is_file() or not os.access(executable, os.X_OK):
-            fail(f"{executable} is missing; `make bench` builds it")
+        require_executable(executable, "bench")
 
     frames = read_frames(args.frames)
     peer = Peer()

@@ -22,17 +22,14 @@ with model names lacking ".tflite". P3 is met when every 1-thread ratio is at mo
 
 import argparse
 import json
-import os
 import sys
 import time
 from pathlib import Path
 
-import numpy as np
-
 from model_inputs import MODELS, RANDOM_SEED, random_input
 
 from bench_args import count
-from bench_process import fail, median_and_p90, run_json
+from bench_process import fail, median_and_p90, require_executable, run_json, summary_ms
 
 P3_GOAL = 1.10
 OURS_TIMEOUT_S = 600
@@ -50,14 +47,7 @@ def check_inputs(models_dir, ours):
     for spec in MODELS:
         if not (models_dir / spec.file).is_file():
             fail(f"model {models_dir / spec.file} is missing; `make models` fetches it")
-    if not ours.is_file() or not os.access(ours, os.X_OK):
-        fail(f"benchmark executable {ours} is missing; `make bench-inference` builds it "
-             "(swift build -c release --product inference-bench)")
-
-
-def summary_ms(samples_ns):
-    samples = np.asarray(samples_ns, dtype=np.float64) / 1e6
-    return float(np.median(samples)), float(np.percentile(samples, 90))
+    require_executable(ours, "bench-inference")
 
 
 def time_litert(interpreter_class, path, spec, threads, warmup, iterations):

@@ -27,29 +27,15 @@ with medians in ms and R = ours / MediaPipe. The goal (P1, P2) is a ratio of at 
 
 import argparse
 import json
-import os
 import sys
 from pathlib import Path
 
-import numpy as np
-
 from bench_args import count
-from bench_process import fail, median_and_p90, run_json
+from bench_process import fail, median_and_p90, require_executable, run_json, summary_ms
 from mediapipe_peer import MODES, Peer, read_frames
 
 GOAL = 0.5
 OURS_TIMEOUT_S = 600
-
-
-def check_ours(ours):
-    if not ours.is_file() or not os.access(ours, os.X_OK):
-        fail(f"benchmark executable {ours} is missing; `make bench-pipeline` builds it "
-             "(swift build -c release --product pipeline-bench)")
-
-
-def summary_ms(samples_ns):
-    samples = np.asarray(samples_ns, dtype=np.float64) / 1e6
-    return float(np.median(samples)), float(np.percentile(samples, 90))
 
 
 def time_mediapipe(peer, frames, mode, warmup, iterations):
@@ -100,7 +86,7 @@ def main():
     args = parser.parse_args()
 
     frames = read_frames(args.frames)
-    check_ours(args.ours)
+    require_executable(args.ours, "bench-pipeline")
     mediapipe = Peer()
     rows = []
     for mode in MODES:

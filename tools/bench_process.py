@@ -1,13 +1,28 @@
 """What the benchmark drivers share about failing and about running a measuring executable."""
 
 import json
+import os
 import subprocess
 import sys
+
+import numpy as np
 
 
 def fail(message):
     """Ends the benchmark with `error: message` on stderr and status 1."""
     sys.exit(f"error: {message}")
+
+
+def require_executable(path, target):
+    """Fails unless `path` is an executable file; `make target` is what builds it."""
+    if not path.is_file() or not os.access(path, os.X_OK):
+        fail(f"{path} is missing; `make {target}` builds it")
+
+
+def summary_ms(samples_ns):
+    """The median and p90 of samples in ns, in ms."""
+    samples = np.asarray(samples_ns, dtype=np.float64) / 1e6
+    return float(np.median(samples)), float(np.percentile(samples, 90))
 
 
 def last_json_line(stdout, command, stderr=""):
