@@ -1,37 +1,50 @@
 import Imaging
 import Inference
 
-/// The four MediaPipe face models, loaded once per process and shared by every
+/// The MediaPipe face models, loaded once per process and shared by every
 /// inference thread and session.
 public struct FaceModels: Sendable {
     /// BlazeFace short range (128x128): ML Kit's `fast` performance mode.
     public let shortRangeDetector: CompiledModel
     /// BlazeFace full range, sparse (192x192): ML Kit's `accurate` performance mode.
     public let fullRangeDetector: CompiledModel
-    /// The 468-point face mesh (192x192).
+    /// The 468-point face mesh (192x192), for the ML Kit outputs when the 478
+    /// points are not asked for: it costs about two thirds of the attention mesh.
     public let faceMesh: CompiledModel
-    /// The iris and eye-contour model (64x64), run once per eye.
-    public let iris: CompiledModel
+    /// The attention mesh (192x192): 468 points refined at the lips and eyes
+    /// plus both irises, 478 points in one run, as MediaPipe's refined FaceMesh.
+    public let attentionMesh: CompiledModel
 
     /// The model files, as `make models` names them.
     public static let fileNames = [
         "face_detection_short_range.tflite",
         "face_detection_full_range_sparse.tflite",
         "face_landmark.tflite",
-        "iris_landmark.tflite",
+        "face_landmark_with_attention.tflite",
     ]
 
-    /// Loads the four models from `directory`.
+    /// Loads the models from `directory`.
     public init(directory: String) throws {
         let paths = Self.fileNames.map { "\(directory)/\($0)" }
         shortRangeDetector = try CompiledModel(path: paths[0])
         fullRangeDetector = try CompiledModel(path: paths[1])
         faceMesh = try CompiledModel(path: paths[2])
-        iris = try CompiledModel(path: paths[3])
+        attentionMesh = try CompiledModel(path: paths[3])
+        try Self.check(attentionMesh, outputs: [1404, 160, 142, 142, 10, 10, 1], role: "the attention mesh")
+        try Self.check(faceMesh, outputs: [1404, 1], role: "the face mesh")
     }
 
     /// Every model, for reporting.
-    public var all: [CompiledModel] { [shortRangeDetector, fullRangeDetector, faceMesh, iris] }
+    public var all: [CompiledModel] { [shortRangeDetector, fullRangeDetector, faceMesh, attentionMesh] }
+
+    /// A model file in the wrong place (or another version) must fail at load,
+    /// naming the file, rather than be read past its outputs at run time.
+    private static func check(_ model: CompiledModel, outputs: [Int], role: String) throws {
+        let found = model.outputShapes.map { $0.reduce(1, *) }
+        guard model.inputShapes == [[1, FaceLandmarker.inputSize, FaceLandmarker.inputSize, 3]], found == outputs else {
+            throw InferenceError(file: model.graph.file, problem: "is not \(role): expected input [1, 192, 192, 3] and outputs of \(outputs) values, found input \(model.inputShapes) and outputs of \(found) values")
+        }
+    }
 }
 
 /// One thread's runtimes over the shared `FaceModels`.

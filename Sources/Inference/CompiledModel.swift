@@ -2,7 +2,9 @@ import ModelFile
 
 /// A loaded model prepared for XNNPACK: immutable and shared by every runtime.
 ///
-/// Holds the folded graph and a pointer-stable copy of its weights (XNNPACK keeps
+/// Holds the folded graph, its execution plan (XNNPACK segments and the host
+/// operators between them, checked here so a model the runtime cannot run is
+/// an error at load) and a pointer-stable copy of its weights (XNNPACK keeps
 /// pointers to static tensor data for the lifetime of a subgraph and its
 /// runtimes). Load each model once per process and create one `Runtime` per
 /// inference thread from it.
@@ -14,7 +16,7 @@ public final class CompiledModel: Sendable {
     /// The shape of each model output, in order.
     public let outputShapes: [[Int]]
     let weights: WeightStore
-    let plan: OutputPlan
+    let plan: ExecutionPlan
 
     /// Reads, folds and validates the model at `path`.
     public convenience init(path: String) throws {
@@ -26,7 +28,7 @@ public final class CompiledModel: Sendable {
         self.graph = graph
         self.inputShapes = graph.inputs.map { graph.tensors[$0].shape }
         self.outputShapes = graph.outputs.map { graph.tensors[$0].shape }
-        self.plan = try OutputPlan(graph: graph)
+        self.plan = try ExecutionPlan(graph: graph)
         self.weights = WeightStore(graph: graph)
     }
 

@@ -1,8 +1,9 @@
 import CXNNPack
 import ModelFile
 
-/// One thread's means of running a `CompiledModel`: an XNNPACK runtime with its
-/// own input and output buffers.
+/// One thread's means of running a `CompiledModel`: an XNNPACK runtime per
+/// segment of the model's execution plan, the host operators between them,
+/// and the buffers they pass tensors through.
 ///
 /// A runtime is not thread-safe and deliberately not `Sendable`: create one on
 /// each inference thread and use it only there. Many runtimes can share one
@@ -10,17 +11,25 @@ import ModelFile
 public final class Runtime {
     /// The model this runtime executes.
     public let model: CompiledModel
-    private let runtime: xnn_runtime_t
+    /// One XNNPACK runtime per stage; nil where a stage's segment is empty.
+    private let engines: [xnn_runtime_t?]
     private let threadPool: pthreadpool_t?
+    /// The buffer of every tensor that crosses a boundary, keyed by tensor index.
+    private let buffers: [Int: UnsafeMutableBufferPointer<Float>]
+    private let hostCalls: [[HostCall]]
     private let inputBuffers: [UnsafeMutableBufferPointer<Float>]
-    /// Buffers XNNPACK writes, keyed by tensor index.
-    private let partBuffers: [Int: UnsafeMutableBufferPointer<Float>]
-    /// The assembled model outputs; aliases a part buffer when no assembly is needed.
     private let outputBuffers: [UnsafeMutableBufferPointer<Float>]
-    private let ownedOutputBuffers: [UnsafeMutableBufferPointer<Float>]
 
-    /// Builds an XNNPACK runtime for `model` using `threads` threads (1 runs on
-    /// the calling thread only).
+    /// A host operator with its operands resolved to this runtime's buffers,
+    /// so a run allocates nothing.
+    private struct HostCall {
+        var operation: HostOperation
+        var inputs: [UnsafeBufferPointer<Float>]
+        var outputs: [UnsafeMutableBufferPointer<Float>]
+    }
+
+    /// Builds the XNNPACK runtimes for `model` using `threads` threads (1 runs
+    /// on the calling thread only).
     public init(model: CompiledModel, threads: Int = 1) throws {
         let file = model.graph.file
         guard threads >= 1 else { throw InferenceError(file: file, problem: "thread count must be at least 1, got \(threads)") }
@@ -28,69 +37,86 @@ public final class Runtime {
         guard initStatus == xnn_status_success else {
             throw InferenceError(file: file, problem: "XNNPACK failed to initialise: \(initStatus.name)")
         }
+        let graph = model.graph
+        var buffers: [Int: UnsafeMutableBufferPointer<Float>] = [:]
+        for index in model.plan.boundaryTensors {
+            let buffer = Self.allocate(graph.tensors[index].elementCount)
+            if let values = graph.tensors[index].constant?.floats { _ = buffer.update(fromContentsOf: values) }
+            buffers[index] = buffer
+        }
+        let pool = threads > 1 ? pthreadpool_create(threads) : nil
+        var engines: [xnn_runtime_t?] = []
+        do {
+            for stage in model.plan.stages {
+                engines.append(stage.segment.operators.isEmpty ? nil
+                    : try Self.engine(for: stage.segment, model: model, pool: pool, buffers: buffers))
+            }
+        } catch {
+            for case let engine? in engines { xnn_delete_runtime(engine) }
+            if let pool { pthreadpool_destroy(pool) }
+            for buffer in buffers.values { Self.deallocate(buffer) }
+            throw error
+        }
+        self.model = model
+        self.engines = engines
+        self.threadPool = pool
+        self.buffers = buffers
+        hostCalls = model.plan.stages.map { stage in
+            stage.host.map { step in
+                HostCall(operation: step.operation,
+                         inputs: step.inputs.map { UnsafeBufferPointer(buffers[$0]!) },
+                         outputs: step.outputs.map { buffers[$0]! })
+            }
+        }
+        inputBuffers = graph.inputs.map { buffers[$0]! }
+        outputBuffers = graph.outputs.map { buffers[$0]! }
+    }
+
+    private static func engine(for segment: ExecutionPlan.Segment, model: CompiledModel, pool: pthreadpool_t?,
+                               buffers: [Int: UnsafeMutableBufferPointer<Float>]) throws -> xnn_runtime_t {
+        let file = model.graph.file
         var subgraph: xnn_subgraph_t?
         let createStatus = xnn_create_subgraph(UInt32(model.graph.tensors.count), 0, &subgraph)
         guard createStatus == xnn_status_success, let subgraph else {
             throw InferenceError(file: file, problem: "XNNPACK could not create a subgraph: \(createStatus.name)")
         }
         defer { xnn_delete_subgraph(subgraph) }
-        try SubgraphBuilder(model: model, subgraph: subgraph).build()
+        try SubgraphBuilder(model: model, segment: segment, subgraph: subgraph).build()
 
-        let pool = threads > 1 ? pthreadpool_create(threads) : nil
         var runtime: xnn_runtime_t?
         let runtimeStatus = xnn_create_runtime_v2(subgraph, pool, 0, &runtime)
         guard runtimeStatus == xnn_status_success, let runtime else {
-            if let pool { pthreadpool_destroy(pool) }
             throw InferenceError(file: file, problem: "XNNPACK could not create a runtime: \(runtimeStatus.name)")
         }
-        self.model = model
-        self.runtime = runtime
-        self.threadPool = pool
-
-        let graph = model.graph
-        inputBuffers = graph.inputs.map { Self.allocate(graph.tensors[$0].elementCount) }
-        var parts: [Int: UnsafeMutableBufferPointer<Float>] = [:]
-        for index in model.plan.externalOutputs {
-            parts[index] = Self.allocate(graph.tensors[index].elementCount)
+        let externals = (segment.inputs + segment.outputs).map {
+            xnn_external_value(id: UInt32($0), data: UnsafeMutableRawPointer(buffers[$0]!.baseAddress!))
         }
-        partBuffers = parts
-        var outputs: [UnsafeMutableBufferPointer<Float>] = []
-        var owned: [UnsafeMutableBufferPointer<Float>] = []
-        for (position, assembly) in model.plan.assemblies.enumerated() {
-            if assembly.parts.count == 1 {
-                outputs.append(parts[assembly.parts[0]]!)
-            } else {
-                let buffer = Self.allocate(graph.tensors[graph.outputs[position]].elementCount)
-                outputs.append(buffer)
-                owned.append(buffer)
-            }
-        }
-        outputBuffers = outputs
-        ownedOutputBuffers = owned
-
-        var externals = zip(graph.inputs, inputBuffers).map { xnn_external_value(id: UInt32($0), data: UnsafeMutableRawPointer($1.baseAddress!)) }
-        externals += parts.map { xnn_external_value(id: UInt32($0.key), data: UnsafeMutableRawPointer($0.value.baseAddress!)) }
         let setupStatus = xnn_setup_runtime(runtime, externals.count, externals)
         guard setupStatus == xnn_status_success else {
+            xnn_delete_runtime(runtime)
             throw InferenceError(file: file, problem: "XNNPACK could not set up the runtime: \(setupStatus.name)")
         }
+        return runtime
     }
 
     deinit {
-        xnn_delete_runtime(runtime)
+        for case let engine? in engines { xnn_delete_runtime(engine) }
         if let threadPool { pthreadpool_destroy(threadPool) }
-        for buffer in inputBuffers { buffer.deallocate() }
-        for buffer in partBuffers.values { buffer.deallocate() }
-        for buffer in ownedOutputBuffers { buffer.deallocate() }
+        for buffer in buffers.values { Self.deallocate(buffer) }
     }
 
     /// XNNPACK may read a little past the end of its inputs with vector loads,
     /// so every buffer gets slack beyond the tensor itself.
+    private static let slack = 16
+
     private static func allocate(_ count: Int) -> UnsafeMutableBufferPointer<Float> {
-        let slack = 16
         let raw = UnsafeMutableBufferPointer<Float>.allocate(capacity: count + slack)
         raw.initialize(repeating: 0)
         return UnsafeMutableBufferPointer(rebasing: raw[0..<count])
+    }
+
+    private static func deallocate(_ buffer: UnsafeMutableBufferPointer<Float>) {
+        UnsafeMutableBufferPointer(start: buffer.baseAddress, count: buffer.count + slack).deallocate()
     }
 
     /// The buffer of input `index`, to fill before `invoke()`.
@@ -103,20 +129,54 @@ public final class Runtime {
         UnsafeBufferPointer(outputBuffers[index])
     }
 
+    /// What each step of a run is, in order: an XNNPACK segment, or the host
+    /// operators that follow it. `invoke(stepTimes:)` times the same steps.
+    public var stepNames: [String] {
+        model.plan.stages.enumerated().flatMap { stage, plan -> [String] in
+            var names: [String] = []
+            if !plan.segment.operators.isEmpty { names.append("segment \(stage) (\(plan.segment.operators.count) operators)") }
+            if !plan.host.isEmpty {
+                let kinds = plan.host.map { model.graph.operators[$0.operatorIndex].kind.name }
+                names.append("host \(stage) (\(kinds.joined(separator: ", ")))")
+            }
+            return names
+        }
+    }
+
     /// Runs the model on the current input buffers.
     public func invoke() throws {
-        let status = xnn_invoke_runtime(runtime)
+        for stage in engines.indices {
+            if let engine = engines[stage] { try run(engine) }
+            for call in hostCalls[stage] { call.operation.run(call.inputs, call.outputs) }
+        }
+    }
+
+    /// Runs the model as `invoke()` does, adding each step's time to `stepTimes`
+    /// (one entry per name in `stepNames`; the array is sized on first use).
+    public func invoke(stepTimes: inout [Duration]) throws {
+        let clock = ContinuousClock()
+        if stepTimes.count != stepNames.count { stepTimes = Array(repeating: .zero, count: stepNames.count) }
+        var step = 0
+        for stage in engines.indices {
+            if let engine = engines[stage] {
+                let start = clock.now
+                try run(engine)
+                stepTimes[step] += clock.now - start
+                step += 1
+            }
+            if !hostCalls[stage].isEmpty {
+                let start = clock.now
+                for call in hostCalls[stage] { call.operation.run(call.inputs, call.outputs) }
+                stepTimes[step] += clock.now - start
+                step += 1
+            }
+        }
+    }
+
+    private func run(_ engine: xnn_runtime_t) throws {
+        let status = xnn_invoke_runtime(engine)
         guard status == xnn_status_success else {
             throw InferenceError(file: model.graph.file, problem: "XNNPACK failed to run: \(status.name)")
-        }
-        for (position, assembly) in model.plan.assemblies.enumerated() where assembly.parts.count > 1 {
-            var destination = outputBuffers[position].baseAddress!
-            for outer in 0..<assembly.outerCount {
-                for (part, chunk) in zip(assembly.parts, assembly.partChunks) {
-                    destination.update(from: partBuffers[part]!.baseAddress! + outer * chunk, count: chunk)
-                    destination += chunk
-                }
-            }
         }
     }
 

@@ -1,12 +1,13 @@
 import CXNNPack
 import ModelFile
 
-/// Translates a folded graph into an XNNPACK subgraph.
+/// Translates one segment of a folded graph into an XNNPACK subgraph.
 ///
-/// Every TFLite tensor index is used as the XNNPACK external value id, so the
-/// runtime's inputs and outputs are addressed by the same numbers as in the file.
+/// Every TFLite tensor index is used as the XNNPACK external value id, so a
+/// segment's inputs and outputs are addressed by the same numbers as in the file.
 struct SubgraphBuilder {
     let model: CompiledModel
+    let segment: ExecutionPlan.Segment
     let subgraph: xnn_subgraph_t
 
     private var graph: Model { model.graph }
@@ -17,23 +18,23 @@ struct SubgraphBuilder {
         }
     }
 
-    /// Defines every tensor the XNNPACK part of the graph touches, then every node.
+    /// Defines every tensor the segment touches, then every node.
     func build() throws {
         var used = Set<Int>()
-        for (index, op) in graph.operators.enumerated() where !model.plan.deferredOperators.contains(index) {
-            used.formUnion(op.inputs.filter { $0 >= 0 })
-            used.formUnion(op.outputs)
+        for index in segment.operators {
+            used.formUnion(graph.operators[index].inputs.filter { $0 >= 0 })
+            used.formUnion(graph.operators[index].outputs)
         }
-        let inputs = Set(graph.inputs)
-        let outputs = Set(model.plan.externalOutputs)
+        let inputs = Set(segment.inputs)
+        let outputs = Set(segment.outputs)
         let slopes = Set(graph.operators.filter { $0.kind == .prelu }.map { $0.inputs[1] })
         for index in used.sorted() {
             let flags = (inputs.contains(index) ? UInt32(XNN_VALUE_FLAG_EXTERNAL_INPUT) : 0)
                 | (outputs.contains(index) ? UInt32(XNN_VALUE_FLAG_EXTERNAL_OUTPUT) : 0)
             try defineTensor(index, flags: flags, flatten: slopes.contains(index))
         }
-        for (index, op) in graph.operators.enumerated() where !model.plan.deferredOperators.contains(index) {
-            try defineNode(op, index: index)
+        for index in segment.operators {
+            try defineNode(graph.operators[index], index: index)
         }
     }
 
@@ -114,8 +115,17 @@ struct SubgraphBuilder {
             status = xnn_define_static_resize_bilinear_2d(subgraph, shape[1], shape[2], input, output, flags)
         case .depthToSpace(let blockSize):
             status = xnn_define_depth_to_space(subgraph, input, output, UInt32(blockSize), 0)
-        case .concatenation:
-            throw shapeError(index, "CONCATENATION is only supported as the last step producing a model output")
+        case .mul(let activation):
+            let range = activation.range
+            status = xnn_define_multiply2(subgraph, range.lowerBound, range.upperBound, input, UInt32(op.inputs[1]), output, 0)
+        case .stridedSlice(let options):
+            guard StridedSlice.isIdentity(op, options: options, graph: graph) else {
+                throw shapeError(index, "STRIDED_SLICE is supported only when it keeps every element in order")
+            }
+            let shape = graph.tensors[op.outputs[0]].shape.map { size_t($0) }
+            status = xnn_define_static_reshape(subgraph, shape.count, shape, input, output, 0)
+        case .concatenation, .custom:
+            throw shapeError(index, "\(op.kind.name) runs on the host, not in XNNPACK")
         }
         try check(status, operatorIndex: index, "\(op.kind.name) (inputs \(op.inputs), outputs \(op.outputs))")
     }

@@ -8,14 +8,16 @@ enum BuiltinOperator: Int32 {
     case depthToSpace = 5
     case dequantize = 6
     case maxPool2D = 17
+    case mul = 18
     case relu = 19
     case reshape = 22
     case resizeBilinear = 23
     case custom = 32
     case pad = 34
+    case stridedSlice = 45
     case prelu = 54
     case densify = 124
 
     /// Names of everything supported, for error messages.
-    static let supportedNames = "ADD, CONCATENATION, CONV_2D, DEPTHWISE_CONV_2D, DEPTH_TO_SPACE, DEQUANTIZE (of fp16 weights), DENSIFY (of weights), MAX_POOL_2D, PAD, PRELU, RELU, RESHAPE, RESIZE_BILINEAR"
+    static let supportedNames = "ADD, CONCATENATION, CONV_2D, DEPTHWISE_CONV_2D, DEPTH_TO_SPACE, DEQUANTIZE (of fp16 weights), DENSIFY (of weights), MAX_POOL_2D, MUL, PAD, PRELU, RELU, RESHAPE, RESIZE_BILINEAR, STRIDED_SLICE, and custom operators"
 }

@@ -44,10 +44,24 @@ private struct RawModel {
     }
 
     struct RawOperator {
-        var code: Int32
+        var code: OperatorCode
         var inputs: [Int]
         var outputs: [Int]
         var options: FlatBufferReader.Table?
+        /// The FlexBuffer blob of a custom operator (empty when it has none).
+        var customOptions: ArraySlice<UInt8>
+        /// 0 is FLEXBUFFERS, the only format TFLite defines.
+        var customOptionsFormat: Int8
+    }
+
+    /// An entry of the file's operator code table.
+    struct OperatorCode {
+        /// The builtin code; the file keeps it in `deprecated_builtin_code` for
+        /// codes below 127 and in `builtin_code` above, so the larger of the two
+        /// is the real one.
+        var builtin: Int32
+        var customName: String?
+        var version: Int
     }
 
     let reader: FlatBufferReader
@@ -59,9 +73,11 @@ private struct RawModel {
     init(reader: FlatBufferReader) throws {
         self.reader = reader
         let root = try reader.rootTable()
-        let codes = try root.tables(1).map { code -> Int32 in
+        let codes = try root.tables(1).map { code -> OperatorCode in
             let deprecated = Int32(try code.scalar(0, default: Int8(0)))
-            return max(deprecated, try code.scalar(3, default: Int32(0)))
+            return OperatorCode(builtin: max(deprecated, try code.scalar(3, default: Int32(0))),
+                                customName: try code.string(1),
+                                version: Int(try code.scalar(2, default: Int32(1))))
         }
         let buffers = try root.tables(4)
         let subgraphs = try root.tables(2)
@@ -90,7 +106,9 @@ private struct RawModel {
                 code: codes[opcodeIndex],
                 inputs: try indices(try table.scalars(1, as: Int32.self), "operator \(index)'s inputs"),
                 outputs: try indices(try table.scalars(2, as: Int32.self), "operator \(index)'s outputs"),
-                options: try table.table(4)
+                options: try table.table(4),
+                customOptions: try table.vector(5)?.byteSlice() ?? [],
+                customOptionsFormat: try table.scalar(6, default: Int8(0))
             ))
         }
     }
@@ -205,7 +223,7 @@ private struct RawModel {
         var kept: [Operator] = []
         var written = Set(inputs)
         for (index, op) in operators.enumerated() {
-            let known = BuiltinOperator(rawValue: op.code)
+            let known = BuiltinOperator(rawValue: op.code.builtin)
             for input in op.inputs where input >= 0 && tensors[input].constant == nil && tensors[input].sparsity == nil && !written.contains(input) {
                 throw reader.fail("operator \(index) reads tensor \(input) ('\(tensors[input].name)') before anything computes it")
             }
@@ -243,6 +261,23 @@ private struct RawModel {
             inputs: inputs,
             outputs: outputs
         )
+    }
+
+    private func customOperator(_ op: RawOperator, index: Int) throws -> CustomOperator {
+        guard let name = op.code.customName, !name.isEmpty else {
+            throw reader.fail("operator \(index) is a custom operator without a name")
+        }
+        guard op.outputs.allSatisfy({ $0 >= 0 }), !op.outputs.isEmpty else {
+            throw reader.fail("operator \(index) (\(name)) has no output tensor")
+        }
+        var options = FlexValue.null
+        if !op.customOptions.isEmpty {
+            guard op.customOptionsFormat == 0 else {
+                throw reader.fail("operator \(index) (\(name)) stores its options in format \(op.customOptionsFormat); only FlexBuffers (0) is defined")
+            }
+            options = try FlexValue.decode(op.customOptions, file: reader.file, context: "operator \(index) (\(name))'s options")
+        }
+        return CustomOperator(name: name, version: op.code.version, options: options)
     }
 
     private func operatorKind(_ known: BuiltinOperator?, op: RawOperator, index: Int, tensors: [RawTensor]) throws -> OperatorKind {
@@ -321,10 +356,21 @@ private struct RawModel {
                 throw reader.fail("operator \(index) (CONCATENATION) has \(op.inputs.count) inputs and \(op.outputs.count) outputs")
             }
             return .concatenation(axis: try int(0, 0), activation: try activation(1))
+        case .mul:
+            try requireArity(2...2, "MUL")
+            return .mul(try activation(0))
+        case .stridedSlice:
+            try requireArity(4...4, "STRIDED_SLICE")
+            guard op.inputs[1...].allSatisfy({ $0 >= 0 && tensors[$0].constant?.integers != nil }) else {
+                throw reader.fail("operator \(index) (STRIDED_SLICE) needs constant integer begin, end and strides")
+            }
+            return .stridedSlice(StridedSliceOptions(
+                beginMask: try int(0, 0), endMask: try int(1, 0), ellipsisMask: try int(2, 0),
+                newAxisMask: try int(3, 0), shrinkAxisMask: try int(4, 0)))
         case .custom:
-            throw reader.fail("operator \(index) is a custom operator, which FaceWorker does not support (supported: \(BuiltinOperator.supportedNames))")
+            return .custom(try customOperator(op, index: index))
         case .dequantize, .densify, nil:
-            throw reader.fail("operator \(index) has builtin code \(op.code), which FaceWorker does not support (supported: \(BuiltinOperator.supportedNames))")
+            throw reader.fail("operator \(index) has builtin code \(op.code.builtin), which FaceWorker does not support (supported: \(BuiltinOperator.supportedNames))")
         }
     }
 }

@@ -35,6 +35,13 @@ public enum OperatorKind: Sendable, Equatable {
     case resizeBilinear(alignCorners: Bool, halfPixelCenters: Bool)
     case depthToSpace(blockSize: Int)
     case concatenation(axis: Int, activation: Activation)
+    /// Elementwise product with NumPy broadcasting.
+    case mul(Activation)
+    /// A strided slice; begin, end and strides are constant inputs 1 to 3.
+    case stridedSlice(StridedSliceOptions)
+    /// An operator outside TFLite's builtins, named by the file; the inference
+    /// layer decides whether it has a kernel for it.
+    case custom(CustomOperator)
 
     /// The TFLite name, for messages.
     public var name: String {
@@ -50,6 +57,9 @@ public enum OperatorKind: Sendable, Equatable {
         case .resizeBilinear: "RESIZE_BILINEAR"
         case .depthToSpace: "DEPTH_TO_SPACE"
         case .concatenation: "CONCATENATION"
+        case .mul: "MUL"
+        case .stridedSlice: "STRIDED_SLICE"
+        case .custom(let custom): custom.name
         }
     }
 }
@@ -114,5 +124,41 @@ public struct PoolOptions: Sendable, Equatable {
         self.filterWidth = filterWidth
         self.filterHeight = filterHeight
         self.activation = activation
+    }
+}
+
+/// The masks of a strided slice (TFLite's `StridedSliceOptions`): bit i of a
+/// mask applies to dimension i.
+public struct StridedSliceOptions: Sendable, Equatable {
+    public var beginMask: Int
+    public var endMask: Int
+    public var ellipsisMask: Int
+    public var newAxisMask: Int
+    public var shrinkAxisMask: Int
+
+    /// Creates slice options.
+    public init(beginMask: Int, endMask: Int, ellipsisMask: Int, newAxisMask: Int, shrinkAxisMask: Int) {
+        self.beginMask = beginMask
+        self.endMask = endMask
+        self.ellipsisMask = ellipsisMask
+        self.newAxisMask = newAxisMask
+        self.shrinkAxisMask = shrinkAxisMask
+    }
+}
+
+/// A custom operator as the file names it, with its options decoded.
+public struct CustomOperator: Sendable, Equatable {
+    /// The operator's `custom_code`, such as `TransformLandmarks`.
+    public var name: String
+    /// The operator code's version, which selects the semantics of some custom kernels.
+    public var version: Int
+    /// The decoded FlexBuffer options; `.null` when the file stores none.
+    public var options: FlexValue
+
+    /// Creates a custom operator.
+    public init(name: String, version: Int, options: FlexValue) {
+        self.name = name
+        self.version = version
+        self.options = options
     }
 }

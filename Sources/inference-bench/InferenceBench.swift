@@ -43,10 +43,21 @@ struct InferenceBench: ParsableCommand {
         for _ in 0..<warmup { try runtime.invoke() }
         var samples: [Double] = []
         samples.reserveCapacity(iterations)
+        // Each step (an XNNPACK segment, or the host operators after it) is timed too.
+        let names = runtime.stepNames
+        var stepSamples = [[Double]](repeating: [], count: names.count)
         let clock = ContinuousClock()
+        var stepTimes: [Duration] = []
         for _ in 0..<iterations {
-            let elapsed = try clock.measure { try runtime.invoke() }
-            samples.append(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1e3)
+            stepTimes = []
+            let elapsed = try clock.measure { try runtime.invoke(stepTimes: &stepTimes) }
+            samples.append(Self.milliseconds(elapsed))
+            for (index, time) in stepTimes.enumerated() { stepSamples[index].append(Self.milliseconds(time)) }
+        }
+        var steps: [[String: Any]] = []
+        for (name, var times) in zip(names, stepSamples) {
+            times.sort()
+            steps.append(["step": name, "median_ms": times[times.count / 2]])
         }
         samples.sort()
         let report: [String: Any] = [
@@ -55,8 +66,13 @@ struct InferenceBench: ParsableCommand {
             "median_ms": samples[samples.count / 2],
             "p90_ms": samples[min(samples.count - 1, samples.count * 9 / 10)],
             "iterations": iterations,
+            "steps": steps,
         ]
         let json = try JSONSerialization.data(withJSONObject: report, options: [.sortedKeys])
         print(String(decoding: json, as: UTF8.self))
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Double {
+        Double(duration.components.attoseconds) / 1e15 + Double(duration.components.seconds) * 1e3
     }
 }

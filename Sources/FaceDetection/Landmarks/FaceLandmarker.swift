@@ -2,80 +2,110 @@ import Foundation
 import Imaging
 import Inference
 
-/// MediaPipe's face landmark stage: from a region of interest, the 468-point
-/// face mesh with its presence score, refined by the iris model into the 478
-/// points of MediaPipe's attention mesh layout.
+/// MediaPipe's face landmark stage: from a region of interest, either the
+/// 468-point face mesh or, when the 478 points are asked for, the attention
+/// mesh, which refines the lips and eyes and adds both irises in the same run.
 struct FaceLandmarker {
     let models: FaceModels
 
-    static let meshInput = 192
-    static let irisInput = 64
+    /// Both landmark models take a 192x192 crop.
+    static let inputSize = 192
 
     /// The landmarks of one face and how sure the model is it is a face.
     struct Result {
-        /// 478 points (468 refined mesh points, then 5 + 5 iris points), or the
-        /// 468 points of the face mesh alone, normalized.
+        /// 478 points (the refined mesh, then 5 + 5 iris points) or the 468
+        /// points of the plain mesh, normalized to the image.
         var mesh: [NormalizedLandmark]
         /// Sigmoid of the model's face flag, in [0, 1].
         var presence: Float
     }
 
-    /// Runs the face mesh on `roi`; when the face is present (score above
-    /// `minPresence`) and `refineIris` is set, refines the eyes with the iris
-    /// model, which more than doubles the cost.
-    func landmarks(in image: RGBImage, roi: RegionOfInterest, engine: FaceEngine, minPresence: Float, refineIris: Bool) throws -> Result? {
-        let runtime = try engine.runtime(for: models.faceMesh)
-        let size = Self.meshInput
+    /// Runs the attention mesh (`refined`) or the plain face mesh on `roi`.
+    /// Returns nil when the face flag is not above `minPresence`, or when the
+    /// model's points are not finite or lie far outside the crop: a face the
+    /// model cannot place is dropped for this frame rather than reported wrong.
+    func landmarks(in image: RGBImage, roi: RegionOfInterest, engine: FaceEngine, minPresence: Float, refined: Bool) throws -> Result? {
+        let runtime = try engine.runtime(for: refined ? models.attentionMesh : models.faceMesh)
+        let size = Self.inputSize
         let transform = roi.transform(imageWidth: image.width, imageHeight: image.height, size: size)
         image.sampleTensor(width: size, height: size, transform: transform, border: .replicate, valueRange: 0...1, into: runtime.input())
         try runtime.invoke()
-        let flag = runtime.output(1)[0]
+        let flag = runtime.output(refined ? AttentionMeshOutputs.faceFlag : 1)[0]
         let presence = 1 / (1 + exp(-flag))
         // MediaPipe's thresholding keeps a face only when strictly above the threshold.
         guard presence > minPresence else { return nil }
-
-        var mesh = project(runtime.output(0), count: 468, transform: transform, tensorSize: size, roiWidth: roi.width, image: image, flipped: false)
-        guard refineIris else { return Result(mesh: mesh, presence: presence) }
-        mesh.reserveCapacity(478)
-        let leftIris = try refineEye(image: image, mesh: &mesh, corners: (33, 133), indices: IrisRefinement.imageLeftEye, flipped: false, engine: engine)
-        let rightIris = try refineEye(image: image, mesh: &mesh, corners: (362, 263), indices: IrisRefinement.imageRightEye, flipped: true, engine: engine)
-        mesh += IrisRefinement.unflippedIrisOrder.map { leftIris[$0] }
-        mesh += IrisRefinement.flippedIrisOrder.map { rightIris[$0] }
-        return Result(mesh: mesh, presence: presence)
+        let points: [Float]
+        if refined {
+            points = AttentionMeshOutputs(runtime: runtime).assembled()
+        } else {
+            points = Array(runtime.output(0))
+        }
+        guard Self.plausible(points, cropSize: Float(size)) else { return nil }
+        return Result(mesh: project(points, transform: transform, roiWidth: roi.width, image: image), presence: presence)
     }
 
-    /// Runs the iris model on one eye, overwrites that eye's mesh points with
-    /// its 71 contour points and returns its 5 iris points.
-    private func refineEye(image: RGBImage, mesh: inout [NormalizedLandmark], corners: (Int, Int), indices: [Int],
-                           flipped: Bool, engine: FaceEngine) throws -> [NormalizedLandmark] {
-        let runtime = try engine.runtime(for: models.iris)
-        let from = mesh[corners.0], to = mesh[corners.1]
-        let roi = RegionOfInterest(points: [from, to], from: from, to: to, imageWidth: image.width, imageHeight: image.height, scale: 2.3)
-        let size = Self.irisInput
-        // The model knows only one eye; the other is mirrored to look like it.
-        let sampling = roi.transform(imageWidth: image.width, imageHeight: image.height, size: size, flipHorizontally: flipped)
-        image.sampleTensor(width: size, height: size, transform: sampling, border: .replicate, valueRange: 0...1, into: runtime.input())
-        try runtime.invoke()
-        // Points of the mirrored crop are un-mirrored as MediaPipe does (x -> size - x)
-        // and then projected through the unmirrored crop.
-        let projection = flipped ? roi.transform(imageWidth: image.width, imageHeight: image.height, size: size) : sampling
-        let contour = project(runtime.output(0), count: 71, transform: projection, tensorSize: size, roiWidth: roi.width, image: image, flipped: flipped)
-        for (point, index) in zip(contour, indices) { mesh[index] = point }
-        return project(runtime.output(1), count: 5, transform: projection, tensorSize: size, roiWidth: roi.width, image: image, flipped: flipped)
+    /// Whether every value is finite and every point within one crop's width
+    /// of the crop: a working model never strays further, even for a face
+    /// half out of the image.
+    static func plausible(_ points: [Float], cropSize: Float) -> Bool {
+        let range = -cropSize...(2 * cropSize)
+        var index = 0
+        while index + 2 < points.count {
+            guard range.contains(points[index]), range.contains(points[index + 1]), points[index + 2].isFinite else { return false }
+            index += 3
+        }
+        return true
     }
 
     /// Crop-pixel landmarks (x, y, z triples) to normalized image landmarks.
     /// z is scaled like x and then by the crop's normalized width, as
     /// MediaPipe's landmark projection does.
-    private func project(_ raw: UnsafeBufferPointer<Float>, count: Int, transform: Imaging.AffineTransform, tensorSize: Int,
-                         roiWidth: Float, image: RGBImage, flipped: Bool) -> [NormalizedLandmark] {
+    private func project(_ raw: [Float], transform: Imaging.AffineTransform, roiWidth: Float, image: RGBImage) -> [NormalizedLandmark] {
         let width = Double(image.width), height = Double(image.height)
-        let zScale = roiWidth / Float(tensorSize)
-        return (0..<count).map { i in
-            let rawX = Double(raw[3 * i])
-            let x = flipped ? Double(tensorSize) - rawX : rawX
-            let point = transform.apply(x: x, y: Double(raw[3 * i + 1]))
+        let zScale = roiWidth / Float(Self.inputSize)
+        return (0..<raw.count / 3).map { i in
+            let point = transform.apply(x: Double(raw[3 * i]), y: Double(raw[3 * i + 1]))
             return NormalizedLandmark(x: Float(point.x / width), y: Float(point.y / height), z: raw[3 * i + 2] * zScale)
+        }
+    }
+}
+
+/// The attention mesh's seven output tensors, read from a runtime that has
+/// just run it, and assembled into 478 points by MediaPipe's refinement rules.
+struct AttentionMeshOutputs {
+    /// Output positions, in the order of the model's output list.
+    static let mesh = 0, lips = 1, imageLeftEye = 2, imageRightEye = 3, imageLeftIris = 4, imageRightIris = 5, faceFlag = 6
+
+    let runtime: Runtime
+
+    /// 478 (x, y, z) triples in the crop's pixels: the mesh with the lips and
+    /// eyes overwritten in x and y, then the two irises at their eye's mean depth.
+    func assembled() -> [Float] {
+        var points = [Float](repeating: 0, count: 478 * 3)
+        let mesh = runtime.output(Self.mesh)
+        for index in 0..<(468 * 3) { points[index] = mesh[index] }
+        overwrite(&points, from: runtime.output(Self.lips), at: MeshRefinement.lips)
+        overwrite(&points, from: runtime.output(Self.imageLeftEye), at: MeshRefinement.imageLeftEye)
+        overwrite(&points, from: runtime.output(Self.imageRightEye), at: MeshRefinement.imageRightEye)
+        iris(&points, from: runtime.output(Self.imageLeftIris), first: MeshRefinement.imageLeftIris, depthFrom: MeshRefinement.imageLeftIrisDepth)
+        iris(&points, from: runtime.output(Self.imageRightIris), first: MeshRefinement.imageRightIris, depthFrom: MeshRefinement.imageRightIrisDepth)
+        return points
+    }
+
+    private func overwrite(_ points: inout [Float], from xy: UnsafeBufferPointer<Float>, at indices: [Int]) {
+        for (source, target) in indices.enumerated() {
+            points[3 * target] = xy[2 * source]
+            points[3 * target + 1] = xy[2 * source + 1]
+        }
+    }
+
+    private func iris(_ points: inout [Float], from xy: UnsafeBufferPointer<Float>, first: Int, depthFrom contour: [Int]) {
+        // MediaPipe sums the depths in double.
+        let depth = Float(contour.reduce(0.0) { $0 + Double(points[3 * $1 + 2]) } / Double(contour.count))
+        for point in 0..<5 {
+            points[3 * (first + point)] = xy[2 * point]
+            points[3 * (first + point) + 1] = xy[2 * point + 1]
+            points[3 * (first + point) + 2] = depth
         }
     }
 }

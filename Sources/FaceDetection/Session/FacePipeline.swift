@@ -101,9 +101,10 @@ public struct FacePipeline: Sendable {
             var nextROI: RegionOfInterest?
             if useMesh, let roi = candidate.roi {
                 guard let landmarks = try landmarker.landmarks(in: image, roi: roi, engine: engine, minPresence: options.minFacePresenceConfidence,
-                                                               refineIris: options.faceMesh) else { continue }
+                                                               refined: options.faceMesh) else { continue }
                 face = meshFace(landmarks, detection: candidate.detection, score: candidate.score, image: image)
-                nextROI = RegionOfInterest(points: landmarks.mesh.prefix(468), from: landmarks.mesh[33], to: landmarks.mesh[263],
+                // MediaPipe takes the next frame's region from every point the model gave, irises included.
+                nextROI = RegionOfInterest(points: landmarks.mesh, from: landmarks.mesh[33], to: landmarks.mesh[263],
                                            imageWidth: image.width, imageHeight: image.height, scale: 1.5)
             } else if let detection = candidate.detection {
                 face = detectionFace(detection, image: image)
