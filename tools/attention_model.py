@@ -119,7 +119,8 @@ def pack(model):
 
 
 def operator_name(code):
-    """Builtin name or custom code; the real builtin code may sit in either field (see the fact sheet)."""
+    """Builtin name or custom code. This file keeps builtin_code at 0 (ADD) and the real code in
+    deprecated_builtin_code, so the larger of the two is the operator."""
     if code.customCode:
         return code.customCode.decode()
     return _BUILTIN_NAMES[max(code.builtinCode, code.deprecatedBuiltinCode)]
