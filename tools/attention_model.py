@@ -257,7 +257,10 @@ def check(segment):
 
 def describe(segment):
     ops = ", ".join(f"{name} {count}" for name, count in segment.operators.most_common())
-    tensors = lambda specs: "; ".join(f"{s.name} #{s.model_index} {list(s.shape)}" for s in specs)
+
+    def tensors(specs):
+        return "; ".join(f"{s.name} #{s.model_index} {list(s.shape)}" for s in specs)
+
     return (f"segment {segment.name}: {sum(segment.operators.values())} operators ({ops}), "
             f"{len(segment.content)} bytes\n  in:  {tensors(segment.inputs)}\n  out: {tensors(segment.outputs)}")
 
