@@ -7,14 +7,6 @@ import XCTest
 /// the ML Kit outputs when the 478 points are not asked for, so that path must
 /// match it (mean within 1 % of the face width), from our own detections.
 final class LandmarkParityTests: XCTestCase {
-    private func meshSession() throws -> FaceSession {
-        try FaceSession(models: TestData.models, options: TestData.options {
-            $0.faceMesh = true
-            $0.numFaces = 8
-            $0.minFaceSize = 0
-        })
-    }
-
     /// The face of `faces` whose mesh is nearest to a reference point.
     private func nearest(_ faces: [[NormalizedLandmark]], to point: [Float]) -> [NormalizedLandmark]? {
         faces.min { a, b in hypot(a[1].x - point[0], a[1].y - point[1]) < hypot(b[1].x - point[0], b[1].y - point[1]) }
@@ -43,30 +35,6 @@ final class LandmarkParityTests: XCTestCase {
                 }
                 let meanError = total / Float(mesh.count) / faceWidth
                 XCTAssertLessThanOrEqual(meanError, 0.01, "\(name): mean mesh error \(meanError * 100) % of the face width")
-            }
-        }
-    }
-
-    func testIrisCentresMatchMediaPipeAttentionModel() throws {
-        let session = try meshSession()
-        for (name, entry) in TestData.goldens.images.sorted(by: { $0.key < $1.key }) where !entry.iris.isEmpty {
-            let image = try TestData.image(name)
-            let faces = try session.detect(image).faces
-            let width = Float(image.width), height = Float(image.height)
-            for reference in entry.iris {
-                guard let anchor = reference.anchors["33"], let face = faces.min(by: {
-                    hypot($0.mesh![33].x - anchor[0], $0.mesh![33].y - anchor[1]) < hypot($1.mesh![33].x - anchor[0], $1.mesh![33].y - anchor[1])
-                }), let mesh = face.mesh else { XCTFail("\(name): no face for an iris reference"); continue }
-                // Iris centres within 2 %; the eye corners, which come from two
-                // different models (iris versus attention mesh), within 3 %.
-                var pairs = [(mesh[468], reference.points[0], Float(0.02)), (mesh[473], reference.points[5], Float(0.02))]
-                for (index, point) in reference.anchors {
-                    pairs.append((mesh[Int(index)!], point, 0.03))
-                }
-                for (ours, theirs, tolerance) in pairs {
-                    let error = hypot((ours.x - theirs[0]) * width, (ours.y - theirs[1]) * height) / face.boundingBox.width
-                    XCTAssertLessThanOrEqual(error, tolerance, "\(name): eye point off by \(error * 100) % of the face width")
-                }
             }
         }
     }

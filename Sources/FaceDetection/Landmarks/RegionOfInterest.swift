@@ -11,6 +11,15 @@ struct RegionOfInterest: Sendable, Equatable {
     var height: Float
     var rotation: Float
 
+    /// A rectangle given by its parts, as MediaPipe's graphs report it.
+    init(centerX: Float, centerY: Float, width: Float, height: Float, rotation: Float) {
+        self.centerX = centerX
+        self.centerY = centerY
+        self.width = width
+        self.height = height
+        self.rotation = rotation
+    }
+
     /// The rectangle around a detection, turned so the line from keypoint 0
     /// (the image-left eye) to keypoint 1 is horizontal, scaled 1.5x into a
     /// pixel square: MediaPipe's detection-to-face-landmark ROI.
