@@ -47,22 +47,25 @@ public struct FaceModels: Sendable {
     }
 }
 
-/// One thread's runtimes over the shared `FaceModels`.
+/// Runtimes over the shared `FaceModels`, with a JPEG decoder, for one
+/// thread at a time.
 ///
-/// Not thread-safe and not `Sendable`: create one per inference thread, where
-/// it is used for every session that thread serves. The runtimes are built
-/// lazily so a thread that only ever detects never pays for the landmark models.
+/// Not thread-safe and not `Sendable`: an inference thread keeps one for
+/// every session it serves, and an engine that is handed between threads must
+/// be guarded so only one uses it at once. The runtimes are built lazily so a
+/// thread that only ever detects never pays for the landmark models.
 public final class FaceEngine {
     /// The shared models.
     public let models: FaceModels
-    private let threads: Int
+    private let threadPool: ThreadPool?
     private var runtimes: [ObjectIdentifier: Runtime] = [:]
     private var decoder: JPEGDecoder?
 
-    /// Creates an engine whose runtimes use `threads` threads each.
-    public init(models: FaceModels, threads: Int = 1) {
+    /// Creates an engine whose runtimes split every model run over `threadPool`,
+    /// or run on the calling thread only when it is nil.
+    public init(models: FaceModels, threadPool: ThreadPool? = nil) {
         self.models = models
-        self.threads = threads
+        self.threadPool = threadPool
     }
 
     /// This thread's JPEG decoder, created on first use.
@@ -77,8 +80,21 @@ public final class FaceEngine {
     func runtime(for model: CompiledModel) throws -> Runtime {
         let key = ObjectIdentifier(model)
         if let runtime = runtimes[key] { return runtime }
-        let runtime = try Runtime(model: model, threads: threads)
+        let runtime = try Runtime(model: model, threadPool: threadPool)
         runtimes[key] = runtime
         return runtime
+    }
+}
+
+extension ThreadPool {
+    /// The pool for a library session's `threads` argument: none for one thread.
+    static func forSession(threads: Int) throws(FaceError) -> ThreadPool? {
+        guard threads >= 1 else { throw .invalidArgument("threads must be at least 1, got \(threads)") }
+        guard threads > 1 else { return nil }
+        do {
+            return try ThreadPool(threads: threads)
+        } catch {
+            throw .internalError("\(error)")
+        }
     }
 }

@@ -13,7 +13,8 @@ public final class Runtime {
     public let model: CompiledModel
     /// One XNNPACK runtime per stage; nil where a stage's segment is empty.
     private let engines: [xnn_runtime_t?]
-    private let threadPool: pthreadpool_t?
+    /// The pool the segments split their operators over, if any.
+    public let threadPool: ThreadPool?
     /// The buffer of every tensor that crosses a boundary, keyed by tensor index.
     private let buffers: [Int: UnsafeMutableBufferPointer<Float>]
     private let hostCalls: [[HostCall]]
@@ -29,10 +30,17 @@ public final class Runtime {
     }
 
     /// Builds the XNNPACK runtimes for `model` using `threads` threads (1 runs
-    /// on the calling thread only).
-    public init(model: CompiledModel, threads: Int = 1) throws {
+    /// on the calling thread only) in a pool of the runtime's own.
+    public convenience init(model: CompiledModel, threads: Int = 1) throws {
+        guard threads >= 1 else { throw InferenceError(file: model.graph.file, problem: "thread count must be at least 1, got \(threads)") }
+        try self.init(model: model, threadPool: threads > 1 ? try ThreadPool(threads: threads) : nil)
+    }
+
+    /// Builds the XNNPACK runtimes for `model`, splitting each operator over
+    /// `threadPool` (which other runtimes may share), or running on the
+    /// calling thread only when it is nil.
+    public init(model: CompiledModel, threadPool: ThreadPool?) throws {
         let file = model.graph.file
-        guard threads >= 1 else { throw InferenceError(file: file, problem: "thread count must be at least 1, got \(threads)") }
         let initStatus = xnn_initialize(nil)
         guard initStatus == xnn_status_success else {
             throw InferenceError(file: file, problem: "XNNPACK failed to initialise: \(initStatus.name)")
@@ -44,7 +52,7 @@ public final class Runtime {
             if let values = graph.tensors[index].constant?.floats { _ = buffer.update(fromContentsOf: values) }
             buffers[index] = buffer
         }
-        let pool = threads > 1 ? pthreadpool_create(threads) : nil
+        let pool = threadPool?.handle
         var engines: [xnn_runtime_t?] = []
         do {
             for stage in model.plan.stages {
@@ -53,13 +61,12 @@ public final class Runtime {
             }
         } catch {
             for case let engine? in engines { xnn_delete_runtime(engine) }
-            if let pool { pthreadpool_destroy(pool) }
             for buffer in buffers.values { Self.deallocate(buffer) }
             throw error
         }
         self.model = model
         self.engines = engines
-        self.threadPool = pool
+        self.threadPool = threadPool
         self.buffers = buffers
         hostCalls = model.plan.stages.map { stage in
             stage.host.map { step in
@@ -101,7 +108,6 @@ public final class Runtime {
 
     deinit {
         for case let engine? in engines { xnn_delete_runtime(engine) }
-        if let threadPool { pthreadpool_destroy(threadPool) }
         for buffer in buffers.values { Self.deallocate(buffer) }
     }
 

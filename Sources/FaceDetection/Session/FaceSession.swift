@@ -1,4 +1,5 @@
 import Imaging
+import Inference
 
 /// A face detector for image or video mode in the caller's own thread: the
 /// library counterpart of MediaPipe's `detect` and `detect_for_video`.
@@ -18,7 +19,7 @@ public final class FaceSession {
             throw .invalidArgument("live-stream mode needs LiveStreamFaceSession, which delivers results asynchronously")
         }
         pipeline = try FacePipeline(models: models, options: options)
-        engine = FaceEngine(models: models, threads: threads)
+        engine = FaceEngine(models: models, threadPool: try ThreadPool.forSession(threads: threads))
     }
 
     /// Detects faces in an independent image (image mode only).

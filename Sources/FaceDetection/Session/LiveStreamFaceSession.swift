@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import Inference
 import Synchronization
 
 /// What a live-stream session delivers, in order.
@@ -27,6 +28,7 @@ public final class LiveStreamFaceSession: Sendable {
         var options = options
         options.runningMode = .liveStream
         let pipeline = try FacePipeline(models: models, options: options)
+        let pool = try ThreadPool.forSession(threads: threads)
         let (events, continuation) = AsyncStream.makeStream(of: LiveStreamEvent.self, bufferingPolicy: .unbounded)
         self.events = events
         self.continuation = continuation
@@ -34,7 +36,7 @@ public final class LiveStreamFaceSession: Sendable {
         // The thread holds the mailbox, not the session, so dropping the session closes it.
         Thread {
             // The engine is created on, and never leaves, this thread.
-            let engine = FaceEngine(models: models, threads: threads)
+            let engine = FaceEngine(models: models, threadPool: pool)
             var sessionState = FaceSessionState()
             while let (image, timestamp) = mailbox.next(resetting: &sessionState) {
                 do throws(FaceError) {

@@ -55,6 +55,13 @@ public final class FaceWorkerServer: Sendable {
         } catch {
             throw WorkerStartupError("cannot load the models from \(configuration.modelsDirectory): \(error); `make models` fetches them")
         }
+        // With more than one inference thread, a frame that runs alone may use them all.
+        let splitEngine: SplitEngine?
+        do {
+            splitEngine = configuration.inferenceThreads > 1 ? try SplitEngine(models: models, threads: configuration.inferenceThreads) : nil
+        } catch {
+            throw WorkerStartupError("cannot start the inference threads: \(error)")
+        }
         let inventory = try ModelInventory.describe(directory: configuration.modelsDirectory)
         let loadTime = clock.now - loadStart
         let context = WorkerContext(configuration: configuration, models: models, modelInventory: inventory, logger: logger)
@@ -87,7 +94,7 @@ public final class FaceWorkerServer: Sendable {
             throw error
         }
         let pool = InferencePool(
-            count: configuration.inferenceThreads, models: models, scheduler: context.scheduler,
+            count: configuration.inferenceThreads, models: models, splitEngine: splitEngine, scheduler: context.scheduler,
             stats: context.stats, maxPixels: configuration.limits.maxPixels, logger: logger
         )
         if socketFile.removedStaleSocket {

@@ -3,13 +3,8 @@ import FaceWorkerProtocol
 import Foundation
 import Logging
 
-/// Runs frames on one inference thread, with that thread's runtimes.
-///
-/// Not `Sendable`: it owns the thread's `FaceEngine`, which is created on the
-/// thread and never leaves it.
+/// Runs frames on one inference thread, with the runtimes it is given.
 struct FrameProcessor {
-    /// The thread's runtimes over the shared models.
-    let engine: FaceEngine
     /// The largest stored image accepted, in pixels.
     let maxPixels: Int
     /// Where processed, failed and timed frames are counted.
@@ -19,7 +14,7 @@ struct FrameProcessor {
 
     /// Decodes and processes a job's frame, updating `job.state`, and returns
     /// its answer: a FrameResult, or the error status.
-    func process(_ job: inout FrameJob) -> Faceworker_V1_WorkerMessage {
+    func process(_ job: inout FrameJob, engine: FaceEngine) -> Faceworker_V1_WorkerMessage {
         let frame = job.frame
         let started = ContinuousClock.now
         let input = FrameInput(wire: frame.frame)

@@ -151,7 +151,9 @@ final class FrameScheduler: Sendable {
                     guard let sessionState = session.state, let frame = session.takeNext() else { continue }
                     session.state = nil
                     state.running += 1
-                    return (FrameJob(sessionID: id, pipeline: session.pipeline, outbox: session.outbox, frame: frame, state: sessionState), false)
+                    let alone = state.running == 1 && state.ready.isEmpty
+                    return (FrameJob(sessionID: id, pipeline: session.pipeline, outbox: session.outbox, frame: frame,
+                                     state: sessionState, runsAlone: alone), false)
                 }
                 state.idle.append(wakeup)
                 return (nil, false)

@@ -12,18 +12,32 @@ final class InferencePool: Sendable {
     let count: Int
     private let exited = DispatchSemaphore(value: 0)
 
-    /// Starts `count` threads serving `scheduler`.
-    init(count: Int, models: FaceModels, scheduler: FrameScheduler, stats: WorkerStats, maxPixels: Int, logger: Logger) {
+    /// Starts `count` threads serving `scheduler`; a frame that runs alone
+    /// borrows `splitEngine`, when there is one, to use every core.
+    init(count: Int, models: FaceModels, splitEngine: SplitEngine?, scheduler: FrameScheduler, stats: WorkerStats, maxPixels: Int, logger: Logger) {
         self.count = count
         let exited = exited
         for index in 0..<count {
             let thread = Thread {
-                // One XNNPACK thread per invoke: parallelism comes from serving
-                // several sessions at once, not from splitting one model run.
-                let processor = FrameProcessor(engine: FaceEngine(models: models, threads: 1), maxPixels: maxPixels, stats: stats, logger: logger)
+                let processor = FrameProcessor(maxPixels: maxPixels, stats: stats, logger: logger)
+                let engine = FaceEngine(models: models)
                 let wakeup = DispatchSemaphore(value: 0)
                 while var job = scheduler.next(wakeup: wakeup) {
-                    let answer = job.frame.refusal ?? processor.process(&job)
+                    let answer: Faceworker_V1_WorkerMessage
+                    if let refusal = job.frame.refusal {
+                        answer = refusal
+                    } else if job.runsAlone, let splitEngine,
+                              let (split, updated) = splitEngine.withEngineIfAvailable({ splitEngine -> (Faceworker_V1_WorkerMessage, FrameJob) in
+                                  var borrowed = job
+                                  return (processor.process(&borrowed, engine: splitEngine), borrowed)
+                              }) {
+                        answer = split
+                        job = updated
+                    } else {
+                        // This frame shares the cores, so the split engine's workers must not spin on them.
+                        splitEngine?.park()
+                        answer = processor.process(&job, engine: engine)
+                    }
                     job.outbox.send(answer)
                     if let closeCallID = scheduler.complete(job) {
                         var response = Faceworker_V1_CloseSessionResponse()
