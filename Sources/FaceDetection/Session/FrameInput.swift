@@ -40,7 +40,7 @@ extension FacePipeline {
         do {
             switch frame.pixels {
             case .jpeg(let bytes):
-                image = try engine.jpegDecoder().decode(bytes, maxPixels: maxPixels).image
+                image = try engine.jpegDecoder().decode(bytes, maxPixels: maxPixels)
             case .raw(let raw):
                 image = try raw.rgbImage(maxPixels: maxPixels)
             }
