@@ -5,8 +5,8 @@ import CTurboJPEG
 /// Every decode:
 /// - reads the header first and rejects empty images and images over the
 ///   caller's pixel limit before any pixel data is decoded or allocated;
-/// - decodes straight to packed RGB, optionally reduced by 1/2, 1/4 or 1/8 in
-///   the inverse DCT (see ``JPEGScale``);
+/// - decodes at full resolution straight into the returned image's packed
+///   RGB buffer, with no copy in between;
 /// - treats every libjpeg warning (corrupt or truncated data, which libjpeg
 ///   would patch over with grey) as an error, as TurboJPEG 2.1 reports them,
 ///   and passes `TJFLAG_STOPONWARNING` so that decoding stops at the first
@@ -94,36 +94,25 @@ public final class JPEGDecoder {
         }
     }
 
-    /// Decodes a JPEG to packed RGB, in the orientation it is stored in.
+    /// Decodes a JPEG to packed RGB at full resolution, in the orientation it is stored in.
     ///
     /// - Parameters:
     ///   - jpeg: the compressed bytes.
     ///   - maxPixels: the largest `width * height`, as stated in the header,
     ///     that is accepted; checked before decoding starts.
-    ///   - minimumSize: when given, the image is decoded at the strongest DCT
-    ///     reduction that keeps both sides at least this large
-    ///     (``JPEGScale/largestReduction(of:keepingAtLeast:)``); when nil, at
-    ///     full resolution.
-    /// - Returns: the pixels with the scale used, so that coordinates can be
-    ///   mapped back to the full-resolution image.
     /// - Throws: ``ImagingError/invalidJPEG(_:)`` with TurboJPEG's message for
     ///   data TurboJPEG refuses (including a header without a positive size),
     ///   ``ImagingError/tooManyPixels(width:height:limit:)`` for a header over
     ///   the limit, ``ImagingError/turboJPEG(_:)`` if TurboJPEG could not
     ///   allocate the instance that replaces one that failed.
-    public func decode(
-        _ jpeg: UnsafeRawBufferPointer, maxPixels: Int, minimumSize: PixelSize? = nil
-    ) throws(ImagingError) -> DecodedJPEG {
-        let sourceSize = try header(of: jpeg)
-        try PixelLimit.check(width: sourceSize.width, height: sourceSize.height, maxPixels: maxPixels)
-        let scale = minimumSize.map { JPEGScale.largestReduction(of: sourceSize, keepingAtLeast: $0) } ?? .full
-        let size = scale.scaledSize(of: sourceSize)
+    public func decode(_ jpeg: UnsafeRawBufferPointer, maxPixels: Int) throws(ImagingError) -> RGBImage {
+        let size = try header(of: jpeg)
+        try PixelLimit.check(width: size.width, height: size.height, maxPixels: maxPixels)
         let flags = TJFLAG_STOPONWARNING | TJFLAG_LIMITSCANS
         let handle = try usableHandle()
         let pixels = try [UInt8](unsafeUninitializedCapacity: size.width * size.height * 3) {
             (destination, initialized) throws(ImagingError) in
-            // The sizes passed are exactly TJSCALED(source, 1/d), so TurboJPEG
-            // picks the 1/d factor and fills the whole buffer.
+            // The header's own size makes TurboJPEG pick scaling factor 1 and fill the whole buffer.
             let status = tjDecompress2(
                 handle, jpeg.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt(jpeg.count),
                 destination.baseAddress, Int32(size.width), Int32(size.width * 3), Int32(size.height),
@@ -134,18 +123,13 @@ public final class JPEGDecoder {
             }
             initialized = destination.count
         }
-        return DecodedJPEG(
-            image: RGBImage(validatedWidth: size.width, height: size.height, pixels: pixels),
-            scale: scale, sourceSize: sourceSize
-        )
+        return RGBImage(validatedWidth: size.width, height: size.height, pixels: pixels)
     }
 
     /// Decodes a JPEG to packed RGB, exactly as the `UnsafeRawBufferPointer` variant does.
-    public func decode(
-        _ jpeg: [UInt8], maxPixels: Int, minimumSize: PixelSize? = nil
-    ) throws(ImagingError) -> DecodedJPEG {
+    public func decode(_ jpeg: [UInt8], maxPixels: Int) throws(ImagingError) -> RGBImage {
         try jpeg.withUnsafeBufferPointer { (bytes) throws(ImagingError) in
-            try decode(UnsafeRawBufferPointer(bytes), maxPixels: maxPixels, minimumSize: minimumSize)
+            try decode(UnsafeRawBufferPointer(bytes), maxPixels: maxPixels)
         }
     }
 }

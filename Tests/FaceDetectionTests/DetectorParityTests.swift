@@ -6,15 +6,14 @@ import XCTest
 /// 1 % of the image width, and nothing on the images without a face.
 final class DetectorParityTests: XCTestCase {
     /// How close our faces must come to MediaPipe's.
-    private struct Tolerance {
-        var iou: Float = 0.9
-        var score: Float = 0.02
-        var keypoint: Float = 0.01
+    private enum Tolerance {
+        static let iou: Float = 0.9
+        static let score: Float = 0.02
+        static let keypoint: Float = 0.01
     }
 
-    /// Checks every golden image; `reducedDecode` sends the JPEG bytes, which
-    /// detection-only sessions decode at a DCT-reduced size.
-    private func check(performance: FaceOptions.PerformanceMode, reducedDecode: Bool = false, tolerance: Tolerance = Tolerance(),
+    /// Checks every golden image.
+    private func check(performance: FaceOptions.PerformanceMode,
                        golden: (PipelineGoldens.GoldenImage) -> [PipelineGoldens.GoldenDetection]) throws {
         let session = try FaceSession(models: TestData.models, options: TestData.options {
             $0.performanceMode = performance
@@ -24,9 +23,7 @@ final class DetectorParityTests: XCTestCase {
         for (name, entry) in TestData.goldens.images.sorted(by: { $0.key < $1.key }) {
             let image = try TestData.image(name)
             XCTAssertEqual(image.width, entry.width)
-            let faces = try reducedDecode
-                ? session.process(FrameInput(pixels: .jpeg(TestData.jpeg(name)))).faces
-                : session.detect(image).faces
+            let faces = try session.detect(image).faces
             let expected = golden(entry)
             XCTAssertEqual(faces.count, expected.count, "\(name) \(performance): face count")
             let width = Float(image.width), height = Float(image.height)
@@ -34,11 +31,11 @@ final class DetectorParityTests: XCTestCase {
                 let box = PixelRect(x: reference.box[0] * width, y: reference.box[1] * height,
                                     width: reference.box[2] * width, height: reference.box[3] * height)
                 guard let face = faces.max(by: { iou($0.boundingBox, box) < iou($1.boundingBox, box) }) else { continue }
-                XCTAssertGreaterThanOrEqual(iou(face.boundingBox, box), tolerance.iou, "\(name) \(performance): box")
-                XCTAssertEqual(face.score, reference.score, accuracy: tolerance.score, "\(name) \(performance): score")
+                XCTAssertGreaterThanOrEqual(iou(face.boundingBox, box), Tolerance.iou, "\(name) \(performance): box")
+                XCTAssertEqual(face.score, reference.score, accuracy: Tolerance.score, "\(name) \(performance): score")
                 for (ours, theirs) in zip(face.keypoints, reference.keypoints) {
-                    XCTAssertEqual(ours.x, theirs[0], accuracy: tolerance.keypoint, "\(name) \(performance): keypoint x")
-                    XCTAssertEqual(ours.y * height / width, theirs[1] * height / width, accuracy: tolerance.keypoint, "\(name) \(performance): keypoint y")
+                    XCTAssertEqual(ours.x, theirs[0], accuracy: Tolerance.keypoint, "\(name) \(performance): keypoint x")
+                    XCTAssertEqual(ours.y * height / width, theirs[1] * height / width, accuracy: Tolerance.keypoint, "\(name) \(performance): keypoint y")
                 }
             }
         }
@@ -46,15 +43,6 @@ final class DetectorParityTests: XCTestCase {
 
     func testShortRangeMatchesMediaPipe() throws {
         try check(performance: .fast) { $0.detection_short }
-    }
-
-    /// A reduced decode is smoother than MediaPipe's bilinear sampling of the
-    /// full image, so scores move a little; the same faces must still be found
-    /// in the same places.
-    func testReducedJPEGDecodeFindsTheSameFaces() throws {
-        let tolerance = Tolerance(iou: 0.85, score: 0.1, keypoint: 0.015)
-        try check(performance: .fast, reducedDecode: true, tolerance: tolerance) { $0.detection_short }
-        try check(performance: .accurate, reducedDecode: true, tolerance: tolerance) { $0.detection_full }
     }
 
     func testFullRangeMatchesMediaPipe() throws {

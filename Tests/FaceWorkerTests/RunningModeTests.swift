@@ -83,7 +83,7 @@ final class RunningModeTests: XCTestCase {
         let worker = try await startWorker()
         let client = try await worker.connect()
         let session = try await client.openSession(options: Expect.options(.image))
-        let decoded = try JPEGDecoder().decode([UInt8](try TestPaths.jpeg("astronaut.jpg")), maxPixels: 1 << 20).image
+        let decoded = try JPEGDecoder().decode([UInt8](try TestPaths.jpeg("astronaut.jpg")), maxPixels: 1 << 20)
         // Store the upright picture rotated 90 degrees counter-clockwise, as a
         // sensor would: RIGHT_TOP says to turn it clockwise to make it upright.
         let stored = decoded.upright(from: .leftBottom)

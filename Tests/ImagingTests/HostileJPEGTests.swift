@@ -64,7 +64,7 @@ struct HostileJPEGTests {
     func manyScansAccepted() throws {
         for scans in [2, 20, 500] {
             let decoded = try JPEGDecoder().decode(HostileJPEG.progressive(scans: scans), maxPixels: 64)
-            #expect(decoded.image.pixels == [UInt8](repeating: 128, count: 8 * 8 * 3), "\(scans) scans")
+            #expect(decoded.pixels == [UInt8](repeating: 128, count: 8 * 8 * 3), "\(scans) scans")
         }
     }
 
@@ -107,7 +107,7 @@ struct HostileJPEGTests {
         #expect(Self.error(decoding: Array(Self.valid.prefix(100)), with: decoder) != nil)
         #expect(Self.error(decoding: HostileJPEG.progressive(scans: 600), with: decoder) != nil)
         let decoded = try decoder.decode(Self.valid, maxPixels: 1 << 20)
-        #expect(decoded.image.size == PixelSize(width: 64, height: 48))
+        #expect(decoded.size == PixelSize(width: 64, height: 48))
     }
 
     /// TurboJPEG 2.1 gives up on an error inside a marker segment without
@@ -121,7 +121,7 @@ struct HostileJPEGTests {
         #expect(throws: ImagingError.invalidJPEG("Bogus marker length")) { try decoder.header(of: badLength) }
         #expect(try decoder.header(of: Self.valid) == PixelSize(width: 64, height: 48))
         let decoded = try decoder.decode(Self.valid, maxPixels: 1 << 20)
-        #expect(decoded.image.size == PixelSize(width: 64, height: 48))
-        #expect(decoded.image.pixels == (try JPEGDecoder().decode(Self.valid, maxPixels: 1 << 20)).image.pixels)
+        #expect(decoded.size == PixelSize(width: 64, height: 48))
+        #expect(decoded.pixels == (try JPEGDecoder().decode(Self.valid, maxPixels: 1 << 20)).pixels)
     }
 }

@@ -29,27 +29,20 @@ extension FacePipeline {
     /// Decodes `frame` (checking its size against `maxPixels` from the header,
     /// before decoding), turns it upright and processes it.
     ///
-    /// When the options need no landmarks, a JPEG is decoded at the strongest
-    /// DCT reduction that still gives the detector at least its input
-    /// resolution, and the results are mapped back to the full image.
+    /// A JPEG is always decoded at full resolution, so the faces found in it are
+    /// those found in the same pixels sent raw: the detector samples the full
+    /// image bilinearly, as MediaPipe does, and a DCT-reduced decode is a
+    /// smoothed image whose boxes drift by a few pixels.
     public func process(_ frame: FrameInput, maxPixels: Int, state: inout FaceSessionState, engine: FaceEngine) throws(FaceError) -> FaceResult {
         let clock = ContinuousClock()
         let start = clock.now
         let image: RGBImage
-        var scale = JPEGScale.full
-        var storedSize: PixelSize
         do {
             switch frame.pixels {
             case .jpeg(let bytes):
-                let decoder = try engine.jpegDecoder()
-                storedSize = try decoder.header(of: bytes)
-                let minimum = options.needsMesh ? nil : detectorMinimumSize(for: storedSize)
-                let decoded = try decoder.decode(bytes, maxPixels: maxPixels, minimumSize: minimum)
-                image = decoded.image
-                scale = decoded.scale
+                image = try engine.jpegDecoder().decode(bytes, maxPixels: maxPixels)
             case .raw(let raw):
                 image = try raw.rgbImage(maxPixels: maxPixels)
-                storedSize = image.size
             }
         } catch {
             throw .invalidArgument(error.description)
@@ -58,40 +51,6 @@ extension FacePipeline {
         let decoded = clock.now
         var result = try process(upright, timestampMs: frame.timestampMs, state: &state, engine: engine)
         result.decodeMicros = (decoded - start).microseconds
-        if scale != .full {
-            result.mapToFullResolution(frame.orientation.uprightSize(of: storedSize), scale: scale)
-        }
         return result
-    }
-
-    /// The smallest decoded size whose long side is still twice the detector's
-    /// input side. At exactly the input side the detector's scores drift by
-    /// up to 0.1 from MediaPipe's (which samples the full image without
-    /// smoothing) and it starts to see faces in fur; at twice it stays close.
-    func detectorMinimumSize(for stored: PixelSize) -> PixelSize {
-        let long = max(stored.width, stored.height)
-        let input = 2 * detector.model.inputSize
-        return PixelSize(width: (stored.width * input + long - 1) / long, height: (stored.height * input + long - 1) / long)
-    }
-}
-
-extension FaceResult {
-    /// Moves detection-only results from a DCT-reduced decode onto the full image.
-    ///
-    /// A reduced image's side is the full side divided by the scale and rounded
-    /// up, so its normalized coordinates stretch by `scaled * scale / full`.
-    mutating func mapToFullResolution(_ full: PixelSize, scale: JPEGScale) {
-        let stretchX = Float(imageWidth * scale.denominator) / Float(full.width)
-        let stretchY = Float(imageHeight * scale.denominator) / Float(full.height)
-        let pixelX = Float(scale.denominator), pixelY = Float(scale.denominator)
-        for index in faces.indices {
-            faces[index].keypoints = faces[index].keypoints.map {
-                NormalizedLandmark(x: $0.x * stretchX, y: $0.y * stretchY, z: $0.z)
-            }
-            let box = faces[index].boundingBox
-            faces[index].boundingBox = PixelRect(x: box.x * pixelX, y: box.y * pixelY, width: box.width * pixelX, height: box.height * pixelY)
-        }
-        imageWidth = full.width
-        imageHeight = full.height
     }
 }

@@ -25,7 +25,7 @@ enum TestData {
 
     /// A fixture JPEG decoded to RGB by our decoder.
     static func image(_ name: String) throws -> RGBImage {
-        try JPEGDecoder().decode(jpeg(name), maxPixels: 1 << 24).image
+        try JPEGDecoder().decode(jpeg(name), maxPixels: 1 << 24)
     }
 
     /// Options with the given running mode and changes applied.
