@@ -91,7 +91,7 @@ let package = Package(
         // Hand-built hostile JPEGs shared by the decoder tests and the worker's bad-input tests.
         .target(name: "ImagingTesting"),
 
-        .testTarget(name: "ModelFileTests", dependencies: ["ModelFile"]),
+        .testTarget(name: "ModelFileTests", dependencies: ["ModelFile", "InferenceTesting"]),
         .testTarget(
             name: "InferenceTests",
             dependencies: ["Inference", "InferenceTesting"],

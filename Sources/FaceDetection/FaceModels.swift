@@ -26,10 +26,16 @@ public struct FaceModels: Sendable {
     /// Loads the models from `directory`.
     public init(directory: String) throws {
         let paths = Self.fileNames.map { "\(directory)/\($0)" }
-        shortRangeDetector = try CompiledModel(path: paths[0])
-        fullRangeDetector = try CompiledModel(path: paths[1])
-        faceMesh = try CompiledModel(path: paths[2])
-        attentionMesh = try CompiledModel(path: paths[3])
+        try self.init(shortRangeDetector: try CompiledModel(path: paths[0]), fullRangeDetector: try CompiledModel(path: paths[1]),
+                      faceMesh: try CompiledModel(path: paths[2]), attentionMesh: try CompiledModel(path: paths[3]))
+    }
+
+    /// Models given one by one, checked as the directory's are.
+    init(shortRangeDetector: CompiledModel, fullRangeDetector: CompiledModel, faceMesh: CompiledModel, attentionMesh: CompiledModel) throws {
+        self.shortRangeDetector = shortRangeDetector
+        self.fullRangeDetector = fullRangeDetector
+        self.faceMesh = faceMesh
+        self.attentionMesh = attentionMesh
         try Self.check(attentionMesh, outputs: [1404, 160, 142, 142, 10, 10, 1], role: "the attention mesh")
         try Self.check(faceMesh, outputs: [1404, 1], role: "the face mesh")
     }

@@ -1,7 +1,7 @@
 @testable import ModelFile
 import XCTest
 
-/// The four face models load, and loading leaves a graph the engine can run:
+/// The face models load, and loading leaves a graph the engine can run:
 /// weights folded to fp32, no weight-only operators left, every tensor either
 /// computed or constant.
 final class LoadingTests: XCTestCase {
@@ -9,7 +9,7 @@ final class LoadingTests: XCTestCase {
         for name in allModelNames {
             let model = try ModelLoader.load(path: modelPath(name))
             XCTAssertEqual(model.inputs.count, 1, name)
-            XCTAssertEqual(model.outputs.count, 2, name)
+            XCTAssertEqual(model.outputs.count, name.contains("attention") ? 7 : 2, name)
             XCTAssertFalse(model.operators.isEmpty, name)
             var available = Set(model.inputs)
             for op in model.operators {
@@ -32,7 +32,8 @@ final class LoadingTests: XCTestCase {
             "face_detection_short_range.tflite": ([1, 128, 128, 3], [[1, 896, 16], [1, 896, 1]]),
             "face_detection_full_range_sparse.tflite": ([1, 192, 192, 3], [[1, 2304, 16], [1, 2304, 1]]),
             "face_landmark.tflite": ([1, 192, 192, 3], [[1, 1, 1, 1404], [1, 1, 1, 1]]),
-            "iris_landmark.tflite": ([1, 64, 64, 3], [[1, 213], [1, 15]]),
+            // Listed as the file lists them (not in tensor order): mesh, lips, eyes, irises, face flag.
+            "face_landmark_with_attention.tflite": ([1, 192, 192, 3], [[1, 1, 1, 1404], [1, 1, 1, 160], [1, 1, 1, 142], [1, 1, 1, 142], [1, 1, 1, 10], [1, 1, 1, 10], [1, 1, 1, 1]]),
         ]
         for (name, (input, outputs)) in expected {
             let model = try ModelLoader.load(path: modelPath(name))

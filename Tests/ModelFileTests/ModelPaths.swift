@@ -11,5 +11,5 @@ let allModelNames = [
     "face_detection_short_range.tflite",
     "face_detection_full_range_sparse.tflite",
     "face_landmark.tflite",
-    "iris_landmark.tflite",
+    "face_landmark_with_attention.tflite",
 ]
