@@ -62,7 +62,7 @@ import numpy as np
 
 from bench_args import count
 from bench_live import (ANSWERED_BAR, FPS, OUR_COUNTS_DOWN, OUR_COUNTS_UP, P99_BAR_MS, PEER_COUNTS_UP,
-                        PeerStreams, our_streams, search)
+                        PeerStreams, our_streams, search, take_turns)
 from bench_process import fail, require_executable, run_json
 from bench_worker import FaceBench, Worker, run_at_once
 from mediapipe_peer import Peer, peak_rss_kib, read_frames
@@ -173,15 +173,15 @@ def measure_memory(args, scratch):
 def measure_streams(args, scratch, progress):
     """P7: (our Search, MediaPipe's Search)."""
     frames_per_stream = FPS * args.live_seconds
-    with Worker(args.worker, args.models, scratch) as worker:
+    with Worker(args.worker, args.models, scratch) as worker, PeerStreams(args.frames, scratch) as peers:
         bench = FaceBench(args.face_bench, args.frames, worker)
         # The worker's first frames would otherwise fall into the first step.
         bench.run(bench.frames("-m", "video", "-n", str(max(args.warmup, 1)), "--landmarks"))
-        ours = search(lambda n: our_streams(bench, n, frames_per_stream), OUR_COUNTS_UP, OUR_COUNTS_DOWN,
-                      lambda text: progress(f"P7 ours, {text}"))
-    with PeerStreams(args.frames, scratch) as peers:
-        theirs = search(lambda n: peers(n, frames_per_stream), PEER_COUNTS_UP, (),
-                        lambda text: progress(f"P7 MediaPipe, {text}"))
+        ours, theirs = take_turns([
+            (search(OUR_COUNTS_UP, OUR_COUNTS_DOWN), lambda n: our_streams(bench, n, frames_per_stream),
+             "sessions"),
+            (search(PEER_COUNTS_UP, ()), lambda n: peers(n, frames_per_stream), "MediaPipe processes"),
+        ], lambda text: progress(f"P7, {text}"))
     return ours, theirs
 
 

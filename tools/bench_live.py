@@ -12,10 +12,11 @@ stepping it, each step a stream of a few seconds per session or process, all at 
   its processing ended within its slot, before the next frame arrived (that file has the rules).
 
 Each side's sessions or processes are pooled into one p99 and one share, as face-bench pools
-its sessions. The search stops at the first count that misses the bar; when ours misses it at
-8 already, it steps down (6, 4, 2, 1) to the first count that meets it. A count that misses the
+its sessions. A search stops at the first count that misses the bar; when ours misses it at 8
+already, it steps down (6, 4, 2, 1) to the first count that meets it. A count that misses the
 bar is measured once more and the second measurement decides, so one burst of other work on a
-shared machine does not end a search early; both sides get that rule.
+shared machine does not end a search early; both sides get that rule. The two searches take
+turns, a step each, for the same reason.
 """
 
 import json
@@ -69,32 +70,52 @@ class Search:
         return self.best.count if self.best else 0
 
 
-def search(measure, counts_up, counts_down, progress):
-    """Steps through counts_up until a count misses the bar, then, if none met it, through
-    counts_down until one does. measure(count) returns a Step; progress(text) reports."""
+def search(counts_up, counts_down):
+    """One side's search, as a generator: it yields each count to measure, is sent that count's
+    Step, and returns the Search. It steps through counts_up until a count misses the bar, then,
+    if none met it, through counts_down until one does; a count that misses is yielded twice."""
     def step(count):
-        result = measure(count)
+        result = yield count
         if not result.meets_bar():
-            progress(f"{count}: {result.describe()}: missed the bar, measuring once more")
-            result = measure(count)
-        progress(f"{count}: {result.describe()}: {'meets' if result.meets_bar() else 'misses'} the bar")
+            result = yield count
         return result
 
     best = missed = None
     for count in counts_up:
-        result = step(count)
+        result = yield from step(count)
         if not result.meets_bar():
             missed = result
             break
         best = result
     if best is None:
         for count in counts_down:
-            result = step(count)
+            result = yield from step(count)
             if result.meets_bar():
                 best = result
                 break
             missed = result
     return Search(best, missed)
+
+
+def take_turns(sides, progress):
+    """Runs searches a step at a time each, in turn, so that a change in the machine's other
+    load falls on every side alike. sides: (search generator, measure(count) -> Step, what is
+    counted) each; progress(text) hears of every step. Returns the Searches in the same order."""
+    results = [None] * len(sides)
+    counts = {index: next(generator) for index, (generator, _, _) in enumerate(sides)}
+    while counts:
+        for index in list(counts):
+            generator, measure, unit = sides[index]
+            result = measure(counts[index])
+            try:
+                counts[index] = generator.send(result)
+            except StopIteration as done:
+                results[index] = done.value
+                del counts[index]
+            again = ", measuring once more" if counts.get(index) == result.count else ""
+            progress(f"{result.count} {unit}: {result.describe()}: "
+                     f"{'meets' if result.meets_bar() else 'misses'} the bar{again}")
+    return results
 
 
 def our_streams(bench, count, frames_per_stream):
