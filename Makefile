@@ -16,7 +16,7 @@ help:
 	@echo "make run              install what is missing, build, start face-worker"
 	@echo "make test             install what is missing, build, run every test"
 	@echo "make bench            the worker against MediaPipe: DESIGN.md's P1, P2 (5 worker starts; also through"
-	@echo "                      the Python client), P4, P5, P6, P7 (most live streams); about 6 minutes"
+	@echo "                      the Python client), P4, P5, P6, P7 (most live streams); 3 to 6 minutes"
 	@echo "make bench-inference  per-model invoke time: ours against LiteRT (1 and 2 threads)"
 	@echo "make bench-pipeline   per-frame pipeline time on a 640x360 JPEG video: ours vs MediaPipe Python"
 	@echo "make proto            regenerate the committed protobuf code (slow: builds the plugin)"
