@@ -1,6 +1,6 @@
 """MediaPipe's side of the benchmarks: decode a JPEG and run a legacy solution on it, timed per frame.
 
-Used in-process by bench_pipeline.py and bench.py. Run as a program it is one of the eight peer
+Used in-process by bench_pipeline.py and bench.py, and by mediapipe_live_peer.py. Run as a program it is one of the eight peer
 processes whose memory `make bench` adds up (P5):
 
     .venv-tools/bin/python tools/mediapipe_peer.py --frames DIR --mode landmarks --iterations 150
@@ -54,7 +54,8 @@ def load_decoder():
     return decode
 
 
-def _solution(solutions, mode):
+def make_solution(solutions, mode):
+    """A fresh MediaPipe solution for `mode`, and a test of whether its result holds a face."""
     if mode == "detect":
         return (solutions.face_detection.FaceDetection(model_selection=0, min_detection_confidence=0.5),
                 lambda result: bool(result.detections))
@@ -98,7 +99,7 @@ class Peer:
         fresh solution object is made per call."""
         n = len(frames)
         with native_log_held_back():
-            solution, found_face = _solution(self.solutions, mode)
+            solution, found_face = make_solution(self.solutions, mode)
             process, decode = solution.process, self.decode
             for k in range(warmup):
                 process(decode(frames[k % n]))
