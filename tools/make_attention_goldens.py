@@ -54,7 +54,7 @@ import attention_model
 import json_layout
 import mediapipe_graphs
 from make_inference_goldens import FACE_BOX, astronaut_pixels
-from make_pipeline_goldens import KNOWN_MISSES, decode
+from make_pipeline_goldens import decode
 from mediapipe_solutions import PINNED_VERSION, load_solutions
 from model_inputs import splitmix64_unit
 
@@ -66,6 +66,11 @@ CROP_SHAPE = (1, 16, 16, 32)
 FEATURE_SEED = 7
 POINTS_SEED = 11
 MESH_SCALE = 0.25
+# Faces MediaPipe itself does not report, kept as its answer rather than hidden by a changed fixture.
+KNOWN_MISSES = {
+    "camera.jpg": "refine_landmarks=True swaps in the attention mesh model, which scores the cameraman's "
+                  "half-profile face below the presence threshold; the plain mesh finds it",
+}
 # The crops of the pipeline fixtures: a square of 1.5x the placed face's size (MediaPipe's ROI
 # scale) around its centre, as make_inference_goldens.py crops the astronaut.
 FIXTURE_CROPS = (
@@ -548,7 +553,7 @@ def video_goldens(solutions, fixtures, frames):
 def check_counts(manifest, goldens):
     wrong = []
     for entry in manifest["images"]:
-        expected = 0 if (entry["file"], "iris") in KNOWN_MISSES else entry["faces"]
+        expected = 0 if entry["file"] in KNOWN_MISSES else entry["faces"]
         found = len(goldens["images"][entry["file"]]["faces"])
         if found != expected:
             wrong.append(f"{entry['file']}: {found} faces, expected {expected}")
@@ -584,8 +589,7 @@ def generate_mesh_goldens(fixtures, out):
         "landmark_stage": f"FaceLandmarkCpu (WITH_ATTENTION) run alone on each still image's face ROI returns "
                           f"exactly that face's points (checked bit for bit on all {stage_faces} still faces), so "
                           "points is also the golden of the landmark stage alone for that roi",
-        "known_misses": [{"file": file, "why": why} for (file, result), why in KNOWN_MISSES.items()
-                         if result == "iris"],
+        "known_misses": [{"file": file, "why": why} for file, why in KNOWN_MISSES.items()],
         "images": images,
         "videos": {name: video_goldens(solutions, fixtures, frames) for name, frames in manifest["videos"].items()},
     }

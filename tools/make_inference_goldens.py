@@ -10,9 +10,7 @@ Every model is run by LiteRT's Python interpreter with default settings on two c
     - detectors: the whole photograph, astronaut_128.rgb and astronaut_192.rgb;
     - face_landmark: FACE_BOX, the square of 1.5x the short-range detector's box around its
       centre (what MediaPipe feeds the mesh model), astronaut_face_192.rgb; the whole photograph
-      would leave the face too small for the mesh model to report a face;
-    - iris_landmark: EYE_BOX, a square of 2.3x the width between mesh points 33 and 133 (the
-      image-left eye, MediaPipe's iris crop scale) around their midpoint, astronaut_eye_64.rgb.
+      would leave the face too small for the mesh model to report a face.
   The float input is float32(float64(v) * (hi - lo) / 255.0 + lo) with the model's value range.
 * "random": not stored; SplitMix64 with seed 1, exactly as model_inputs.RANDOM_DESCRIPTION says.
 
@@ -39,13 +37,11 @@ from model_inputs import MODELS, RANDOM_DESCRIPTION, RANDOM_SEED, image_input, r
 # at (194.4, 100.6) and (213.5, 103.5).
 WHOLE = (0, 0, 512, 512)
 FACE_BOX = (155, 58, 297, 200)
-EYE_BOX = (182, 80, 226, 124)
 
 ASTRONAUT_INPUTS = {
     "face_detection_short_range.tflite": ("astronaut_128.rgb", WHOLE),
     "face_detection_full_range_sparse.tflite": ("astronaut_192.rgb", WHOLE),
     "face_landmark.tflite": ("astronaut_face_192.rgb", FACE_BOX),
-    "iris_landmark.tflite": ("astronaut_eye_64.rgb", EYE_BOX),
 }
 
 GENERATED_SUFFIXES = (".f32", ".rgb")
@@ -95,14 +91,11 @@ def report_astronaut(spec, outputs):
         print(f"  {spec.stem}: best face score {score:.4f}")
         if spec.stem == "face_detection_short_range" and score <= 0.5:
             sys.exit("error: the short-range detector finds no face in the astronaut input")
-    elif spec.stem == "face_landmark":
+    else:
         presence = float(sigmoid(tensors[1]).item())
         print(f"  face_landmark: face presence {presence:.4f}")
         if presence <= 0.5:
             sys.exit("error: the face mesh model sees no face in the astronaut crop")
-    else:
-        centre = tensors[1].reshape(5, 3)[0]
-        print(f"  iris_landmark: iris centre at ({centre[0]:.1f}, {centre[1]:.1f}) of 64x64")
 
 
 def generate(models_dir, out_dir):

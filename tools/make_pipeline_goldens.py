@@ -7,9 +7,8 @@ Each fixture JPEG listed in the fixtures' manifest.json is decoded by Pillow to 
 given to MediaPipe's legacy solutions:
 
 * stills: FaceDetection with model_selection 0 ("detection_short") and 1 ("detection_full"),
-  min_detection_confidence 0.5; FaceMesh in static-image mode, up to 4 faces, without ("mesh":
-  468 x, y, z per face) and with refined landmarks ("iris": points 468-477 per face, plus the
-  eye corners 33, 133, 263, 362 to pair faces between the two runs);
+  min_detection_confidence 0.5; FaceMesh in static-image mode, up to 4 faces, without refined
+  landmarks ("mesh": 468 x, y, z per face; the refined 478 points are make_attention_goldens.py's);
 * videos, frame by frame in order: FaceMesh in video mode (tracking on, up to 2 faces, no
   refinement; per face the landmark bounding box and points 1, 33, 263) and FaceDetection with
   model_selection 0.
@@ -32,17 +31,10 @@ import json_layout
 from mediapipe_solutions import PINNED_VERSION, load_solutions
 
 DECIMALS = 5
-IRIS = range(468, 478)
-IRIS_ANCHORS = (33, 133, 263, 362)
 TRACKED_POINTS = (1, 33, 263)
 KEYPOINT_ORDER = ["RIGHT_EYE", "LEFT_EYE", "NOSE_TIP", "MOUTH_CENTER", "RIGHT_EAR_TRAGION", "LEFT_EAR_TRAGION"]
 KEYPOINT_SIDES = "subject-relative: RIGHT_EYE is the subject's right eye, on the image's left in a frontal face"
-STILL_MODELS = ("detection_short", "detection_full", "mesh", "iris")
-# Faces MediaPipe itself does not report, kept as its answer rather than hidden by a changed fixture.
-KNOWN_MISSES = {
-    ("camera.jpg", "iris"): "refine_landmarks=True swaps in the attention mesh model, which scores the "
-                            "cameraman's half-profile face below the presence threshold; the plain mesh finds it",
-}
+STILL_MODELS = ("detection_short", "detection_full", "mesh")
 
 
 def r(value):
@@ -74,11 +66,6 @@ def mesh_points(faces):
     return [[[r(p.x), r(p.y), r(p.z)] for p in face] for face in faces]
 
 
-def iris_points(faces):
-    return [{"points": [[r(face[i].x), r(face[i].y), r(face[i].z)] for i in IRIS],
-             "anchors": {str(i): [r(face[i].x), r(face[i].y)] for i in IRIS_ANCHORS}} for face in faces]
-
-
 def tracked_summary(faces):
     summary = []
     for face in faces:
@@ -92,9 +79,8 @@ def tracked_summary(faces):
 def still_goldens(solutions, fixtures, images):
     detectors = {key: solutions.face_detection.FaceDetection(model_selection=selection, min_detection_confidence=0.5)
                  for key, selection in (("detection_short", 0), ("detection_full", 1))}
-    meshes = {refine: solutions.face_mesh.FaceMesh(static_image_mode=True, max_num_faces=4, refine_landmarks=refine,
-                                                   min_detection_confidence=0.5)
-              for refine in (False, True)}
+    mesh = solutions.face_mesh.FaceMesh(static_image_mode=True, max_num_faces=4, refine_landmarks=False,
+                                        min_detection_confidence=0.5)
     goldens = {}
     for entry in images:
         pixels = decode(fixtures / entry["file"])
@@ -102,10 +88,9 @@ def still_goldens(solutions, fixtures, images):
             "width": int(pixels.shape[1]), "height": int(pixels.shape[0]),
             "detection_short": detections(detectors["detection_short"], pixels),
             "detection_full": detections(detectors["detection_full"], pixels),
-            "mesh": mesh_points(mesh_faces(meshes[False], pixels)),
-            "iris": iris_points(mesh_faces(meshes[True], pixels)),
+            "mesh": mesh_points(mesh_faces(mesh, pixels)),
         }
-    for solution in (*detectors.values(), *meshes.values()):
+    for solution in (*detectors.values(), mesh):
         solution.close()
     return goldens
 
@@ -132,13 +117,8 @@ def check_counts(manifest, goldens):
     print(f"{'image':28} faces  " + "  ".join(f"{model:>15}" for model in STILL_MODELS))
     for file, result in goldens["images"].items():
         found = [len(result[model]) for model in STILL_MODELS]
-        print(f"{file:28} {shown[file]:5}  " + "  ".join(
-            f"{n:15}" if (file, model) not in KNOWN_MISSES else f"{f'{n} (known miss)':>15}"
-            for model, n in zip(STILL_MODELS, found)))
-        for model, n in zip(STILL_MODELS, found):
-            expected = 0 if (file, model) in KNOWN_MISSES else shown[file]
-            if n != expected:
-                wrong.append(f"{file}: {model} found {n}, expected {expected}")
+        print(f"{file:28} {shown[file]:5}  " + "  ".join(f"{n:15}" for n in found))
+        wrong += [f"{file}: {model} found {n}, expected {shown[file]}" for model, n in zip(STILL_MODELS, found) if n != shown[file]]
     for name, frames in goldens["videos"].items():
         wanted = [entry["faces"] for entry in manifest["videos"][name]]
         short = [len(frame["detection_short"]) for frame in frames]
@@ -160,7 +140,6 @@ def generate(fixtures, out):
         "coordinates": "normalized: x / width, y / height, z on the scale of x; origin top-left",
         "keypoint_order": KEYPOINT_ORDER,
         "keypoint_sides": KEYPOINT_SIDES,
-        "known_misses": [{"file": file, "result": model, "why": why} for (file, model), why in KNOWN_MISSES.items()],
         "images": still_goldens(solutions, fixtures, manifest["images"]),
         "videos": {name: video_goldens(solutions, fixtures, frames) for name, frames in manifest["videos"].items()},
     }

@@ -24,13 +24,13 @@ class ModelSpec:
         return self.file.removesuffix(".tflite")
 
 
-# Value ranges come from MediaPipe's CPU graphs: the detectors are fed [-1, 1], the face mesh
-# and iris models [0, 1].
+# Value ranges come from MediaPipe's CPU graphs: the detectors are fed [-1, 1], the face mesh [0, 1].
+# The attention mesh runs only partly in LiteRT (its custom operators are MediaPipe's), so it is
+# described by tools/attention_model.py instead.
 MODELS = (
     ModelSpec("face_detection_short_range.tflite", (1, 128, 128, 3), (-1.0, 1.0)),
     ModelSpec("face_detection_full_range_sparse.tflite", (1, 192, 192, 3), (-1.0, 1.0)),
     ModelSpec("face_landmark.tflite", (1, 192, 192, 3), (0.0, 1.0)),
-    ModelSpec("iris_landmark.tflite", (1, 64, 64, 3), (0.0, 1.0)),
 )
 
 RANDOM_SEED = 1

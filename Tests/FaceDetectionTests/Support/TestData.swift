@@ -46,19 +46,12 @@ struct PipelineGoldens: Decodable {
         var keypoints: [[Float]]
     }
 
-    struct GoldenIris: Decodable {
-        /// Points 468-477.
-        var points: [[Float]]
-        var anchors: [String: [Float]]
-    }
-
     struct GoldenImage: Decodable {
         var width: Int
         var height: Int
         var detection_short: [GoldenDetection]
         var detection_full: [GoldenDetection]
         var mesh: [[[Float]]]
-        var iris: [GoldenIris]
     }
 
     struct GoldenMeshFace: Decodable {
