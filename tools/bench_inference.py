@@ -12,12 +12,21 @@ default CPU path); ours is timed by the executable itself, run as
 
     <ours> --models DIR --model <file> --threads N --warmup W --iterations I
 
-which prints one JSON line: {"model": ..., "threads": N, "median_ms": ..., "p90_ms": ..., "iterations": I}.
+which prints one JSON line: {"model": ..., "threads": N, "median_ms": ..., "p90_ms": ..., "iterations": I,
+"steps": [{"step": ..., "median_ms": ..., "p90_ms": ...}, ...]}.
+
+The attention mesh (face_landmark_with_attention.tflite) holds MediaPipe's custom operators, which
+LiteRT cannot run, so LiteRT times its two builtin-only segments as tools/attention_model.py cuts
+them (seeded inputs in [0, 1)), against the matching steps of our run of the whole model: our
+segment 0 against A, our segment 1 against B (ours also holds the three small matrix MULs that the
+cut leaves to the host). A row for our custom operators (both host steps, no peer) and one for the
+whole model (ours end to end against LiteRT's A + B) follow.
 
 The output is a table, then, as the very last line, one JSON object:
 {"bench": "inference", "ratio_<N>t": {model: ours/LiteRT median}, ...,
  "litert_ms": {model: {"<N>t": median}}, "ours_ms": {model: {"<N>t": median}}}
-with model names lacking ".tflite". P3 is met when every 1-thread ratio is at most 1.10.
+with model names lacking ".tflite" (the attention rows as attention_a, attention_b, attention_whole;
+attention_custom_ops in ours_ms only). P3 is met when every 1-thread ratio is at most 1.10.
 """
 
 import argparse
@@ -26,6 +35,7 @@ import sys
 import time
 from pathlib import Path
 
+import attention_model
 from model_inputs import MODELS, RANDOM_SEED, random_input
 
 from bench_args import count
@@ -44,16 +54,21 @@ def load_litert():
 
 
 def check_inputs(models_dir, ours):
-    for spec in MODELS:
-        if not (models_dir / spec.file).is_file():
-            fail(f"model {models_dir / spec.file} is missing; `make models` fetches it")
+    for file in [spec.file for spec in MODELS] + [attention_model.MODEL_FILE]:
+        if not (models_dir / file).is_file():
+            fail(f"model {models_dir / file} is missing; `make models` fetches it")
     require_executable(ours, "bench-inference")
 
 
 def time_litert(interpreter_class, path, spec, threads, warmup, iterations):
-    interpreter = interpreter_class(model_path=str(path), num_threads=threads)
+    return time_interpreter(interpreter_class(model_path=str(path), num_threads=threads),
+                            [random_input(spec, RANDOM_SEED)], warmup, iterations)
+
+
+def time_interpreter(interpreter, inputs, warmup, iterations):
     interpreter.allocate_tensors()
-    interpreter.set_tensor(interpreter.get_input_details()[0]["index"], random_input(spec, RANDOM_SEED))
+    for detail, tensor in zip(interpreter.get_input_details(), inputs, strict=True):
+        interpreter.set_tensor(detail["index"], tensor)
     invoke = interpreter.invoke
     for _ in range(warmup):
         invoke()
@@ -66,24 +81,53 @@ def time_litert(interpreter_class, path, spec, threads, warmup, iterations):
     return summary_ms(samples)
 
 
-def time_ours(ours, models_dir, spec, threads, warmup, iterations):
-    command = [str(ours), "--models", str(models_dir), "--model", spec.file, "--threads", str(threads),
+def time_ours(ours, models_dir, file, threads, warmup, iterations):
+    """Our median and p90 in ms, and the JSON line's per-step figures."""
+    command = [str(ours), "--models", str(models_dir), "--model", file, "--threads", str(threads),
                "--warmup", str(warmup), "--iterations", str(iterations)]
     result = run_json(command, OURS_TIMEOUT_S)
     median, p90 = median_and_p90(result, command)
-    if result.get("model") != spec.file or result.get("threads") != threads:
+    if result.get("model") != file or result.get("threads") != threads:
         fail(f"{ours} answered for {result.get('model')} with {result.get('threads')} threads, "
-             f"asked for {spec.file} with {threads}")
-    return median, p90
+             f"asked for {file} with {threads}")
+    return (median, p90), result.get("steps", [])
+
+
+def attention_rows(interpreter_class, args, threads):
+    """LiteRT's segments A and B against our steps of the whole attention mesh, best of the rounds."""
+    segment_a, segment_b = attention_model.segments(attention_model.read_verified(args.models / attention_model.MODEL_FILE))
+    peers = {"a": segment_a, "b": segment_b}
+    best = {}
+    for _ in range(args.rounds):
+        for key, segment in peers.items():
+            figure = time_interpreter(interpreter_class(model_content=segment.content, num_threads=threads),
+                                      attention_model.seeded_inputs(segment), args.warmup, args.iterations)
+            best[f"litert_{key}"] = min(best.get(f"litert_{key}", figure), figure)
+        whole, steps = time_ours(args.ours, args.models, attention_model.MODEL_FILE, threads, args.warmup, args.iterations)
+        segments = [(s["median_ms"], s["p90_ms"]) for s in steps if s["step"].startswith("segment")]
+        host = [(s["median_ms"], s["p90_ms"]) for s in steps if s["step"].startswith("host")]
+        if len(segments) != 2 or len(host) != 2:
+            fail(f"{args.ours} ran the attention mesh as {[s['step'] for s in steps]}; expected two segments and two host steps")
+        for key, figure in (("a", segments[0]), ("b", segments[1]), ("custom_ops", tuple(map(sum, zip(*host)))),
+                            ("whole", whole)):
+            best[f"ours_{key}"] = min(best.get(f"ours_{key}", figure), figure)
+    litert_whole = tuple(a + b for a, b in zip(best["litert_a"], best["litert_b"]))
+    return [("attention_a", threads, best["litert_a"], best["ours_a"]),
+            ("attention_b", threads, best["litert_b"], best["ours_b"]),
+            ("attention_custom_ops", threads, None, best["ours_custom_ops"]),
+            ("attention_whole", threads, litert_whole, best["ours_whole"])]
 
 
 def print_table(rows):
     header = ("model", "threads", "LiteRT ms", "p90", "ours ms", "p90", "ours/LiteRT", "P3 (<= 1.10 at 1t)")
-    lines = [header] + [
-        (stem, str(threads), f"{lm:.3f}", f"{lp:.3f}", f"{om:.3f}", f"{op:.3f}", f"{om / lm:.3f}",
-         ("met" if om / lm <= P3_GOAL else "NOT met") if threads == 1 else "-")
-        for stem, threads, (lm, lp), (om, op) in rows
-    ]
+    lines = [header]
+    for stem, threads, litert, (om, op) in rows:
+        if litert is None:
+            lines.append((stem, str(threads), "-", "-", f"{om:.3f}", f"{op:.3f}", "-", "-"))
+            continue
+        lm, lp = litert
+        lines.append((stem, str(threads), f"{lm:.3f}", f"{lp:.3f}", f"{om:.3f}", f"{op:.3f}", f"{om / lm:.3f}",
+                      ("met" if om / lm <= P3_GOAL else "NOT met") if threads == 1 else "-"))
     widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
     for line in lines:
         print("  ".join(cell.ljust(width) for cell, width in zip(line, widths)).rstrip())
@@ -92,10 +136,12 @@ def print_table(rows):
 def summary_json(rows, thread_counts):
     summary = {"bench": "inference"}
     for n in thread_counts:
-        summary[f"ratio_{n}t"] = {stem: round(om / lm, 3) for stem, t, (lm, _), (om, _) in rows if t == n}
-    for key, pick in (("litert_ms", lambda row: row[2][0]), ("ours_ms", lambda row: row[3][0])):
-        summary[key] = {spec.stem: {f"{row[1]}t": round(pick(row), 4) for row in rows if row[0] == spec.stem}
-                        for spec in MODELS}
+        summary[f"ratio_{n}t"] = {stem: round(om / litert[0], 3) for stem, t, litert, (om, _) in rows
+                                  if t == n and litert is not None}
+    stems = list(dict.fromkeys(row[0] for row in rows))
+    summary["litert_ms"] = {stem: {f"{row[1]}t": round(row[2][0], 4) for row in rows if row[0] == stem and row[2]}
+                            for stem in stems if any(row[0] == stem and row[2] for row in rows)}
+    summary["ours_ms"] = {stem: {f"{row[1]}t": round(row[3][0], 4) for row in rows if row[0] == stem} for stem in stems}
     return json.dumps(summary, separators=(",", ":"))
 
 
@@ -128,9 +174,11 @@ def main():
             for _ in range(args.rounds):
                 litert.append(time_litert(interpreter_class, args.models / spec.file, spec, threads,
                                           args.warmup, args.iterations))
-                ours.append(time_ours(args.ours, args.models, spec, threads, args.warmup, args.iterations))
+                ours.append(time_ours(args.ours, args.models, spec.file, threads, args.warmup, args.iterations)[0])
             rows.append((spec.stem, threads, min(litert), min(ours)))
             print(f"measured {spec.stem} at {threads} thread(s)", file=sys.stderr, flush=True)
+        rows += attention_rows(interpreter_class, args, threads)
+        print(f"measured the attention mesh at {threads} thread(s)", file=sys.stderr, flush=True)
     print_table(rows)
     print(summary_json(rows, args.threads))
 

@@ -57,7 +57,7 @@ struct InferenceBench: ParsableCommand {
         var steps: [[String: Any]] = []
         for (name, var times) in zip(names, stepSamples) {
             times.sort()
-            steps.append(["step": name, "median_ms": times[times.count / 2]])
+            steps.append(["step": name, "median_ms": times[times.count / 2], "p90_ms": times[min(times.count - 1, times.count * 9 / 10)]])
         }
         samples.sort()
         let report: [String: Any] = [
