@@ -78,17 +78,4 @@ enum AttentionGoldens {
     static func bytes(_ path: String) throws -> [UInt8] {
         [UInt8](try Data(contentsOf: directory.appendingPathComponent(path)))
     }
-
-    /// Elements outside 1e-4 absolute and 1e-3 relative, with the worst one for the message.
-    static func mismatches(_ ours: [Float], _ reference: [Float]) -> (count: Int, worst: String) {
-        var count = ours.count == reference.count ? 0 : max(ours.count, reference.count)
-        var worst = (index: 0, error: Float(0))
-        for (index, (a, b)) in zip(ours, reference).enumerated() {
-            let error = abs(a - b)
-            if !(error <= 1e-4 || error <= 1e-3 * abs(b)) { count += 1 }
-            if !(error <= worst.error) { worst = (index, error) }
-        }
-        let shown = worst.index < min(ours.count, reference.count) ? "ours \(ours[worst.index]) vs \(reference[worst.index])" : "sizes \(ours.count) vs \(reference.count)"
-        return (count, "worst at \(worst.index): \(shown)")
-    }
 }

@@ -17,7 +17,7 @@ final class AttentionModelParityTests: XCTestCase {
                 XCTAssertEqual(outputs.count, 7)
                 for (index, (ours, expected)) in zip(outputs, testCase.outputs).enumerated() {
                     XCTAssertEqual(model.outputShapes[index], expected.shape, "\(testCase.name) \(expected.name)")
-                    let (count, worst) = AttentionGoldens.mismatches(ours, try AttentionGoldens.floats("model/\(expected.file)"))
+                    let (count, worst) = GoldenManifest.mismatches(ours, try AttentionGoldens.floats("model/\(expected.file)"))
                     XCTAssertEqual(count, 0, "\(testCase.name) \(expected.name), \(threads) threads: \(count) values differ; \(worst)")
                 }
             }

@@ -54,7 +54,7 @@ final class AttentionOperatorTests: XCTestCase {
         for testCase in manifest.cases {
             let ours = try run(testCase, manifest: manifest)
             let reference = try AttentionGoldens.floats("ops/\(testCase.output.file)")
-            let (count, worst) = AttentionGoldens.mismatches(ours, reference)
+            let (count, worst) = GoldenManifest.mismatches(ours, reference)
             XCTAssertEqual(count, 0, "\(testCase.name): \(count) of \(reference.count) values differ; \(worst)")
         }
     }

@@ -55,6 +55,19 @@ struct GoldenManifest: Decodable {
         }
     }
 
+    /// Elements outside 1e-4 absolute and 1e-3 relative, with the worst one for the message.
+    static func mismatches(_ ours: [Float], _ reference: [Float]) -> (count: Int, worst: String) {
+        var count = ours.count == reference.count ? 0 : max(ours.count, reference.count)
+        var worst = (index: 0, error: Float(0))
+        for (index, (a, b)) in zip(ours, reference).enumerated() {
+            let error = abs(a - b)
+            if !(error <= 1e-4 || error <= 1e-3 * abs(b)) { count += 1 }
+            if !(error <= worst.error) { worst = (index, error) }
+        }
+        let shown = worst.index < min(ours.count, reference.count) ? "ours \(ours[worst.index]) vs \(reference[worst.index])" : "sizes \(ours.count) vs \(reference.count)"
+        return (count, "worst at \(worst.index): \(shown)")
+    }
+
     static func floats(_ file: String) throws -> [Float] {
         let data = try Data(contentsOf: directory.appendingPathComponent(file))
         return data.withUnsafeBytes { raw in

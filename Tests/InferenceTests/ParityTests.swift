@@ -20,14 +20,8 @@ final class ParityTests: XCTestCase {
                         XCTAssertEqual(model.outputShapes[index], expected.shape)
                         let reference = try GoldenManifest.floats(expected.file)
                         XCTAssertEqual(ours.count, reference.count)
-                        var worst = (index: 0, error: Float(0))
-                        var mismatches = 0
-                        for (i, (a, b)) in zip(ours, reference).enumerated() {
-                            let error = abs(a - b)
-                            if !(error <= 1e-4 || error <= 1e-3 * abs(b)) { mismatches += 1 }
-                            if !(error <= worst.error) { worst = (i, error) }
-                        }
-                        XCTAssertEqual(mismatches, 0, "\(entry.model) case \(golden.name) output \(expected.name), \(threads) threads: \(mismatches) elements differ; worst at \(worst.index): ours \(ours[worst.index]) vs LiteRT \(reference[worst.index])")
+                        let (mismatches, worst) = GoldenManifest.mismatches(ours, reference)
+                        XCTAssertEqual(mismatches, 0, "\(entry.model) case \(golden.name) output \(expected.name), \(threads) threads: \(mismatches) elements differ; \(worst)")
                     }
                 }
             }

@@ -1,4 +1,5 @@
 import Foundation
+import InferenceTesting
 @testable import ModelFile
 import XCTest
 
@@ -49,20 +50,8 @@ final class HostileInputTests: XCTestCase {
     }
 
     func testCorruptedRealModelNeverCrashes() throws {
-        let original = try shortRangeBytes()
-        var generator = SystemRandomNumberGenerator()
-        // Flip bytes in the flatbuffer's structure (the first and last few KB hold
-        // the tables and vtables; the middle is mostly weight data).
-        for _ in 0..<300 {
-            var bytes = original
-            for _ in 0..<Int.random(in: 1...8, using: &generator) {
-                let region = Bool.random(using: &generator) ? 0..<4096 : (bytes.count - 8192)..<bytes.count
-                bytes[Int.random(in: region, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
-            }
-            do { _ = try ModelLoader.load(bytes: bytes, file: "probe.tflite") } catch is ModelFileError {} catch {
-                XCTFail("unexpected error type \(type(of: error))")
-            }
-        }
+        // The first and last few KB hold the tables and vtables; the middle is mostly weight data.
+        assertMutationsNeverCrash(try shortRangeBytes(), head: 4096, tail: 8192, seed: 5)
     }
 
     func testUnsupportedOperatorIsNamed() throws {
@@ -80,5 +69,23 @@ final class HostileInputTests: XCTestCase {
         }
         XCTAssertTrue(patched, "the short-range model should use RELU")
         assertRejected(bytes, containing: "builtin code 25, which FaceWorker does not support")
+    }
+}
+
+/// Loads `count` copies of `original` with one to eight bytes changed in its
+/// first `head` or last `tail` bytes (seeded, so a failure replays), and
+/// checks that each load returns or throws a `ModelFileError`, never crashes.
+func assertMutationsNeverCrash(_ original: [UInt8], head: Int, tail: Int, seed: UInt64, count: Int = 300,
+                               file: StaticString = #filePath, line: UInt = #line) {
+    var random = SplitMix64(seed: seed)
+    for _ in 0..<count {
+        var bytes = original
+        for _ in 0..<Int.random(in: 1...8, using: &random) {
+            let region = Bool.random(using: &random) ? 0..<head : (bytes.count - tail)..<bytes.count
+            bytes[Int.random(in: region, using: &random)] = UInt8.random(in: 0...255, using: &random)
+        }
+        do { _ = try ModelLoader.load(bytes: bytes, file: "probe.tflite") } catch is ModelFileError {} catch {
+            XCTFail("unexpected error type \(type(of: error))", file: file, line: line)
+        }
     }
 }
