@@ -15,9 +15,9 @@ from .results import (
     FaceDetectorResult,
     FaceLandmark,
     FaceLandmarkerResult,
+    FaceMesh,
     LandmarkType,
     NormalizedKeypoint,
-    NormalizedLandmark,
     Point,
     StageTimings,
 )
@@ -89,7 +89,7 @@ def _detection(face: pb.Face) -> Detection:
         left_eye_open_probability=_optional(face, "left_eye_open_probability"),
         right_eye_open_probability=_optional(face, "right_eye_open_probability"),
         presence_score=_optional(face, "presence_score"),
-        face_landmarks=[NormalizedLandmark(x=p.x, y=p.y, z=p.z) for p in face.mesh],
+        face_landmarks=FaceMesh(face.mesh_xyz),
         facial_transformation_matrix=_matrix(face.transformation_matrix),
     )
 
