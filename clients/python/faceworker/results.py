@@ -87,14 +87,24 @@ class FaceMesh(Sequence[NormalizedLandmark]):
 
         A trailing partial point is dropped.
         """
-        # numpy reads protobuf's packed container in one copy; a list is the fallback.
-        flat: Any = numpy.array(xyz, dtype=numpy.float32).ravel() if numpy is not None else list(xyz)
-        self._xyz = flat[: len(flat) // 3 * 3]
+        # Each form is made from the other only when first needed. Where protobuf's
+        # container (or an array) hands numpy its floats in one copy, the array comes
+        # first; elsewhere numpy would read it float by float, slower than list().
+        self._array: Any = None
+        self._floats: Optional[List[float]] = None
+        if numpy is not None and hasattr(xyz, "__array__"):
+            array = numpy.array(xyz, dtype=numpy.float32).ravel()
+            self._array = array[: len(array) // 3 * 3]
+            self._count = len(self._array) // 3
+        else:
+            floats = list(xyz)
+            self._floats = floats[: len(floats) // 3 * 3]
+            self._count = len(self._floats) // 3
         self._points: Optional[List[NormalizedLandmark]] = None
         self._picked: Dict[int, NormalizedLandmark] = {}
 
     def __len__(self) -> int:
-        return len(self._xyz) // 3
+        return self._count
 
     @overload
     def __getitem__(self, index: int) -> NormalizedLandmark: ...
@@ -133,28 +143,30 @@ class FaceMesh(Sequence[NormalizedLandmark]):
         """
         if numpy is None:
             raise ImportError("numpy_view() needs numpy: pip install 'faceworker[numpy]'")
-        view = self._xyz.reshape(-1, 3)
+        if self._array is None:
+            self._array = numpy.array(self._floats, dtype=numpy.float32)
+        view = self._array.reshape(-1, 3)
         view.flags.writeable = False
         return view
 
-    def _floats(self, start: int, stop: int) -> List[float]:
-        part = self._xyz[start:stop]
-        return part.tolist() if numpy is not None else part
+    def _coordinates(self, start: int, stop: int) -> List[float]:
+        if self._floats is not None:
+            return self._floats[start:stop]
+        return self._array[start:stop].tolist()
 
     def _pick(self, index: int) -> NormalizedLandmark:
-        count = len(self)
-        position = index + count if index < 0 else index
-        if not 0 <= position < count:
-            raise IndexError(f"face mesh index {index} out of range for {count} points")
+        position = index + self._count if index < 0 else index
+        if not 0 <= position < self._count:
+            raise IndexError(f"face mesh index {index} out of range for {self._count} points")
         point = self._picked.get(position)
         if point is None:
-            x, y, z = self._floats(3 * position, 3 * position + 3)
+            x, y, z = self._coordinates(3 * position, 3 * position + 3)
             point = self._picked[position] = NormalizedLandmark(x, y, z)
         return point
 
     def _all(self) -> List[NormalizedLandmark]:
         if self._points is None:
-            flat = self._floats(0, len(self._xyz))
+            flat = self._coordinates(0, 3 * self._count)
             points = list(map(NormalizedLandmark, flat[0::3], flat[1::3], flat[2::3]))
             for position, point in self._picked.items():
                 points[position] = point

@@ -155,3 +155,5 @@ def test_a_mesh_is_made_from_any_packed_floats():
         NormalizedLandmark(1.0, 0.75, -0.5),
     ]
     assert FaceMesh(np.zeros((4, 3))) == [NormalizedLandmark(0.0, 0.0, 0.0)] * 4
+    # Without an array to start from, numpy_view makes one.
+    np.testing.assert_array_equal(FaceMesh([0.5, 0.25, 0.0]).numpy_view(), [[0.5, 0.25, 0.0]])
