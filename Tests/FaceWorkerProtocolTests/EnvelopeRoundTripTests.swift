@@ -140,7 +140,7 @@ struct EnvelopeRoundTripTests {
         $0.contours = [
             .with {
                 $0.type = .noseBottom
-                $0.points = [.with { $0.x = 1; $0.y = 2 }, .with { $0.x = 3; $0.y = 4 }, .with { $0.x = 5; $0.y = 6 }]
+                $0.pointsXy = [1, 2, 3, 4, 5, 6]
             },
         ]
         $0.headEulerAngleX = -10

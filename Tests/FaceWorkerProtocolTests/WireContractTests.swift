@@ -54,6 +54,18 @@ struct WireContractTests {
         #expect(meshBytes.count == tagAndLength + 478 * 12, "12 bytes a point")
     }
 
+    @Test("contour points travel as packed floats, x, y per point, in field 3")
+    func packedContour() throws {
+        let contour = Faceworker_V1_Contour.with { $0.type = .noseBridge; $0.pointsXy = [1.0, 0.5, -2.0, 0] }
+        // type: field 1, varint 12. points_xy: field 3, length-delimited, 16
+        // bytes: four little-endian IEEE 754 floats.
+        let expected: [UInt8] = [
+            0x08, 0x0C, 0x1A, 0x10,
+            0x00, 0x00, 0x80, 0x3F, 0x00, 0x00, 0x00, 0x3F, 0x00, 0x00, 0x00, 0xC0, 0x00, 0x00, 0x00, 0x00,
+        ]
+        #expect(try contour.serializedBytes() == expected)
+    }
+
     @Test("the retired per-point mesh field 14 is skipped as an unknown field")
     func retiredMeshField() throws {
         // Field 14, length-delimited, holding one point {x: 1.0} as the old

@@ -71,6 +71,15 @@ final class RunningModeTests: XCTestCase {
         XCTAssertEqual(contourPoints[.face], 36)
         XCTAssertEqual(contourPoints[.upperLipTop], 11)
         XCTAssertEqual(contourPoints[.noseBridge], 2)
+        let faceOval = try XCTUnwrap(face.contours.first { $0.type == .face })
+        XCTAssertEqual(faceOval.pointsXy.count, 36 * 2, "x, y packed for each of 36 points")
+        // The oval runs around the face: every point near the box, some near each of its edges.
+        let bounds = face.boundingBox
+        let (left, top, right, bottom) = (bounds.x, bounds.y, bounds.x + bounds.width, bounds.y + bounds.height)
+        let slack = max(bounds.width, bounds.height) / 10
+        XCTAssertTrue(faceOval.points.allSatisfy { (left - slack...right + slack).contains($0.x) && (top - slack...bottom + slack).contains($0.y) })
+        XCTAssertTrue(faceOval.points.contains { abs($0.x - left) < slack } && faceOval.points.contains { abs($0.x - right) < slack })
+        XCTAssertTrue(faceOval.points.contains { abs($0.y - top) < slack } && faceOval.points.contains { abs($0.y - bottom) < slack })
         // The astronaut smiles with her eyes open.
         XCTAssertGreaterThan(face.smilingProbability, 0.5)
         XCTAssertGreaterThan(face.leftEyeOpenProbability, 0.5)

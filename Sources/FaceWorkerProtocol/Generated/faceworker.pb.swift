@@ -1846,8 +1846,10 @@ public nonisolated struct Faceworker_V1_Contour: Sendable {
 
   public var type: Faceworker_V1_ContourType = .unspecified
 
-  /// Positions in pixels; the count for each type is listed in ContourType.
-  public var points: [Faceworker_V1_Point] = []
+  /// Positions in pixels, packed floats, two per point: point i is (x, y) at
+  /// indices 2i and 2i + 1. The number of points of each type is listed in
+  /// ContourType.
+  public var pointsXy: [Float] = []
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -3641,7 +3643,7 @@ nonisolated extension Faceworker_V1_Landmark: SwiftProtobuf.Message, SwiftProtob
 
 nonisolated extension Faceworker_V1_Contour: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Contour"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}type\0\u{1}points\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}type\0\u{4}\u{2}points_xy\0\u{b}points\0\u{c}\u{2}\u{1}")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -3650,7 +3652,7 @@ nonisolated extension Faceworker_V1_Contour: SwiftProtobuf.Message, SwiftProtobu
       // enabled. https://github.com/apple/swift-protobuf/issues/1034
       switch fieldNumber {
       case 1: try { try decoder.decodeSingularEnumField(value: &self.type) }()
-      case 2: try { try decoder.decodeRepeatedMessageField(value: &self.points) }()
+      case 3: try { try decoder.decodeRepeatedFloatField(value: &self.pointsXy) }()
       default: break
       }
     }
@@ -3660,15 +3662,15 @@ nonisolated extension Faceworker_V1_Contour: SwiftProtobuf.Message, SwiftProtobu
     if self.type != .unspecified {
       try visitor.visitSingularEnumField(value: self.type, fieldNumber: 1)
     }
-    if !self.points.isEmpty {
-      try visitor.visitRepeatedMessageField(value: self.points, fieldNumber: 2)
+    if !self.pointsXy.isEmpty {
+      try visitor.visitPackedFloatField(value: self.pointsXy, fieldNumber: 3)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Faceworker_V1_Contour, rhs: Faceworker_V1_Contour) -> Bool {
     if lhs.type != rhs.type {return false}
-    if lhs.points != rhs.points {return false}
+    if lhs.pointsXy != rhs.pointsXy {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -1174,9 +1174,11 @@ size_t fw_face_contour(const fw_face *f, fw_contour_type type, fw_point *out, si
         const Faceworker__V1__Contour *contour = face->contours[i];
         if ((int)contour->type != (int)type)
             continue;
-        for (size_t j = 0; j < contour->n_points && j < cap; j++)
-            out[j] = point_of(contour->points[j]);
-        return contour->n_points;
+        /* A trailing partial point (never sent by the worker) is not a point. */
+        size_t points = contour->n_points_xy / 2;
+        for (size_t j = 0; j < points && j < cap; j++)
+            out[j] = (fw_point){contour->points_xy[2 * j], contour->points_xy[2 * j + 1]};
+        return points;
     }
     return 0;
 }

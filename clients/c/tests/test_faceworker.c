@@ -492,15 +492,14 @@ static void test_wire_answers_in_any_order(void)
 struct rich_face {
     Faceworker__V1__Face face;
     Faceworker__V1__BoundingBox box;
-    Faceworker__V1__Point points[6 + 10 + 15 * 36][2];
+    Faceworker__V1__Point points[6 + 10][2];
     Faceworker__V1__Keypoint keypoints[6];
     Faceworker__V1__Keypoint *keypoint_ptrs[6];
     Faceworker__V1__Landmark landmarks[10];
     Faceworker__V1__Landmark *landmark_ptrs[10];
     Faceworker__V1__Contour contours[15];
     Faceworker__V1__Contour *contour_ptrs[15];
-    Faceworker__V1__Point contour_points[15][36];
-    Faceworker__V1__Point *contour_point_ptrs[15][36];
+    float contour_points[15][36 * 2];
     float mesh[478 * 3];
     float matrix[16];
 };
@@ -545,13 +544,11 @@ static void fill_rich_face(struct rich_face *r)
         faceworker__v1__contour__init(&r->contours[i]);
         r->contours[i].type = (Faceworker__V1__ContourType)(i + 1);
         for (size_t j = 0; j < contour_sizes[i]; j++) {
-            faceworker__v1__point__init(&r->contour_points[i][j]);
-            r->contour_points[i][j].x = (float)(i * 100) + (float)j;
-            r->contour_points[i][j].y = -(float)j;
-            r->contour_point_ptrs[i][j] = &r->contour_points[i][j];
+            r->contour_points[i][2 * j] = (float)(i * 100) + (float)j;
+            r->contour_points[i][2 * j + 1] = -(float)j;
         }
-        r->contours[i].n_points = contour_sizes[i];
-        r->contours[i].points = r->contour_point_ptrs[i];
+        r->contours[i].n_points_xy = 2 * contour_sizes[i];
+        r->contours[i].points_xy = r->contour_points[i];
         r->contour_ptrs[i] = &r->contours[i];
     }
     f->n_contours = 15;

@@ -79,7 +79,7 @@ def answer(mlkit: bool) -> bytes:
         for contour_type, points in enumerate(CONTOUR_POINTS, start=1):
             contour = face.contours.add(type=contour_type)
             for _ in range(points):
-                contour.points.add(x=rng.uniform(230, 360), y=rng.uniform(60, 240))
+                contour.points_xy.extend([rng.uniform(230, 360), rng.uniform(60, 240)])
         face.smiling_probability = 0.83
         face.left_eye_open_probability, face.right_eye_open_probability = 0.97, 0.95
         face.tracking_id = 0

@@ -117,12 +117,12 @@ class CloseSessionResponse(_message.Message):
     def __init__(self, session_id: _Optional[int] = ...) -> None: ...
 
 class Contour(_message.Message):
-    __slots__ = ["points", "type"]
-    POINTS_FIELD_NUMBER: _ClassVar[int]
+    __slots__ = ["points_xy", "type"]
+    POINTS_XY_FIELD_NUMBER: _ClassVar[int]
     TYPE_FIELD_NUMBER: _ClassVar[int]
-    points: _containers.RepeatedCompositeFieldContainer[Point]
+    points_xy: _containers.RepeatedScalarFieldContainer[float]
     type: ContourType
-    def __init__(self, type: _Optional[_Union[ContourType, str]] = ..., points: _Optional[_Iterable[_Union[Point, _Mapping]]] = ...) -> None: ...
+    def __init__(self, type: _Optional[_Union[ContourType, str]] = ..., points_xy: _Optional[_Iterable[float]] = ...) -> None: ...
 
 class Face(_message.Message):
     __slots__ = ["bounding_box", "contours", "head_euler_angle_x", "head_euler_angle_y", "head_euler_angle_z", "keypoints", "landmarks", "left_eye_open_probability", "mesh_xyz", "presence_score", "right_eye_open_probability", "score", "smiling_probability", "tracking_id", "transformation_matrix"]
