@@ -1,5 +1,9 @@
 """Results, as plain dataclasses shaped like MediaPipe Tasks' containers.
 
+A face's mesh is the exception: a read-only sequence (:class:`FaceMesh`) that
+builds its 478 landmarks from the worker's packed floats only when they are
+read, and otherwise behaves as MediaPipe's list of landmarks.
+
 The MediaPipe names come first (``detections``, ``bounding_box``,
 ``categories``, ``keypoints``, ``face_landmarks``,
 ``facial_transformation_matrixes``); FaceWorker's extras (ML Kit's landmarks,
