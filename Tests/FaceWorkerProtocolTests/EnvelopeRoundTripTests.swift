@@ -140,7 +140,7 @@ struct EnvelopeRoundTripTests {
         $0.contours = [
             .with {
                 $0.type = .noseBottom
-                $0.points = [.with { $0.x = 1; $0.y = 2 }, .with { $0.x = 3; $0.y = 4 }, .with { $0.x = 5; $0.y = 6 }]
+                $0.pointsXy = [1, 2, 3, 4, 5, 6]
             },
         ]
         $0.headEulerAngleX = -10
@@ -151,7 +151,7 @@ struct EnvelopeRoundTripTests {
         $0.rightEyeOpenProbability = 0
         $0.trackingID = 0
         $0.presenceScore = 0.99
-        $0.mesh = (0..<478).map { i in .with { $0.x = Float(i) / 478; $0.y = 0.5; $0.z = -0.01 } }
+        $0.meshXyz = (0..<478).flatMap { i in [Float(i) / 478, 0.5, -0.01] }
         $0.transformationMatrix = (0..<16).map { Float($0) }
     }
 

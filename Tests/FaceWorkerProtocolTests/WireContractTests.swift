@@ -41,6 +41,41 @@ struct WireContractTests {
         #expect(try options.serializedBytes() == [0x80, 0x01, 0x00])
     }
 
+    @Test("the face mesh travels as packed floats, x, y, z per point, in field 16")
+    func packedMesh() throws {
+        let face = Faceworker_V1_Face.with { $0.meshXyz = [1.0, 0.5, -2.0] }
+        // mesh_xyz: field 16, length-delimited (the tag takes two bytes), 12
+        // bytes: three little-endian IEEE 754 floats, not one message per point.
+        let expected: [UInt8] = [0x82, 0x01, 0x0C, 0x00, 0x00, 0x80, 0x3F, 0x00, 0x00, 0x00, 0x3F, 0x00, 0x00, 0x00, 0xC0]
+        #expect(try face.serializedBytes() == expected)
+        let mesh = Faceworker_V1_Face.with { $0.meshXyz = [Float](repeating: 0.25, count: 478 * 3) }
+        let meshBytes: [UInt8] = try mesh.serializedBytes()
+        let tagAndLength = 2 + 2
+        #expect(meshBytes.count == tagAndLength + 478 * 12, "12 bytes a point")
+    }
+
+    @Test("contour points travel as packed floats, x, y per point, in field 3")
+    func packedContour() throws {
+        let contour = Faceworker_V1_Contour.with { $0.type = .noseBridge; $0.pointsXy = [1.0, 0.5, -2.0, 0] }
+        // type: field 1, varint 12. points_xy: field 3, length-delimited, 16
+        // bytes: four little-endian IEEE 754 floats.
+        let expected: [UInt8] = [
+            0x08, 0x0C, 0x1A, 0x10,
+            0x00, 0x00, 0x80, 0x3F, 0x00, 0x00, 0x00, 0x3F, 0x00, 0x00, 0x00, 0xC0, 0x00, 0x00, 0x00, 0x00,
+        ]
+        #expect(try contour.serializedBytes() == expected)
+    }
+
+    @Test("the retired per-point mesh field 14 is skipped as an unknown field")
+    func retiredMeshField() throws {
+        // Field 14, length-delimited, holding one point {x: 1.0} as the old
+        // NormalizedLandmark did, then score (field 2, fixed32) 0.5.
+        let bytes: [UInt8] = [0x72, 0x05, 0x0D, 0x00, 0x00, 0x80, 0x3F, 0x15, 0x00, 0x00, 0x00, 0x3F]
+        let face = try Faceworker_V1_Face(serializedBytes: bytes)
+        #expect(face.meshXyz.isEmpty)
+        #expect(face.score == 0.5)
+    }
+
     @Test("status codes carry gRPC's numbers")
     func grpcStatusCodes() {
         let grpc: [(Faceworker_V1_Status.Code, Int)] = [

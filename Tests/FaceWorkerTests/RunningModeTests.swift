@@ -38,9 +38,17 @@ final class RunningModeTests: XCTestCase {
         let result = try await session.process(jpeg: try TestPaths.jpeg("astronaut.jpg"))
         Expect.astronaut(result)
         let face = try XCTUnwrap(result.faces.first)
-        XCTAssertEqual(face.mesh.count, 478)
+        XCTAssertEqual(face.meshXyz.count, 478 * 3, "x, y, z packed for each of 478 points")
+        let mesh = face.meshPoints
+        XCTAssertEqual(mesh.count, 478)
         XCTAssertGreaterThan(face.presenceScore, 0.5)
-        XCTAssertTrue(face.mesh.allSatisfy { (0...1).contains($0.x) && (0...1).contains($0.y) })
+        XCTAssertTrue(mesh.allSatisfy { (0...1).contains($0.x) && (0...1).contains($0.y) && abs($0.z) < 0.2 })
+        // Points 468 and 473 are the iris centres: they sit on the detector's eye keypoints.
+        for (iris, eye) in [(468, Faceworker_V1_KeypointType.rightEye), (473, .leftEye)] {
+            let keypoint = try XCTUnwrap(face.keypoints.first { $0.type == eye }).normalized
+            XCTAssertEqual(mesh[iris].x, keypoint.x, accuracy: 0.02, "iris \(iris) x")
+            XCTAssertEqual(mesh[iris].y, keypoint.y, accuracy: 0.02, "iris \(iris) y")
+        }
         XCTAssertGreaterThan(result.timings.landmarksUs, 0)
     }
 
@@ -63,6 +71,15 @@ final class RunningModeTests: XCTestCase {
         XCTAssertEqual(contourPoints[.face], 36)
         XCTAssertEqual(contourPoints[.upperLipTop], 11)
         XCTAssertEqual(contourPoints[.noseBridge], 2)
+        let faceOval = try XCTUnwrap(face.contours.first { $0.type == .face })
+        XCTAssertEqual(faceOval.pointsXy.count, 36 * 2, "x, y packed for each of 36 points")
+        // The oval runs around the face: every point near the box, some near each of its edges.
+        let bounds = face.boundingBox
+        let (left, top, right, bottom) = (bounds.x, bounds.y, bounds.x + bounds.width, bounds.y + bounds.height)
+        let slack = max(bounds.width, bounds.height) / 10
+        XCTAssertTrue(faceOval.points.allSatisfy { (left - slack...right + slack).contains($0.x) && (top - slack...bottom + slack).contains($0.y) })
+        XCTAssertTrue(faceOval.points.contains { abs($0.x - left) < slack } && faceOval.points.contains { abs($0.x - right) < slack })
+        XCTAssertTrue(faceOval.points.contains { abs($0.y - top) < slack } && faceOval.points.contains { abs($0.y - bottom) < slack })
         // The astronaut smiles with her eyes open.
         XCTAssertGreaterThan(face.smilingProbability, 0.5)
         XCTAssertGreaterThan(face.leftEyeOpenProbability, 0.5)
@@ -76,7 +93,7 @@ final class RunningModeTests: XCTestCase {
             XCTAssertTrue((box.x...(box.x + box.width)).contains(landmark.position.x), "\(landmark.type)")
             XCTAssertTrue((box.y...(box.y + box.height)).contains(landmark.position.y), "\(landmark.type)")
         }
-        XCTAssertTrue(face.mesh.isEmpty, "the mesh was not asked for")
+        XCTAssertTrue(face.meshXyz.isEmpty, "the mesh was not asked for")
     }
 
     func testARawFrameInAnyOrientationIsAnsweredInUprightCoordinates() async throws {

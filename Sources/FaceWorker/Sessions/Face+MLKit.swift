@@ -17,7 +17,11 @@ extension Faceworker_V1_Face {
             self.contours = contours.map { contour in
                 var wire = Faceworker_V1_Contour()
                 wire.type = Faceworker_V1_ContourType(contour.type)
-                wire.points = contour.points.map(Faceworker_V1_Point.init)
+                wire.pointsXy.reserveCapacity(contour.points.count * 2)
+                for point in contour.points {
+                    wire.pointsXy.append(point.x)
+                    wire.pointsXy.append(point.y)
+                }
                 return wire
             }
         }

@@ -42,18 +42,22 @@ extension Faceworker_V1_Face {
         }
         if let id = face.trackingID { trackingID = Int32(clamping: id) }
         if let presence = face.presence { presenceScore = presence }
-        if let mesh = face.mesh {
-            self.mesh = mesh.map { point in
-                var landmark = Faceworker_V1_NormalizedLandmark()
-                landmark.x = point.x
-                landmark.y = point.y
-                landmark.z = point.z
-                return landmark
-            }
-        }
+        if let mesh = face.mesh { meshXyz = Self.packed(mesh) }
         if let angle = face.headEulerAngleX { headEulerAngleX = angle }
         if let angle = face.headEulerAngleY { headEulerAngleY = angle }
         if let angle = face.headEulerAngleZ { headEulerAngleZ = angle }
         if let features = face.features { add(features) }
+    }
+
+    /// The mesh as `Face.mesh_xyz` lays it out: x, y, z of each point in turn.
+    static func packed(_ mesh: [NormalizedLandmark]) -> [Float] {
+        var xyz: [Float] = []
+        xyz.reserveCapacity(mesh.count * 3)
+        for point in mesh {
+            xyz.append(point.x)
+            xyz.append(point.y)
+            xyz.append(point.z)
+        }
+        return xyz
     }
 }

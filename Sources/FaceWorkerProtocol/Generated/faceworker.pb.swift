@@ -48,9 +48,10 @@
 // `optional`. Assigning the field makes it present. Testing presence: Python
 // HasField("<field>"), Swift `optional<Field> != nil`, C `optional_<field>_case`.
 //
-// COMPATIBILITY. Within faceworker.v1, fields and enum values are only ever
-// added, never renumbered or reused. A reader must accept, and may ignore,
-// fields and enum values it does not know.
+// COMPATIBILITY. Within faceworker.v1, fields and enum values are added,
+// never renumbered or reused: the number and name of a field taken out stay
+// reserved. A reader must accept, and may ignore, fields and enum values it
+// does not know.
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -1186,7 +1187,7 @@ public nonisolated struct Faceworker_V1_SessionOptions: Sendable {
   }
 
   /// Report the 478-point face mesh (468 face points, then 5 iris points for
-  /// each eye) in Face.mesh. Default false.
+  /// each eye) in Face.mesh_xyz. Default false.
   public var outputFaceMesh: Bool = false
 
   /// Report the 4x4 facial transformation matrix in
@@ -1655,13 +1656,17 @@ public nonisolated struct Faceworker_V1_Face: @unchecked Sendable {
     set {_uniqueStorage()._optionalPresenceScore = .presenceScore(newValue)}
   }
 
-  /// The 478-point face mesh, with output_face_mesh: points 0 to 467 in
-  /// MediaPipe's face mesh order, 468 to 472 the iris of the person's right
-  /// eye (468 is its centre), 473 to 477 the iris of the left eye (473 is its
-  /// centre). Empty otherwise.
-  public var mesh: [Faceworker_V1_NormalizedLandmark] {
-    get {_storage._mesh}
-    set {_uniqueStorage()._mesh = newValue}
+  /// The 478-point face mesh, with output_face_mesh; empty otherwise. Packed
+  /// floats, three per point: point i is (x, y, z) at indices 3i, 3i + 1 and
+  /// 3i + 2, as MediaPipe's NormalizedLandmark: x a fraction of the upright
+  /// image's width, y of its height, z the depth relative to the centre of
+  /// the head, on about the same scale as x (smaller is closer to the
+  /// camera). Points 0 to 467 are in MediaPipe's face mesh order, 468 to 472
+  /// the iris of the person's right eye (468 is its centre), 473 to 477 the
+  /// iris of the left eye (473 is its centre).
+  public var meshXyz: [Float] {
+    get {_storage._meshXyz}
+    set {_uniqueStorage()._meshXyz = newValue}
   }
 
   /// With output_transformation_matrix, the 16 elements of MediaPipe's 4x4
@@ -1841,29 +1846,10 @@ public nonisolated struct Faceworker_V1_Contour: Sendable {
 
   public var type: Faceworker_V1_ContourType = .unspecified
 
-  /// Positions in pixels; the count for each type is listed in ContourType.
-  public var points: [Faceworker_V1_Point] = []
-
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
-
-  public init() {}
-}
-
-/// A face mesh point, as MediaPipe reports it.
-public nonisolated struct Faceworker_V1_NormalizedLandmark: Sendable {
-  // SwiftProtobuf.Message conformance is added in an extension below. See the
-  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
-  // methods supported on all messages.
-
-  /// Fraction of the upright image's width.
-  public var x: Float = 0
-
-  /// Fraction of the upright image's height.
-  public var y: Float = 0
-
-  /// Depth relative to the centre of the head, on about the same scale as x;
-  /// smaller values are closer to the camera.
-  public var z: Float = 0
+  /// Positions in pixels, packed floats, two per point: point i is (x, y) at
+  /// indices 2i and 2i + 1. The number of points of each type is listed in
+  /// ContourType.
+  public var pointsXy: [Float] = []
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -3270,7 +3256,7 @@ nonisolated extension Faceworker_V1_StageTimings: SwiftProtobuf.Message, SwiftPr
 
 nonisolated extension Faceworker_V1_Face: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Face"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}bounding_box\0\u{1}score\0\u{1}keypoints\0\u{1}landmarks\0\u{1}contours\0\u{3}head_euler_angle_x\0\u{3}head_euler_angle_y\0\u{3}head_euler_angle_z\0\u{3}smiling_probability\0\u{3}left_eye_open_probability\0\u{3}right_eye_open_probability\0\u{3}tracking_id\0\u{3}presence_score\0\u{1}mesh\0\u{3}transformation_matrix\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}bounding_box\0\u{1}score\0\u{1}keypoints\0\u{1}landmarks\0\u{1}contours\0\u{3}head_euler_angle_x\0\u{3}head_euler_angle_y\0\u{3}head_euler_angle_z\0\u{3}smiling_probability\0\u{3}left_eye_open_probability\0\u{3}right_eye_open_probability\0\u{3}tracking_id\0\u{3}presence_score\0\u{4}\u{2}transformation_matrix\0\u{3}mesh_xyz\0\u{b}mesh\0\u{c}\u{e}\u{1}")
 
   fileprivate class _StorageClass {
     var _boundingBox: Faceworker_V1_BoundingBox? = nil
@@ -3286,7 +3272,7 @@ nonisolated extension Faceworker_V1_Face: SwiftProtobuf.Message, SwiftProtobuf._
     var _optionalRightEyeOpenProbability: Faceworker_V1_Face.OneOf_OptionalRightEyeOpenProbability?
     var _optionalTrackingID: Faceworker_V1_Face.OneOf_OptionalTrackingID?
     var _optionalPresenceScore: Faceworker_V1_Face.OneOf_OptionalPresenceScore?
-    var _mesh: [Faceworker_V1_NormalizedLandmark] = []
+    var _meshXyz: [Float] = []
     var _transformationMatrix: [Float] = []
 
       // This property is used as the initial default value for new instances of the type.
@@ -3311,7 +3297,7 @@ nonisolated extension Faceworker_V1_Face: SwiftProtobuf.Message, SwiftProtobuf._
       _optionalRightEyeOpenProbability = source._optionalRightEyeOpenProbability
       _optionalTrackingID = source._optionalTrackingID
       _optionalPresenceScore = source._optionalPresenceScore
-      _mesh = source._mesh
+      _meshXyz = source._meshXyz
       _transformationMatrix = source._transformationMatrix
     }
   }
@@ -3400,8 +3386,8 @@ nonisolated extension Faceworker_V1_Face: SwiftProtobuf.Message, SwiftProtobuf._
             _storage._optionalPresenceScore = .presenceScore(v)
           }
         }()
-        case 14: try { try decoder.decodeRepeatedMessageField(value: &_storage._mesh) }()
         case 15: try { try decoder.decodeRepeatedFloatField(value: &_storage._transformationMatrix) }()
+        case 16: try { try decoder.decodeRepeatedFloatField(value: &_storage._meshXyz) }()
         default: break
         }
       }
@@ -3453,11 +3439,11 @@ nonisolated extension Faceworker_V1_Face: SwiftProtobuf.Message, SwiftProtobuf._
       try { if case .presenceScore(let v)? = _storage._optionalPresenceScore {
         try visitor.visitSingularFloatField(value: v, fieldNumber: 13)
       } }()
-      if !_storage._mesh.isEmpty {
-        try visitor.visitRepeatedMessageField(value: _storage._mesh, fieldNumber: 14)
-      }
       if !_storage._transformationMatrix.isEmpty {
         try visitor.visitPackedFloatField(value: _storage._transformationMatrix, fieldNumber: 15)
+      }
+      if !_storage._meshXyz.isEmpty {
+        try visitor.visitPackedFloatField(value: _storage._meshXyz, fieldNumber: 16)
       }
     }
     try unknownFields.traverse(visitor: &visitor)
@@ -3481,7 +3467,7 @@ nonisolated extension Faceworker_V1_Face: SwiftProtobuf.Message, SwiftProtobuf._
         if _storage._optionalRightEyeOpenProbability != rhs_storage._optionalRightEyeOpenProbability {return false}
         if _storage._optionalTrackingID != rhs_storage._optionalTrackingID {return false}
         if _storage._optionalPresenceScore != rhs_storage._optionalPresenceScore {return false}
-        if _storage._mesh != rhs_storage._mesh {return false}
+        if _storage._meshXyz != rhs_storage._meshXyz {return false}
         if _storage._transformationMatrix != rhs_storage._transformationMatrix {return false}
         return true
       }
@@ -3657,7 +3643,7 @@ nonisolated extension Faceworker_V1_Landmark: SwiftProtobuf.Message, SwiftProtob
 
 nonisolated extension Faceworker_V1_Contour: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Contour"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}type\0\u{1}points\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}type\0\u{4}\u{2}points_xy\0\u{b}points\0\u{c}\u{2}\u{1}")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -3666,7 +3652,7 @@ nonisolated extension Faceworker_V1_Contour: SwiftProtobuf.Message, SwiftProtobu
       // enabled. https://github.com/apple/swift-protobuf/issues/1034
       switch fieldNumber {
       case 1: try { try decoder.decodeSingularEnumField(value: &self.type) }()
-      case 2: try { try decoder.decodeRepeatedMessageField(value: &self.points) }()
+      case 3: try { try decoder.decodeRepeatedFloatField(value: &self.pointsXy) }()
       default: break
       }
     }
@@ -3676,55 +3662,15 @@ nonisolated extension Faceworker_V1_Contour: SwiftProtobuf.Message, SwiftProtobu
     if self.type != .unspecified {
       try visitor.visitSingularEnumField(value: self.type, fieldNumber: 1)
     }
-    if !self.points.isEmpty {
-      try visitor.visitRepeatedMessageField(value: self.points, fieldNumber: 2)
+    if !self.pointsXy.isEmpty {
+      try visitor.visitPackedFloatField(value: self.pointsXy, fieldNumber: 3)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Faceworker_V1_Contour, rhs: Faceworker_V1_Contour) -> Bool {
     if lhs.type != rhs.type {return false}
-    if lhs.points != rhs.points {return false}
-    if lhs.unknownFields != rhs.unknownFields {return false}
-    return true
-  }
-}
-
-nonisolated extension Faceworker_V1_NormalizedLandmark: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".NormalizedLandmark"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}x\0\u{1}y\0\u{1}z\0")
-
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
-    while let fieldNumber = try decoder.nextFieldNumber() {
-      // The use of inline closures is to circumvent an issue where the compiler
-      // allocates stack space for every case branch when no optimizations are
-      // enabled. https://github.com/apple/swift-protobuf/issues/1034
-      switch fieldNumber {
-      case 1: try { try decoder.decodeSingularFloatField(value: &self.x) }()
-      case 2: try { try decoder.decodeSingularFloatField(value: &self.y) }()
-      case 3: try { try decoder.decodeSingularFloatField(value: &self.z) }()
-      default: break
-      }
-    }
-  }
-
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
-    if self.x.bitPattern != 0 {
-      try visitor.visitSingularFloatField(value: self.x, fieldNumber: 1)
-    }
-    if self.y.bitPattern != 0 {
-      try visitor.visitSingularFloatField(value: self.y, fieldNumber: 2)
-    }
-    if self.z.bitPattern != 0 {
-      try visitor.visitSingularFloatField(value: self.z, fieldNumber: 3)
-    }
-    try unknownFields.traverse(visitor: &visitor)
-  }
-
-  public static func ==(lhs: Faceworker_V1_NormalizedLandmark, rhs: Faceworker_V1_NormalizedLandmark) -> Bool {
-    if lhs.x != rhs.x {return false}
-    if lhs.y != rhs.y {return false}
-    if lhs.z != rhs.z {return false}
+    if lhs.pointsXy != rhs.pointsXy {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -6,7 +6,8 @@
  *
  *   -s SOCKET  the worker's socket (default: the worker's default path)
  *   -a         also ML Kit's landmarks, smiling and eyes-open
- *              probabilities, and head angles (runs the face mesh)
+ *              probabilities, head angles and the iris centres of the
+ *              478-point face mesh (runs the face mesh)
  *
  * Build against an installed library with:
  *   cc detect.c $(pkg-config --cflags --libs faceworker) -o detect
@@ -61,7 +62,7 @@ static const char *const landmark_names[] = {
     "left ear",     "right ear",  "left cheek",  "right cheek", "nose base",
 };
 
-static void print_face(size_t i, const fw_face *f)
+static void print_face(size_t i, const fw_face *f, uint32_t width, uint32_t height)
 {
     fw_box b = fw_face_box(f);
     printf("  face %zu: box x %.1f y %.1f w %.1f h %.1f, score %.3f\n", i, b.x, b.y, b.width, b.height,
@@ -89,6 +90,14 @@ static void print_face(size_t i, const fw_face *f)
         printf("    left eye open  %.2f\n", v);
     if (fw_face_right_eye_open_probability(f, &v))
         printf("    right eye open %.2f\n", v);
+    /* The mesh stays inside the result: x, y, z of each point in a row. */
+    size_t points;
+    const float *mesh = fw_face_mesh_xyz(f, &points);
+    if (points == 478) {
+        const float *right = mesh + 3 * 468, *left = mesh + 3 * 473;
+        printf("    iris centres   right (%.1f, %.1f), left (%.1f, %.1f) of %zu mesh points\n", right[0] * width,
+               right[1] * height, left[0] * width, left[1] * height, points);
+    }
 }
 
 int main(int argc, char **argv)
@@ -118,7 +127,7 @@ int main(int argc, char **argv)
     fw_session_options options;
     fw_session_options_init(&options);
     options.num_faces = 10;
-    options.landmarks = options.classification = all;
+    options.landmarks = options.classification = options.output_face_mesh = all;
     fw_session *session = fw_open_session(client, &options, &err);
     if (!session) {
         fprintf(stderr, "detect: opening a session: %s: %s\n", fw_status_name(err.code), err.message);
@@ -149,7 +158,7 @@ int main(int argc, char **argv)
         printf("%s: %ux%u, %zu face%s (worker %.1f ms)\n", argv[i], fw_result_image_width(result),
                fw_result_image_height(result), n, n == 1 ? "" : "s", fw_result_timings(result).total_us / 1e3);
         for (size_t k = 0; k < n; k++)
-            print_face(k, fw_result_face(result, k));
+            print_face(k, fw_result_face(result, k), fw_result_image_width(result), fw_result_image_height(result));
         fw_result_free(result);
     }
     fw_close(client);

@@ -447,11 +447,17 @@ FW_API size_t fw_face_contour_count(const fw_face *face);
  * too small. */
 FW_API size_t fw_face_contour(const fw_face *face, fw_contour_type type, fw_point *out, size_t cap);
 
-/* The face mesh, with options.output_face_mesh: copies up to cap points into
- * out and returns how many the face has (478, or 0 without the option).
- * x and y are fractions of the image width and height; z is depth on about
- * x's scale, smaller is closer. Points 468-472 are the person's right iris,
- * 473-477 the left. */
+/* The face mesh, with options.output_face_mesh, without copying: sets
+ * *points to how many points the face has (478, or 0 without the option)
+ * and returns the 3 * *points floats x, y, z of point 0, then of point 1,
+ * and so on (NULL when there are none), owned by the result. x and y are
+ * fractions of the image width and height; z is depth on about x's scale,
+ * smaller is closer. Points 468-472 are the person's right iris, 473-477
+ * the left. */
+FW_API const float *fw_face_mesh_xyz(const fw_face *face, size_t *points);
+
+/* The same points as fw_face_mesh_xyz(), copied: copies up to cap points
+ * into out and returns how many the face has. */
 FW_API size_t fw_face_mesh(const fw_face *face, fw_point3 *out, size_t cap);
 
 /* With options.output_transformation_matrix, copies the 4x4 facial

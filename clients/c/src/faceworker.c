@@ -1174,19 +1174,30 @@ size_t fw_face_contour(const fw_face *f, fw_contour_type type, fw_point *out, si
         const Faceworker__V1__Contour *contour = face->contours[i];
         if ((int)contour->type != (int)type)
             continue;
-        for (size_t j = 0; j < contour->n_points && j < cap; j++)
-            out[j] = point_of(contour->points[j]);
-        return contour->n_points;
+        /* A trailing partial point (never sent by the worker) is not a point. */
+        size_t points = contour->n_points_xy / 2;
+        for (size_t j = 0; j < points && j < cap; j++)
+            out[j] = (fw_point){contour->points_xy[2 * j], contour->points_xy[2 * j + 1]};
+        return points;
     }
     return 0;
 }
 
-size_t fw_face_mesh(const fw_face *f, fw_point3 *out, size_t cap)
+const float *fw_face_mesh_xyz(const fw_face *f, size_t *points)
 {
     const Faceworker__V1__Face *face = face_of(f);
-    for (size_t i = 0; i < face->n_mesh && i < cap; i++)
-        out[i] = (fw_point3){face->mesh[i]->x, face->mesh[i]->y, face->mesh[i]->z};
-    return face->n_mesh;
+    /* A trailing partial point (never sent by the worker) is not a point. */
+    *points = face->n_mesh_xyz / 3;
+    return *points ? face->mesh_xyz : NULL;
+}
+
+size_t fw_face_mesh(const fw_face *f, fw_point3 *out, size_t cap)
+{
+    size_t points;
+    const float *xyz = fw_face_mesh_xyz(f, &points);
+    for (size_t i = 0; i < points && i < cap; i++)
+        out[i] = (fw_point3){xyz[3 * i], xyz[3 * i + 1], xyz[3 * i + 2]};
+    return points;
 }
 
 bool fw_face_transformation_matrix(const fw_face *f, float out[16])

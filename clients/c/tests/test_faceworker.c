@@ -492,17 +492,15 @@ static void test_wire_answers_in_any_order(void)
 struct rich_face {
     Faceworker__V1__Face face;
     Faceworker__V1__BoundingBox box;
-    Faceworker__V1__Point points[6 + 10 + 15 * 36][2];
+    Faceworker__V1__Point points[6 + 10][2];
     Faceworker__V1__Keypoint keypoints[6];
     Faceworker__V1__Keypoint *keypoint_ptrs[6];
     Faceworker__V1__Landmark landmarks[10];
     Faceworker__V1__Landmark *landmark_ptrs[10];
     Faceworker__V1__Contour contours[15];
     Faceworker__V1__Contour *contour_ptrs[15];
-    Faceworker__V1__Point contour_points[15][36];
-    Faceworker__V1__Point *contour_point_ptrs[15][36];
-    Faceworker__V1__NormalizedLandmark mesh[478];
-    Faceworker__V1__NormalizedLandmark *mesh_ptrs[478];
+    float contour_points[15][36 * 2];
+    float mesh[478 * 3];
     float matrix[16];
 };
 
@@ -546,26 +544,22 @@ static void fill_rich_face(struct rich_face *r)
         faceworker__v1__contour__init(&r->contours[i]);
         r->contours[i].type = (Faceworker__V1__ContourType)(i + 1);
         for (size_t j = 0; j < contour_sizes[i]; j++) {
-            faceworker__v1__point__init(&r->contour_points[i][j]);
-            r->contour_points[i][j].x = (float)(i * 100) + (float)j;
-            r->contour_points[i][j].y = -(float)j;
-            r->contour_point_ptrs[i][j] = &r->contour_points[i][j];
+            r->contour_points[i][2 * j] = (float)(i * 100) + (float)j;
+            r->contour_points[i][2 * j + 1] = -(float)j;
         }
-        r->contours[i].n_points = contour_sizes[i];
-        r->contours[i].points = r->contour_point_ptrs[i];
+        r->contours[i].n_points_xy = 2 * contour_sizes[i];
+        r->contours[i].points_xy = r->contour_points[i];
         r->contour_ptrs[i] = &r->contours[i];
     }
     f->n_contours = 15;
     f->contours = r->contour_ptrs;
     for (int i = 0; i < 478; i++) {
-        faceworker__v1__normalized_landmark__init(&r->mesh[i]);
-        r->mesh[i].x = (float)i / 1000.0f;
-        r->mesh[i].y = 0.5f;
-        r->mesh[i].z = -(float)i;
-        r->mesh_ptrs[i] = &r->mesh[i];
+        r->mesh[3 * i] = (float)i / 1000.0f;
+        r->mesh[3 * i + 1] = 0.5f;
+        r->mesh[3 * i + 2] = -(float)i;
     }
-    f->n_mesh = 478;
-    f->mesh = r->mesh_ptrs;
+    f->n_mesh_xyz = 478 * 3;
+    f->mesh_xyz = r->mesh;
     for (int i = 0; i < 16; i++)
         r->matrix[i] = (float)i * 0.5f;
     f->n_transformation_matrix = 16;
@@ -679,9 +673,20 @@ static void check_rich_face(const fw_face *f)
     fw_point nose[3];
     CHECK(fw_face_contour(f, FW_CONTOUR_NOSE_BOTTOM, nose, 3) == 3 && nose[2].x == 1202, "nose bottom");
 
+    size_t points = 0;
+    const float *xyz = fw_face_mesh_xyz(f, &points);
+    CHECK(xyz && points == 478, "478 packed mesh points, got %zu", points);
+    if (xyz)
+        CHECK(xyz[3 * 477] == 0.477f && xyz[3 * 477 + 1] == 0.5f && xyz[3 * 477 + 2] == -477,
+              "last packed point %g %g %g", xyz[3 * 477], xyz[3 * 477 + 1], xyz[3 * 477 + 2]);
     fw_point3 mesh[478];
     CHECK(fw_face_mesh(f, mesh, 478) == 478, "478 mesh points");
-    CHECK(mesh[477].x == 0.477f && mesh[477].z == -477, "last mesh point %g %g", mesh[477].x, mesh[477].z);
+    CHECK(mesh[477].x == 0.477f && mesh[477].y == 0.5f && mesh[477].z == -477, "last mesh point %g %g %g",
+          mesh[477].x, mesh[477].y, mesh[477].z);
+    fw_point3 few3[3] = {{0}};
+    few3[2] = (fw_point3){-7, -7, -7};
+    CHECK(fw_face_mesh(f, few3, 2) == 478, "a short buffer still reports the size");
+    CHECK(few3[1].x == 0.001f && few3[1].z == -1 && few3[2].x == -7, "and holds the first points only");
     CHECK(fw_face_mesh(f, NULL, 0) == 478, "size without a buffer");
 
     float m[16];
@@ -707,6 +712,8 @@ static void check_bare_face(const fw_face *f)
     CHECK(!fw_face_keypoint(f, FW_KEYPOINT_RIGHT_EYE, &pos, NULL) && pos.x == -1, "no keypoints");
     CHECK(fw_face_landmark_count(f) == 0 && !fw_face_landmark(f, FW_LANDMARK_LEFT_EYE, &pos), "no landmarks");
     CHECK(fw_face_contour_count(f) == 0 && fw_face_contour(f, FW_CONTOUR_FACE, NULL, 0) == 0, "no contours");
+    size_t points = 42;
+    CHECK(fw_face_mesh_xyz(f, &points) == NULL && points == 0, "no packed mesh");
     CHECK(fw_face_mesh(f, NULL, 0) == 0, "no mesh");
     float m[16] = {42};
     CHECK(!fw_face_transformation_matrix(f, m) && m[0] == 42, "no matrix");
@@ -1237,10 +1244,13 @@ static void test_worker_mlkit_outputs(void)
                     size_t n = fw_face_contour(f, (fw_contour_type)t, NULL, 0);
                     CHECK(n == contour_sizes[t - 1], "contour %d has %zu points", t, n);
                 }
-                static fw_point3 mesh[478];
-                CHECK(fw_face_mesh(f, mesh, 478) == 478, "478 mesh points");
-                CHECK(mesh[468].x > 0.2f && mesh[468].x < 0.6f && mesh[468].y > 0.1f && mesh[468].y < 0.4f,
-                      "the right iris centre is on the face (%.2f, %.2f)", mesh[468].x, mesh[468].y);
+                size_t points = 0;
+                const float *xyz = fw_face_mesh_xyz(f, &points);
+                if (CHECK_AT(xyz && points == 478, "478 mesh points, got %zu", points)) {
+                    const float *iris = xyz + 3 * 468;
+                    CHECK(iris[0] > 0.2f && iris[0] < 0.6f && iris[1] > 0.1f && iris[1] < 0.4f,
+                          "the right iris centre is on the face (%.2f, %.2f)", iris[0], iris[1]);
+                }
                 float m[16];
                 CHECK(fw_face_transformation_matrix(f, m) && m[15] != 0, "transformation matrix");
                 float x = 99, y = 99, z = 99;

@@ -15,9 +15,9 @@ from .results import (
     FaceDetectorResult,
     FaceLandmark,
     FaceLandmarkerResult,
+    FaceMesh,
     LandmarkType,
     NormalizedKeypoint,
-    NormalizedLandmark,
     Point,
     StageTimings,
 )
@@ -78,7 +78,7 @@ def _detection(face: pb.Face) -> Detection:
             if item.type in _LANDMARK_TYPES
         ],
         contours=[
-            FaceContour(ContourType(item.type), [Point(p.x, p.y) for p in item.points])
+            FaceContour(ContourType(item.type), _points(item.points_xy))
             for item in face.contours
             if item.type in _CONTOUR_TYPES
         ],
@@ -89,9 +89,14 @@ def _detection(face: pb.Face) -> Detection:
         left_eye_open_probability=_optional(face, "left_eye_open_probability"),
         right_eye_open_probability=_optional(face, "right_eye_open_probability"),
         presence_score=_optional(face, "presence_score"),
-        face_landmarks=[NormalizedLandmark(x=p.x, y=p.y, z=p.z) for p in face.mesh],
+        face_landmarks=FaceMesh(face.mesh_xyz),
         facial_transformation_matrix=_matrix(face.transformation_matrix),
     )
+
+
+def _points(packed_xy: Any) -> List[Point]:
+    xy = list(packed_xy)
+    return list(map(Point, xy[0::2], xy[1::2]))
 
 
 def _keypoint_label(keypoint_type: int) -> Optional[str]:

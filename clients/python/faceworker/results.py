@@ -1,5 +1,9 @@
 """Results, as plain dataclasses shaped like MediaPipe Tasks' containers.
 
+A face's mesh is the exception: a read-only sequence (:class:`FaceMesh`) that
+builds its 478 landmarks from the worker's packed floats only when they are
+read, and otherwise behaves as MediaPipe's list of landmarks.
+
 The MediaPipe names come first (``detections``, ``bounding_box``,
 ``categories``, ``keypoints``, ``face_landmarks``,
 ``facial_transformation_matrixes``); FaceWorker's extras (ML Kit's landmarks,
@@ -15,8 +19,11 @@ values are fractions of its width and height; pixel values are floats with
 from __future__ import annotations
 
 import enum
+import operator
 from dataclasses import dataclass, field
-from typing import Any, List, Optional
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Union, overload
+
+from ._numpy import numpy
 
 
 @dataclass
@@ -65,6 +72,111 @@ class NormalizedLandmark:
     z: float
     visibility: Optional[float] = None
     presence: Optional[float] = None
+
+
+class FaceMesh(Sequence[NormalizedLandmark]):
+    """A face's mesh: a read-only sequence of :class:`NormalizedLandmark`.
+
+    It reads like the list MediaPipe returns (indexing, slicing into a list,
+    ``len``, iteration, ``==`` with a list or another mesh), but keeps the
+    worker's packed floats and builds a landmark only when it is read: all of
+    them in one pass on the first iteration or slice, one by one when indexed
+    before that. Each landmark is built once, so changes to it stay. ``list(mesh)``
+    gives a plain list; :meth:`numpy_view` gives the points as an array
+    without building any landmark.
+    """
+
+    def __init__(self, xyz: Iterable[float] = ()) -> None:
+        """Wraps packed floats: x, y, z of point 0, then of point 1, and so on.
+
+        A trailing partial point is dropped.
+        """
+        # Each form is made from the other only when first needed. Where protobuf's
+        # container (or an array) hands numpy its floats in one copy, the array comes
+        # first; elsewhere numpy would read it float by float, slower than list().
+        self._array: Any = None
+        self._floats: Optional[List[float]] = None
+        if numpy is not None and hasattr(xyz, "__array__"):
+            array = numpy.array(xyz, dtype=numpy.float32).ravel()
+            self._array = array[: len(array) // 3 * 3]
+            self._count = len(self._array) // 3
+        else:
+            floats = list(xyz)
+            self._floats = floats[: len(floats) // 3 * 3]
+            self._count = len(self._floats) // 3
+        self._points: Optional[List[NormalizedLandmark]] = None
+        self._picked: Dict[int, NormalizedLandmark] = {}
+
+    def __len__(self) -> int:
+        return self._count
+
+    @overload
+    def __getitem__(self, index: int) -> NormalizedLandmark: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> List[NormalizedLandmark]: ...
+
+    def __getitem__(self, index: Union[int, slice]) -> Union[NormalizedLandmark, List[NormalizedLandmark]]:
+        if self._points is None and not isinstance(index, slice):
+            return self._pick(operator.index(index))
+        return self._all()[index]
+
+    def __iter__(self) -> Iterator[NormalizedLandmark]:
+        return iter(self._all())
+
+    def __reversed__(self) -> Iterator[NormalizedLandmark]:
+        return reversed(self._all())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, FaceMesh):
+            return self._all() == other._all()
+        if isinstance(other, list):
+            return self._all() == other
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return repr(self._all())
+
+    def numpy_view(self) -> Any:
+        """The points as a read-only float32 numpy array of shape (len(self), 3): x, y, z per row.
+
+        Raises:
+            ImportError: When numpy is not installed.
+        """
+        if numpy is None:
+            raise ImportError("numpy_view() needs numpy: pip install 'faceworker[numpy]'")
+        if self._array is None:
+            self._array = numpy.array(self._floats, dtype=numpy.float32)
+        view = self._array.reshape(-1, 3)
+        view.flags.writeable = False
+        return view
+
+    def _coordinates(self, start: int, stop: int) -> List[float]:
+        if self._floats is not None:
+            return self._floats[start:stop]
+        return self._array[start:stop].tolist()
+
+    def _pick(self, index: int) -> NormalizedLandmark:
+        position = index + self._count if index < 0 else index
+        if not 0 <= position < self._count:
+            raise IndexError(f"face mesh index {index} out of range for {self._count} points")
+        point = self._picked.get(position)
+        if point is None:
+            x, y, z = self._coordinates(3 * position, 3 * position + 3)
+            point = self._picked[position] = NormalizedLandmark(x, y, z)
+        return point
+
+    def _all(self) -> List[NormalizedLandmark]:
+        if self._points is None:
+            flat = self._coordinates(0, 3 * self._count)
+            points = list(map(NormalizedLandmark, flat[0::3], flat[1::3], flat[2::3]))
+            for position, point in self._picked.items():
+                points[position] = point
+            self._points = points
+            self._picked = {}
+        return self._points
 
 
 @dataclass
@@ -149,7 +261,8 @@ class Detection:
         right_eye_open_probability: The person's right eye, likewise.
         presence_score: The face mesh's confidence, when it ran.
         face_landmarks: The 478-point face mesh (468 face points, then the
-            iris of the person's right eye, then of the left), when asked for.
+            iris of the person's right eye, then of the left), when asked
+            for; empty otherwise.
         facial_transformation_matrix: MediaPipe's 4x4 facial transformation
             matrix, when asked for: a numpy array when numpy is installed,
             else a list of four rows.
@@ -168,7 +281,7 @@ class Detection:
     left_eye_open_probability: Optional[float] = None
     right_eye_open_probability: Optional[float] = None
     presence_score: Optional[float] = None
-    face_landmarks: List[NormalizedLandmark] = field(default_factory=list)
+    face_landmarks: FaceMesh = field(default_factory=FaceMesh)
     facial_transformation_matrix: Optional[Any] = None
 
     def landmark(self, landmark_type: LandmarkType) -> Optional[FaceLandmark]:
@@ -246,7 +359,7 @@ class FaceLandmarkerResult:
         timings: The worker's stage timings for this frame.
     """
 
-    face_landmarks: List[List[NormalizedLandmark]]
+    face_landmarks: List[FaceMesh]
     face_blendshapes: List[List[Category]] = field(default_factory=list)
     facial_transformation_matrixes: List[Any] = field(default_factory=list)
     detections: List[Detection] = field(default_factory=list)

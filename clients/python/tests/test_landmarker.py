@@ -51,6 +51,9 @@ def test_478_mesh_points_inside_the_face(base_options):
     ]
     assert len(inside) > 0.9 * len(mesh)
     assert result.detections[0].face_landmarks == mesh
+    view = mesh.numpy_view()
+    assert view.shape == (478, 3)
+    assert view.tolist() == [[point.x, point.y, point.z] for point in mesh]
     assert result.face_blendshapes == []
     # Without the option there is no matrix, as in MediaPipe.
     assert result.facial_transformation_matrixes == []

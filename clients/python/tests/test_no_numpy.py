@@ -25,9 +25,18 @@ try:
     numpy_view = "worked"
 except ImportError as error:
     numpy_view = str(error)
+mesh = result.face_landmarks[0]
+try:
+    mesh.numpy_view()
+    mesh_numpy_view = "worked"
+except ImportError as error:
+    mesh_numpy_view = str(error)
 print(json.dumps({
     "faces": len(result.face_landmarks),
-    "points": len(result.face_landmarks[0]),
+    "points": len(mesh),
+    "iris": [mesh[468].x, mesh[468].y, mesh[468].z],
+    "iterated": [[p.x, p.y, p.z] for p in mesh][468],
+    "mesh_numpy_view": mesh_numpy_view,
     "matrix": result.facial_transformation_matrixes[0],
     "gray_faces": len(gray.detections),
     "numpy_view": numpy_view,
@@ -47,6 +56,10 @@ def test_the_client_works_without_numpy(worker):
     answer = json.loads(run.stdout)
     assert answer["faces"] == 1
     assert answer["points"] == 478
+    # Indexing before any iteration and iterating read the same point.
+    assert answer["iris"] == answer["iterated"]
+    assert 0 < answer["iris"][0] < 1 and 0 < answer["iris"][1] < 1
+    assert "pip install 'faceworker[numpy]'" in answer["mesh_numpy_view"]
     # Without numpy the matrix is four rows of four floats.
     assert [len(row) for row in answer["matrix"]] == [4, 4, 4, 4]
     assert answer["gray_faces"] == 0

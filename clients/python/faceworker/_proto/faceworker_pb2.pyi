@@ -117,15 +117,15 @@ class CloseSessionResponse(_message.Message):
     def __init__(self, session_id: _Optional[int] = ...) -> None: ...
 
 class Contour(_message.Message):
-    __slots__ = ["points", "type"]
-    POINTS_FIELD_NUMBER: _ClassVar[int]
+    __slots__ = ["points_xy", "type"]
+    POINTS_XY_FIELD_NUMBER: _ClassVar[int]
     TYPE_FIELD_NUMBER: _ClassVar[int]
-    points: _containers.RepeatedCompositeFieldContainer[Point]
+    points_xy: _containers.RepeatedScalarFieldContainer[float]
     type: ContourType
-    def __init__(self, type: _Optional[_Union[ContourType, str]] = ..., points: _Optional[_Iterable[_Union[Point, _Mapping]]] = ...) -> None: ...
+    def __init__(self, type: _Optional[_Union[ContourType, str]] = ..., points_xy: _Optional[_Iterable[float]] = ...) -> None: ...
 
 class Face(_message.Message):
-    __slots__ = ["bounding_box", "contours", "head_euler_angle_x", "head_euler_angle_y", "head_euler_angle_z", "keypoints", "landmarks", "left_eye_open_probability", "mesh", "presence_score", "right_eye_open_probability", "score", "smiling_probability", "tracking_id", "transformation_matrix"]
+    __slots__ = ["bounding_box", "contours", "head_euler_angle_x", "head_euler_angle_y", "head_euler_angle_z", "keypoints", "landmarks", "left_eye_open_probability", "mesh_xyz", "presence_score", "right_eye_open_probability", "score", "smiling_probability", "tracking_id", "transformation_matrix"]
     BOUNDING_BOX_FIELD_NUMBER: _ClassVar[int]
     CONTOURS_FIELD_NUMBER: _ClassVar[int]
     HEAD_EULER_ANGLE_X_FIELD_NUMBER: _ClassVar[int]
@@ -134,7 +134,7 @@ class Face(_message.Message):
     KEYPOINTS_FIELD_NUMBER: _ClassVar[int]
     LANDMARKS_FIELD_NUMBER: _ClassVar[int]
     LEFT_EYE_OPEN_PROBABILITY_FIELD_NUMBER: _ClassVar[int]
-    MESH_FIELD_NUMBER: _ClassVar[int]
+    MESH_XYZ_FIELD_NUMBER: _ClassVar[int]
     PRESENCE_SCORE_FIELD_NUMBER: _ClassVar[int]
     RIGHT_EYE_OPEN_PROBABILITY_FIELD_NUMBER: _ClassVar[int]
     SCORE_FIELD_NUMBER: _ClassVar[int]
@@ -149,14 +149,14 @@ class Face(_message.Message):
     keypoints: _containers.RepeatedCompositeFieldContainer[Keypoint]
     landmarks: _containers.RepeatedCompositeFieldContainer[Landmark]
     left_eye_open_probability: float
-    mesh: _containers.RepeatedCompositeFieldContainer[NormalizedLandmark]
+    mesh_xyz: _containers.RepeatedScalarFieldContainer[float]
     presence_score: float
     right_eye_open_probability: float
     score: float
     smiling_probability: float
     tracking_id: int
     transformation_matrix: _containers.RepeatedScalarFieldContainer[float]
-    def __init__(self, bounding_box: _Optional[_Union[BoundingBox, _Mapping]] = ..., score: _Optional[float] = ..., keypoints: _Optional[_Iterable[_Union[Keypoint, _Mapping]]] = ..., landmarks: _Optional[_Iterable[_Union[Landmark, _Mapping]]] = ..., contours: _Optional[_Iterable[_Union[Contour, _Mapping]]] = ..., head_euler_angle_x: _Optional[float] = ..., head_euler_angle_y: _Optional[float] = ..., head_euler_angle_z: _Optional[float] = ..., smiling_probability: _Optional[float] = ..., left_eye_open_probability: _Optional[float] = ..., right_eye_open_probability: _Optional[float] = ..., tracking_id: _Optional[int] = ..., presence_score: _Optional[float] = ..., mesh: _Optional[_Iterable[_Union[NormalizedLandmark, _Mapping]]] = ..., transformation_matrix: _Optional[_Iterable[float]] = ...) -> None: ...
+    def __init__(self, bounding_box: _Optional[_Union[BoundingBox, _Mapping]] = ..., score: _Optional[float] = ..., keypoints: _Optional[_Iterable[_Union[Keypoint, _Mapping]]] = ..., landmarks: _Optional[_Iterable[_Union[Landmark, _Mapping]]] = ..., contours: _Optional[_Iterable[_Union[Contour, _Mapping]]] = ..., head_euler_angle_x: _Optional[float] = ..., head_euler_angle_y: _Optional[float] = ..., head_euler_angle_z: _Optional[float] = ..., smiling_probability: _Optional[float] = ..., left_eye_open_probability: _Optional[float] = ..., right_eye_open_probability: _Optional[float] = ..., tracking_id: _Optional[int] = ..., presence_score: _Optional[float] = ..., mesh_xyz: _Optional[_Iterable[float]] = ..., transformation_matrix: _Optional[_Iterable[float]] = ...) -> None: ...
 
 class Frame(_message.Message):
     __slots__ = ["jpeg", "orientation", "raw", "timestamp_ms"]
@@ -259,16 +259,6 @@ class ModelInfo(_message.Message):
     sha256: str
     size_bytes: int
     def __init__(self, name: _Optional[str] = ..., sha256: _Optional[str] = ..., size_bytes: _Optional[int] = ...) -> None: ...
-
-class NormalizedLandmark(_message.Message):
-    __slots__ = ["x", "y", "z"]
-    X_FIELD_NUMBER: _ClassVar[int]
-    Y_FIELD_NUMBER: _ClassVar[int]
-    Z_FIELD_NUMBER: _ClassVar[int]
-    x: float
-    y: float
-    z: float
-    def __init__(self, x: _Optional[float] = ..., y: _Optional[float] = ..., z: _Optional[float] = ...) -> None: ...
 
 class OpenSessionRequest(_message.Message):
     __slots__ = ["options"]
