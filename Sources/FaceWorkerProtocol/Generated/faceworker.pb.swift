@@ -1072,13 +1072,14 @@ public nonisolated struct Faceworker_V1_ResetSessionResponse: Sendable {
 /// How a session treats its frames. Defaults follow ML Kit face detection and
 /// MediaPipe's Face Detector and Face Landmarker tasks.
 ///
-/// The face detector finds faces. The face mesh model (468 points) runs on
-/// each face only when at least one of these asks for it: landmark_mode ALL,
-/// contour_mode ALL, classification_mode ALL, output_face_mesh,
-/// output_transformation_matrix; the iris model (for points 468 to 477) runs
-/// only with output_face_mesh. Without the face mesh, each face has only its
-/// box, score, six keypoints, head_euler_angle_z and, with tracking_enabled,
-/// its tracking_id, and the detector runs on every frame.
+/// The face detector finds faces. A landmark model runs on each face only when
+/// at least one of these asks for it: landmark_mode ALL, contour_mode ALL,
+/// classification_mode ALL, output_face_mesh, output_transformation_matrix.
+/// With output_face_mesh it is MediaPipe's attention mesh, whose one run gives
+/// all 478 points (the 468 refined at the lips and eyes, then both irises);
+/// otherwise the 468-point face mesh, which costs less. Without either, each
+/// face has only its box, score, six keypoints, head_euler_angle_z and, with
+/// tracking_enabled, its tracking_id, and the detector runs on every frame.
 public nonisolated struct Faceworker_V1_SessionOptions: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1473,8 +1474,8 @@ public nonisolated struct Faceworker_V1_StageTimings: Sendable {
   /// when it did not run.
   public var detectUs: UInt64 = 0
 
-  /// Running the face mesh and iris models on every face, and deriving the
-  /// ML Kit outputs; 0 when they did not run.
+  /// Running the landmark model on every face, and deriving the ML Kit
+  /// outputs; 0 when it did not run.
   public var landmarksUs: UInt64 = 0
 
   /// From receipt until the result was ready to be sent (includes queued_us).

@@ -27,7 +27,7 @@ MODEL_FILES = [
     "face_detection_short_range.tflite",
     "face_detection_full_range_sparse.tflite",
     "face_landmark.tflite",
-    "iris_landmark.tflite",
+    "face_landmark_with_attention.tflite",
 ]
 STARTUP_SECONDS = 60
 
