@@ -16,7 +16,8 @@ per performance goal of DESIGN.md:
 * P2py  P2's workload through the Python client (bench_python_client.py, in the client's own
         environment --client-python), against the same MediaPipe runs as P2. When
         --result-cost names a script that exists, its python_result_us (the client's own cost
-        per 478-point result) is shown beside it; when it does not exist that figure is left out.
+        per 478-point result with P2's ML Kit outputs, run with --mlkit) is shown beside it; when
+        it does not exist that figure is left out.
 * P4    8 live-stream sessions at 30 fps with the whole pipeline: round trip p99, share of the
         frames sent that were answered (the rest were dropped in favour of newer ones), errors.
         No peer.
@@ -190,7 +191,8 @@ def python_result_cost(client_python, script):
     a note saying where the figure came from or why there is none."""
     if not script.is_file():
         return None, f"{script} is not there: skipped"
-    command = [str(client_python), str(script)]
+    # With every ML Kit output and tracking, as P2's sessions ask for.
+    command = [str(client_python), str(script), "--mlkit"]
     try:
         done = subprocess.run(command, capture_output=True, text=True, timeout=CLIENT_TIMEOUT_S)
     except subprocess.TimeoutExpired:
