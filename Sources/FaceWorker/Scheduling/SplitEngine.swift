@@ -3,10 +3,11 @@ import Inference
 import Synchronization
 
 /// The one engine whose model runs are split over every core, lent to a
-/// frame that runs while the other inference threads have nothing to do.
+/// frame that runs while the other inference threads have nothing to do and
+/// no other session is open.
 ///
 /// With as many ready sessions as threads, each thread runs its own frame on
-/// its own core and nothing is gained by splitting; with fewer, a lone frame
+/// its own core and nothing is gained by splitting; a lone session's frame
 /// would leave cores idle. Only one frame can use the pool's cores at a time,
 /// so the engine is lent out under a lock that no thread ever waits for: a
 /// thread that finds it taken runs its frame on its own engine instead.
