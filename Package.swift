@@ -102,7 +102,10 @@ let package = Package(
         .testTarget(name: "FaceWorkerProtocolTests", dependencies: ["FaceWorkerProtocol", "InferenceTesting"]),
         .testTarget(
             name: "FaceWorkerTests",
-            dependencies: ["FaceWorker", "FaceWorkerClient", "FaceWorkerProtocol", "Imaging", "ImagingTesting", "InferenceTesting"]
+            dependencies: [
+                "FaceDetection", "FaceWorker", "FaceWorkerClient", "FaceWorkerProtocol", "Imaging", "ImagingTesting", "InferenceTesting",
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ]
         ),
     ]
 )
