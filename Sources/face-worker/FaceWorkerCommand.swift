@@ -26,7 +26,7 @@ struct FaceWorkerCommand: AsyncParsableCommand {
     @Option(help: "Directory holding the four .tflite model files (`make models` fetches them).")
     var models = "models"
 
-    @Option(help: "Inference threads, each with its own model runtimes. Default: one per core.")
+    @Option(help: "Inference threads, each with its own model runtimes. While only one session is open and nothing else runs, its frames' model runs are split over this many threads. Default: one per core.")
     var threads = WorkerConfiguration.coreCount
 
     @Option(help: "Largest message accepted, in bytes. A longer length prefix is answered with RESOURCE_EXHAUSTED and the connection is closed.")
