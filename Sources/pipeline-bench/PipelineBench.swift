@@ -10,7 +10,7 @@ struct PipelineBench: ParsableCommand {
     enum Mode: String, ExpressibleByArgument, CaseIterable {
         /// Fast detection only, video mode.
         case detect
-        /// The 478-point mesh (iris-refined), ML Kit landmarks, contours,
+        /// The 478-point attention mesh, ML Kit landmarks, contours,
         /// classification and tracking, video mode: MediaPipe's FaceMesh with
         /// refined landmarks produces the same 478 points.
         case landmarks

@@ -47,6 +47,6 @@ public struct FaceResult: Sendable {
     public var decodeMicros: Int64 = 0
     /// Time spent in the detector stage, microseconds.
     public var detectMicros: Int64
-    /// Time spent in the landmark stage (mesh, iris, ML Kit outputs), microseconds.
+    /// Time spent in the landmark stage (landmark model, ML Kit outputs), microseconds.
     public var landmarksMicros: Int64
 }

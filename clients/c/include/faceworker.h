@@ -364,7 +364,7 @@ typedef struct fw_timings {
     uint64_t queued_us;       /* waiting behind other frames */
     uint64_t decode_us;       /* JPEG decoding or pixel conversion */
     uint64_t detect_us;       /* face detector; 0 when it did not run */
-    uint64_t landmarks_us;    /* face mesh, iris, ML Kit outputs; 0 if not run */
+    uint64_t landmarks_us;    /* landmark model, ML Kit outputs; 0 if not run */
     uint64_t total_us;        /* receipt to result ready, queued_us included */
 } fw_timings;
 
