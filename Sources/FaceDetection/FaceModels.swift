@@ -74,6 +74,22 @@ public final class FaceEngine {
         self.threadPool = threadPool
     }
 
+    /// Samples `image` into a model's input tensor, the rows split over the
+    /// engine's pool when it has one: the crop is the largest part of a frame
+    /// that runs outside XNNPACK.
+    func sample(_ image: RGBImage, size: Int, transform: Imaging.AffineTransform, border: BorderMode,
+                valueRange: ClosedRange<Float>, into tensor: UnsafeMutableBufferPointer<Float>) {
+        guard let threadPool else {
+            image.sampleTensor(width: size, height: size, transform: transform, border: border, valueRange: valueRange, into: tensor)
+            return
+        }
+        let parts = threadPool.threads
+        threadPool.parallelize(parts) { part in
+            image.sampleTensor(width: size, height: size, transform: transform, border: border, valueRange: valueRange,
+                               into: tensor, rows: size * part / parts..<size * (part + 1) / parts)
+        }
+    }
+
     /// This thread's JPEG decoder, created on first use.
     func jpegDecoder() throws(ImagingError) -> JPEGDecoder {
         if let decoder { return decoder }

@@ -22,15 +22,16 @@ struct BilinearSampler {
     let sourceHeight: Int
     let border: BorderMode
 
-    /// Fills `width * height * 3` floats at `output`, mapping each 8-bit result through `values`.
+    /// Fills rows `rows` of a `width`-wide tensor at `output` (`width * 3`
+    /// floats a row), mapping each 8-bit result through `values`.
     func sample(
-        transform: AffineTransform, width: Int, height: Int,
+        transform: AffineTransform, width: Int, rows: Range<Int>,
         values: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>
     ) {
         let stepX = transform.m00 * Double(Self.subpixels)
         let stepY = transform.m10 * Double(Self.subpixels)
-        var out = output
-        for v in 0..<height {
+        var out = output + rows.lowerBound * width * 3
+        for v in rows {
             // Scaling by 32 is exact, so this equals OpenCV's (m00 u + (m01 v + m02)) * 32.
             let rowX = (transform.m01 * Double(v) + transform.m02) * Double(Self.subpixels)
             let rowY = (transform.m11 * Double(v) + transform.m12) * Double(Self.subpixels)

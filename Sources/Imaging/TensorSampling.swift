@@ -25,11 +25,15 @@ extension RGBImage {
     ///   - valueRange: the tensor value of 8-bit 0 (lower bound) and 255 (upper bound).
     ///   - output: at least `width * height * 3` floats; the first
     ///     `width * height * 3` are overwritten.
+    ///   - rows: the rows to write, all by default; the others are left as
+    ///     they are, so threads may each fill a part of one tensor.
     public func sampleTensor(
         width: Int, height: Int, transform: AffineTransform, border: BorderMode,
-        valueRange: ClosedRange<Float>, into output: UnsafeMutableBufferPointer<Float>
+        valueRange: ClosedRange<Float>, into output: UnsafeMutableBufferPointer<Float>, rows: Range<Int>? = nil
     ) {
         precondition(width > 0 && height > 0, "tensor size \(width)x\(height) is empty")
+        let rows = rows ?? 0..<height
+        precondition(rows.lowerBound >= 0 && rows.upperBound <= height, "rows \(rows) lie outside the tensor's \(height) rows")
         precondition(
             output.count >= width * height * 3,
             "tensor buffer holds \(output.count) floats, \(width)x\(height)x3 needs \(width * height * 3)"
@@ -46,7 +50,7 @@ extension RGBImage {
                 guard let source = source.baseAddress, let values = values.baseAddress else { return }
                 BilinearSampler(
                     source: source, sourceWidth: self.width, sourceHeight: self.height, border: border
-                ).sample(transform: transform, width: width, height: height, values: values, into: destination)
+                ).sample(transform: transform, width: width, rows: rows, values: values, into: destination)
             }
         }
     }

@@ -31,6 +31,20 @@ public final class ThreadPool: @unchecked Sendable {
         pthreadpool_destroy(handle)
     }
 
+    /// Calls `body` with every index in `0..<count`, spread over the pool's
+    /// threads, and returns when all calls have returned. The calls run
+    /// concurrently, so `body` must only touch what no other index touches.
+    public func parallelize(_ count: Int, _ body: (Int) -> Void) {
+        withoutActuallyEscaping(body) { body in
+            var task = body
+            withUnsafeMutablePointer(to: &task) { task in
+                pthreadpool_parallelize_1d(handle, { context, index in
+                    context!.assumingMemoryBound(to: ((Int) -> Void).self).pointee(index)
+                }, task, count, 0)
+            }
+        }
+    }
+
     /// Sends spinning workers to sleep: an empty task for each thread, with
     /// the flag that makes workers sleep as soon as it is done.
     public func park() {

@@ -128,6 +128,32 @@ struct TensorSamplingTests {
         }
     }
 
+    @Test("rows sampled in parts give the whole tensor, and leave the other rows alone")
+    func rowParts() {
+        var generator = SplitMix64(seed: 31)
+        let image = TestImages.noise(width: 37, height: 29, seed: 5)
+        for _ in 0..<20 {
+            let width = Int.random(in: 1...20, using: &generator), height = Int.random(in: 2...20, using: &generator)
+            let transform = AffineTransform.rotatedRect(
+                centerX: Double.random(in: 0...37, using: &generator), centerY: Double.random(in: 0...29, using: &generator),
+                width: Double.random(in: 4...50, using: &generator), height: Double.random(in: 4...50, using: &generator),
+                rotation: Double.random(in: -3...3, using: &generator), flipHorizontally: false, outputWidth: width, outputHeight: height)
+            let whole = Self.sample(image, width: width, height: height, transform: transform, border: .replicate, valueRange: 0...1)
+            let split = Int.random(in: 1..<height, using: &generator)
+            var parts = [Float](repeating: .nan, count: width * height * 3)
+            parts.withUnsafeMutableBufferPointer { buffer in
+                image.sampleTensor(width: width, height: height, transform: transform, border: .replicate, valueRange: 0...1,
+                                   into: buffer, rows: 0..<split)
+            }
+            #expect(parts[(split * width * 3)...].allSatisfy { $0.isNaN }, "rows after the part are untouched")
+            parts.withUnsafeMutableBufferPointer { buffer in
+                image.sampleTensor(width: width, height: height, transform: transform, border: .replicate, valueRange: 0...1,
+                                   into: buffer, rows: split..<height)
+            }
+            #expect(parts == whole)
+        }
+    }
+
     /// Against exact floating-point bilinear interpolation: off by at most the
     /// final rounding (half a level) plus the 1/32-pixel position rounding,
     /// which on an image whose slope is at most 2 levels per pixel moves a

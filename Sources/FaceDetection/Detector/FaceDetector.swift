@@ -33,7 +33,7 @@ struct FaceDetector {
         let letterbox = Imaging.AffineTransform.letterbox(
             sourceWidth: image.width, sourceHeight: image.height, outputWidth: size, outputHeight: size)
         // Outside the image the detector sees black (BORDER_ZERO), i.e. -1 after value mapping.
-        image.sampleTensor(width: size, height: size, transform: letterbox, border: .zero, valueRange: -1...1, into: runtime.input())
+        engine.sample(image, size: size, transform: letterbox, border: .zero, valueRange: -1...1, into: runtime.input())
         try runtime.invoke()
         let candidates = decode(regressors: runtime.output(0), scores: runtime.output(1), minScore: minScore)
         let merged = weightedNonMaxSuppression(candidates, threshold: suppressionThreshold)

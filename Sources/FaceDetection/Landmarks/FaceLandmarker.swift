@@ -28,7 +28,7 @@ struct FaceLandmarker {
         let runtime = try engine.runtime(for: refined ? models.attentionMesh : models.faceMesh)
         let size = Self.inputSize
         let transform = roi.transform(imageWidth: image.width, imageHeight: image.height, size: size)
-        image.sampleTensor(width: size, height: size, transform: transform, border: .replicate, valueRange: 0...1, into: runtime.input())
+        engine.sample(image, size: size, transform: transform, border: .replicate, valueRange: 0...1, into: runtime.input())
         try runtime.invoke()
         let flag = runtime.output(refined ? AttentionMeshOutputs.faceFlag : 1)[0]
         let presence = 1 / (1 + exp(-flag))
