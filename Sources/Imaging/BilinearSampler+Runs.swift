@@ -2,51 +2,63 @@
 /// source, four at a time in SIMD lanes, with the same fixed-point arithmetic
 /// as the per-pixel path and the same bits out.
 ///
-/// A run goes through two loops. The first computes every pixel's position
-/// and weights. The second gathers each pixel's source bytes with scalar
-/// loads into lane order and blends four pixels at a time; the gather runs
-/// `gatherLead` pixels ahead of the blend, so that its scalar loads and stores
-/// overlap the blend's vector arithmetic rather than waiting for it.
+/// A run is cut into blocks of four pixels and goes through two loops. The
+/// first computes every block's positions and weights. The second gathers each
+/// block's source bytes with scalar loads into lane order and blends the
+/// block; the gather runs `gatherLead` blocks ahead of the blend, so that its
+/// loads and stores overlap the blend's vector arithmetic.
 extension BilinearSampler {
-    /// 16-bit lanes: two per pixel in a 4-pixel block.
+    /// 16-bit lanes: two per pixel of a block.
     typealias Lanes = SIMD8<Int16>
 
-    private static let gatherLead = 16
+    private static let gatherLead = 4
 
-    /// Per-column working memory of `sample`, carved from one temporary
-    /// allocation of `bytesPerColumn` bytes per output column.
+    /// What the loops keep about a block: one 16-byte vector each, in a record
+    /// of `Field.count` vectors per block, so that every access is at a fixed
+    /// offset from one pointer. Keeping a block's values together also keeps
+    /// the gather's stores from advancing through memory in step with its
+    /// loads from the source, where some alignments of the two would make
+    /// every load wait for the stores before it (4 KiB aliasing).
+    private enum Field: Int {
+        /// Integer source column and row of each pixel's top-left neighbour.
+        case columns, rows
+        /// Each pixel's fractions as two equal 16-bit halves: `512 * fx` and `fy`.
+        case horizontalWeights, verticalWeights
+        /// Four source bytes starting at the pixel's top-left, top-right,
+        /// bottom-left and bottom-right neighbour: R, G, B and one spare byte.
+        case topLeft, topRight, bottomLeft, bottomRight
+
+        static let count = 8
+    }
+
+    private static let recordBytes = Field.count * 16
+
+    /// Working memory of `sample`, from one temporary allocation.
     struct RunScratch {
-        static let bytesPerColumn = 48
         static let alignment = 16
+
+        static func byteCount(width: Int) -> Int {
+            2 * MemoryLayout<Double>.stride * width + recordBytes * (width + 3) / 4
+        }
 
         /// `m00 * 32 * u` and `m10 * 32 * u` for output column `u`.
         let stepsX: UnsafeMutablePointer<Double>
         let stepsY: UnsafeMutablePointer<Double>
-        /// Integer source column and row of each run pixel's top-left neighbour.
-        let columns: UnsafeMutablePointer<Int32>
-        let rows: UnsafeMutablePointer<Int32>
-        /// Each pixel's fractions as two equal 16-bit halves: `512 * fx` and `fy`.
-        let horizontalWeights: UnsafeMutablePointer<Int32>
-        let verticalWeights: UnsafeMutablePointer<Int32>
-        /// Four source bytes per pixel, starting at its top-left, top-right,
-        /// bottom-left and bottom-right neighbour: R, G, B and one spare byte.
-        let topLeft: UnsafeMutablePointer<UInt32>
-        let topRight: UnsafeMutablePointer<UInt32>
-        let bottomLeft: UnsafeMutablePointer<UInt32>
-        let bottomRight: UnsafeMutablePointer<UInt32>
+        /// One record per block of a run.
+        let blocks: UnsafeMutableRawPointer
 
         init(_ memory: UnsafeMutableRawPointer, width: Int) {
             stepsX = memory.bindMemory(to: Double.self, capacity: 2 * width)
             stepsY = stepsX + width
-            columns = (memory + 16 * width).bindMemory(to: Int32.self, capacity: 4 * width)
-            rows = columns + width
-            horizontalWeights = rows + width
-            verticalWeights = horizontalWeights + width
-            topLeft = (memory + 32 * width).bindMemory(to: UInt32.self, capacity: 4 * width)
-            topRight = topLeft + width
-            bottomLeft = topRight + width
-            bottomRight = bottomLeft + width
+            blocks = memory + 2 * MemoryLayout<Double>.stride * width
         }
+    }
+
+    @inline(__always)
+    private static func address(
+        _ blocks: UnsafeMutableRawPointer, _ block: Int, _ field: Field, lane: Int = 0
+    ) -> UnsafeMutableRawPointer {
+        blocks + (block &* recordBytes &+ field.rawValue &* 16 &+ lane &* 4)
     }
 
     /// Writes output pixels `first ..< first + count` of a row (at least four,
@@ -56,66 +68,57 @@ extension BilinearSampler {
         from first: Int, count: Int, rowX: Double, rowY: Double, scratch: RunScratch, levels: Levels,
         into row: UnsafeMutablePointer<Float>
     ) {
-        // Blocks of four; the last one may overlap the one before it, which
-        // rewrites the same values.
-        var block = 0
-        while block < count {
-            block = Swift.min(block, count &- 4)
-            let u = first &+ block
-            let x = Self.fixedPoints(rowX + Self.load(scratch.stepsX + u))
-            let y = Self.fixedPoints(rowY + Self.load(scratch.stepsY + u))
-            Self.store(x &>> Int32(Self.subpixelBits), at: scratch.columns + block)
-            Self.store(y &>> Int32(Self.subpixelBits), at: scratch.rows + block)
+        let blocks = scratch.blocks
+        let blockCount = (count &+ 3) / 4
+        // The last block may overlap the one before it, which rewrites the same values.
+        @inline(__always) func start(_ block: Int) -> Int {
+            Swift.min(4 &* block, count &- 4)
+        }
+        for block in 0..<blockCount {
+            let u = first &+ start(block)
+            let x = Self.fixedPoints(rowX + UnsafeRawPointer(scratch.stepsX + u).loadUnaligned(as: SIMD4<Double>.self))
+            let y = Self.fixedPoints(rowY + UnsafeRawPointer(scratch.stepsY + u).loadUnaligned(as: SIMD4<Double>.self))
             let fx = (x & Int32(Self.subpixels - 1)) &<< 9, fy = y & Int32(Self.subpixels - 1)
-            Self.store(fx | fx &<< 16, at: scratch.horizontalWeights + block)
-            Self.store(fy | fy &<< 16, at: scratch.verticalWeights + block)
-            block &+= 4
+            Self.address(blocks, block, .columns).storeBytes(of: x &>> Int32(Self.subpixelBits), as: SIMD4<Int32>.self)
+            Self.address(blocks, block, .rows).storeBytes(of: y &>> Int32(Self.subpixelBits), as: SIMD4<Int32>.self)
+            Self.address(blocks, block, .horizontalWeights).storeBytes(of: fx | fx &<< 16, as: SIMD4<Int32>.self)
+            Self.address(blocks, block, .verticalWeights).storeBytes(of: fy | fy &<< 16, as: SIMD4<Int32>.self)
         }
 
         let rowBytes = sourceWidth &* 3
-        @inline(__always) func gather(_ index: Int) {
-            let offset = Int(scratch.rows[index]) &* rowBytes &+ Int(scratch.columns[index]) &* 3
-            let top = UnsafeRawPointer(source).loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-            let bottom = UnsafeRawPointer(source).loadUnaligned(fromByteOffset: offset &+ rowBytes, as: UInt64.self)
-            scratch.topLeft[index] = UInt32(truncatingIfNeeded: top)
-            scratch.topRight[index] = UInt32(truncatingIfNeeded: top &>> 24)
-            scratch.bottomLeft[index] = UInt32(truncatingIfNeeded: bottom)
-            scratch.bottomRight[index] = UInt32(truncatingIfNeeded: bottom &>> 24)
+        @inline(__always) func gather(_ block: Int) {
+            for lane in 0..<4 {
+                let column = Int(Self.address(blocks, block, .columns, lane: lane).load(as: Int32.self))
+                let line = Int(Self.address(blocks, block, .rows, lane: lane).load(as: Int32.self))
+                let offset = line &* rowBytes &+ column &* 3
+                let top = UnsafeRawPointer(source).loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                let bottom = UnsafeRawPointer(source).loadUnaligned(fromByteOffset: offset &+ rowBytes, as: UInt64.self)
+                Self.address(blocks, block, .topLeft, lane: lane).storeBytes(of: UInt32(truncatingIfNeeded: top), as: UInt32.self)
+                Self.address(blocks, block, .topRight, lane: lane).storeBytes(of: UInt32(truncatingIfNeeded: top &>> 24), as: UInt32.self)
+                Self.address(blocks, block, .bottomLeft, lane: lane).storeBytes(of: UInt32(truncatingIfNeeded: bottom), as: UInt32.self)
+                Self.address(blocks, block, .bottomRight, lane: lane).storeBytes(of: UInt32(truncatingIfNeeded: bottom &>> 24), as: UInt32.self)
+            }
         }
-        var gathered = 0
-        while gathered < Swift.min(count, Self.gatherLead) {
-            gather(gathered)
-            gathered &+= 1
+        for block in 0..<Swift.min(blockCount, Self.gatherLead) {
+            gather(block)
         }
         let output = UnsafeMutableRawPointer(row + 3 * first)
-        block = 0
-        while block < count {
-            block = Swift.min(block, count &- 4)
-            if gathered &+ 4 <= count {
-                gather(gathered)
-                gather(gathered &+ 1)
-                gather(gathered &+ 2)
-                gather(gathered &+ 3)
-                gathered &+= 4
-            } else {
-                while gathered < count {
-                    gather(gathered)
-                    gathered &+= 1
-                }
+        for block in 0..<blockCount {
+            if block &+ Self.gatherLead < blockCount {
+                gather(block &+ Self.gatherLead)
             }
-            let (left, right) = blendBlock(block, scratch: scratch)
+            let (left, right) = blendBlock(block, blocks: blocks)
             // Lanes R, G, B, spare of pixels 0 and 1 in `left`, 2 and 3 in `right`.
-            let at = 12 &* block
+            let at = 12 &* start(block)
             output.storeBytes(of: levels.values(SIMD4(truncatingIfNeeded: left.lowHalf)), toByteOffset: at, as: SIMD4<Float>.self)
             output.storeBytes(of: levels.values(SIMD4(truncatingIfNeeded: left.highHalf)), toByteOffset: at &+ 12, as: SIMD4<Float>.self)
             output.storeBytes(of: levels.values(SIMD4(truncatingIfNeeded: right.lowHalf)), toByteOffset: at &+ 24, as: SIMD4<Float>.self)
             output.storeBytes(of: levels.values(SIMD4(truncatingIfNeeded: right.highHalf)), toByteOffset: at &+ 36, as: SIMD4<Float>.self)
-            block &+= 4
         }
     }
 
-    /// The 8-bit results of pixels `block ..< block + 4`, as R, G, B and a
-    /// spare lane per pixel.
+    /// The 8-bit results of a block's pixels, as R, G, B and a spare lane per
+    /// pixel.
     ///
     /// Each pixel's four bytes R, G, B, R' seen as two 16-bit lanes split into
     /// their low bytes (R, B) and high bytes (G, R'), so every lane of a vector
@@ -125,12 +128,16 @@ extension BilinearSampler {
     /// 32 * 255, so it fits 16 bits) of the left and of the right neighbours,
     /// then a horizontal one in `round`.
     @inline(__always)
-    private func blendBlock(_ block: Int, scratch: RunScratch) -> (SIMD8<UInt16>, SIMD8<UInt16>) {
-        let fy = Self.load(scratch.verticalWeights + block, as: Lanes.self)
-        let fx512 = Self.load(scratch.horizontalWeights + block, as: Lanes.self)
+    private func blendBlock(_ block: Int, blocks: UnsafeMutableRawPointer) -> (SIMD8<UInt16>, SIMD8<UInt16>) {
+        @inline(__always) func load<Vector: SIMD>(_ field: Field, as type: Vector.Type) -> Vector {
+            UnsafeRawPointer(Self.address(blocks, block, field)).load(as: Vector.self)
+        }
+        let fy = load(.verticalWeights, as: Lanes.self)
+        let fx512 = load(.horizontalWeights, as: Lanes.self)
         let gy = 32 &- fy
-        let topLeft = Self.load(scratch.topLeft + block), topRight = Self.load(scratch.topRight + block)
-        let bottomLeft = Self.load(scratch.bottomLeft + block), bottomRight = Self.load(scratch.bottomRight + block)
+        let topLeft = load(.topLeft, as: SIMD4<UInt32>.self), topRight = load(.topRight, as: SIMD4<UInt32>.self)
+        let bottomLeft = load(.bottomLeft, as: SIMD4<UInt32>.self)
+        let bottomRight = load(.bottomRight, as: SIMD4<UInt32>.self)
         let redBlueLeft = Self.lowBytes(topLeft) &* gy &+ Self.lowBytes(bottomLeft) &* fy
         let redBlueRight = Self.lowBytes(topRight) &* gy &+ Self.lowBytes(bottomRight) &* fy
         let greenLeft = Self.highBytes(topLeft) &* gy &+ Self.highBytes(bottomLeft) &* fy
@@ -171,20 +178,5 @@ extension BilinearSampler {
     @inline(__always)
     private static func fixedPoints(_ values: SIMD4<Double>) -> SIMD4<Int32> {
         SIMD4<Int32>(truncatingIfNeeded: unsafeBitCast(values + roundingBias, to: SIMD4<Int64>.self))
-    }
-
-    @inline(__always)
-    private static func load<Element, Vector: SIMD>(_ pointer: UnsafeMutablePointer<Element>, as type: Vector.Type) -> Vector {
-        UnsafeRawPointer(pointer).loadUnaligned(as: Vector.self)
-    }
-
-    @inline(__always)
-    private static func load<Scalar: SIMDScalar>(_ pointer: UnsafeMutablePointer<Scalar>) -> SIMD4<Scalar> {
-        UnsafeRawPointer(pointer).loadUnaligned(as: SIMD4<Scalar>.self)
-    }
-
-    @inline(__always)
-    private static func store<Scalar: SIMDScalar>(_ value: SIMD4<Scalar>, at pointer: UnsafeMutablePointer<Scalar>) {
-        UnsafeMutableRawPointer(pointer).storeBytes(of: value, as: SIMD4<Scalar>.self)
     }
 }

@@ -41,7 +41,7 @@ struct BilinearSampler {
         let stepX = transform.m00 * Double(Self.subpixels)
         let stepY = transform.m10 * Double(Self.subpixels)
         withUnsafeTemporaryAllocation(
-            byteCount: RunScratch.bytesPerColumn * width, alignment: RunScratch.alignment
+            byteCount: RunScratch.byteCount(width: width), alignment: RunScratch.alignment
         ) { memory in
             guard let base = memory.baseAddress else { return }
             let scratch = RunScratch(base, width: width)
