@@ -75,28 +75,35 @@ extension BilinearSampler {
             Swift.min(4 &* block, count &- 4)
         }
         for block in 0..<blockCount {
+            @inline(__always) func store(_ value: SIMD4<Int32>, as field: Field) {
+                Self.address(blocks, block, field).storeBytes(of: value, as: SIMD4<Int32>.self)
+            }
             let u = first &+ start(block)
             let x = Self.fixedPoints(rowX + UnsafeRawPointer(scratch.stepsX + u).loadUnaligned(as: SIMD4<Double>.self))
             let y = Self.fixedPoints(rowY + UnsafeRawPointer(scratch.stepsY + u).loadUnaligned(as: SIMD4<Double>.self))
-            let fx = (x & Int32(Self.subpixels - 1)) &<< 9, fy = y & Int32(Self.subpixels - 1)
-            Self.address(blocks, block, .columns).storeBytes(of: x &>> Int32(Self.subpixelBits), as: SIMD4<Int32>.self)
-            Self.address(blocks, block, .rows).storeBytes(of: y &>> Int32(Self.subpixelBits), as: SIMD4<Int32>.self)
-            Self.address(blocks, block, .horizontalWeights).storeBytes(of: fx | fx &<< 16, as: SIMD4<Int32>.self)
-            Self.address(blocks, block, .verticalWeights).storeBytes(of: fy | fy &<< 16, as: SIMD4<Int32>.self)
+            let fractionMask = Int32(Self.subpixels - 1), bits = Int32(Self.subpixelBits)
+            let fx512 = (x & fractionMask) &<< 9, fy = y & fractionMask
+            store(x &>> bits, as: .columns)
+            store(y &>> bits, as: .rows)
+            store(fx512 | fx512 &<< 16, as: .horizontalWeights)
+            store(fy | fy &<< 16, as: .verticalWeights)
         }
 
         let rowBytes = sourceWidth &* 3
         @inline(__always) func gather(_ block: Int) {
             for lane in 0..<4 {
+                @inline(__always) func store(_ bytes: UInt64, as field: Field) {
+                    Self.address(blocks, block, field, lane: lane).storeBytes(of: UInt32(truncatingIfNeeded: bytes), as: UInt32.self)
+                }
                 let column = Int(Self.address(blocks, block, .columns, lane: lane).load(as: Int32.self))
                 let line = Int(Self.address(blocks, block, .rows, lane: lane).load(as: Int32.self))
                 let offset = line &* rowBytes &+ column &* 3
                 let top = UnsafeRawPointer(source).loadUnaligned(fromByteOffset: offset, as: UInt64.self)
                 let bottom = UnsafeRawPointer(source).loadUnaligned(fromByteOffset: offset &+ rowBytes, as: UInt64.self)
-                Self.address(blocks, block, .topLeft, lane: lane).storeBytes(of: UInt32(truncatingIfNeeded: top), as: UInt32.self)
-                Self.address(blocks, block, .topRight, lane: lane).storeBytes(of: UInt32(truncatingIfNeeded: top &>> 24), as: UInt32.self)
-                Self.address(blocks, block, .bottomLeft, lane: lane).storeBytes(of: UInt32(truncatingIfNeeded: bottom), as: UInt32.self)
-                Self.address(blocks, block, .bottomRight, lane: lane).storeBytes(of: UInt32(truncatingIfNeeded: bottom &>> 24), as: UInt32.self)
+                store(top, as: .topLeft)
+                store(top &>> 24, as: .topRight)
+                store(bottom, as: .bottomLeft)
+                store(bottom &>> 24, as: .bottomRight)
             }
         }
         for block in 0..<Swift.min(blockCount, Self.gatherLead) {
@@ -107,13 +114,16 @@ extension BilinearSampler {
             if block &+ Self.gatherLead < blockCount {
                 gather(block &+ Self.gatherLead)
             }
-            let (left, right) = blendBlock(block, blocks: blocks)
             // Lanes R, G, B, spare of pixels 0 and 1 in `left`, 2 and 3 in `right`.
+            let (left, right) = blendBlock(block, blocks: blocks)
             let at = 12 &* start(block)
-            output.storeBytes(of: levels.values(SIMD4(truncatingIfNeeded: left.lowHalf)), toByteOffset: at, as: SIMD4<Float>.self)
-            output.storeBytes(of: levels.values(SIMD4(truncatingIfNeeded: left.highHalf)), toByteOffset: at &+ 12, as: SIMD4<Float>.self)
-            output.storeBytes(of: levels.values(SIMD4(truncatingIfNeeded: right.lowHalf)), toByteOffset: at &+ 24, as: SIMD4<Float>.self)
-            output.storeBytes(of: levels.values(SIMD4(truncatingIfNeeded: right.highHalf)), toByteOffset: at &+ 36, as: SIMD4<Float>.self)
+            @inline(__always) func write(_ pixel: SIMD4<UInt16>, at offset: Int) {
+                output.storeBytes(of: levels.values(SIMD4(truncatingIfNeeded: pixel)), toByteOffset: at &+ offset, as: SIMD4<Float>.self)
+            }
+            write(left.lowHalf, at: 0)
+            write(left.highHalf, at: 12)
+            write(right.lowHalf, at: 24)
+            write(right.highHalf, at: 36)
         }
     }
 
