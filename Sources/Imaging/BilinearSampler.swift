@@ -1,9 +1,15 @@
 /// The inner loop of `RGBImage.sampleTensor`: OpenCV's fixed-point bilinear
 /// interpolation on packed RGB8.
+///
+/// Each output row walks a straight line through the source. Its pixels whose
+/// whole neighbourhood lies inside the image form one run in the middle of the
+/// row (the run path in `BilinearSampler+Runs.swift`, four pixels at a time);
+/// the pixels before and after it, where the border rule matters, take the
+/// per-pixel path in this file. Both produce the same bits.
 struct BilinearSampler {
     /// Source positions are kept in 1/32 pixel, OpenCV's `INTER_TAB_SIZE`.
-    private static let subpixelBits = 5
-    private static let subpixels = 1 << subpixelBits
+    static let subpixelBits = 5
+    static let subpixels = 1 << subpixelBits
     /// Weights of the four neighbours sum to 32 * 32; half of that rounds.
     private static let weightBits = 2 * subpixelBits
     private static let weightHalf = 1 << (weightBits - 1)
@@ -15,7 +21,7 @@ struct BilinearSampler {
     /// floating-point mode, which is what OpenCV's cvRound does; the low 32 bits
     /// of the result's bit pattern are then that integer in two's complement.
     /// This avoids a call to rint on targets without SSE4.1's roundsd.
-    private static let roundingBias = 6_755_399_441_055_744.0
+    static let roundingBias = 6_755_399_441_055_744.0
 
     let source: UnsafePointer<UInt8>
     let sourceWidth: Int
@@ -23,28 +29,125 @@ struct BilinearSampler {
     let border: BorderMode
 
     /// Fills rows `rows` of a `width`-wide tensor at `output` (`width * 3`
-    /// floats a row), mapping each 8-bit result through `values`.
+    /// floats a row), writing nothing outside them: each 8-bit result `q`
+    /// becomes `Float(q) * (hi - lo) / 255 + lo` for `valueRange = lo...hi`,
+    /// computed as OpenCV's convertTo does (`q * scale + offset` in Float).
     func sample(
         transform: AffineTransform, width: Int, rows: Range<Int>,
-        values: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>
+        valueRange: ClosedRange<Float>, into output: UnsafeMutablePointer<Float>
     ) {
+        let levels = Levels(
+            scale: (valueRange.upperBound - valueRange.lowerBound) / 255, offset: valueRange.lowerBound
+        )
         let stepX = transform.m00 * Double(Self.subpixels)
         let stepY = transform.m10 * Double(Self.subpixels)
-        var out = output + rows.lowerBound * width * 3
-        for v in rows {
-            // Scaling by 32 is exact, so this equals OpenCV's (m00 u + (m01 v + m02)) * 32.
-            let rowX = (transform.m01 * Double(v) + transform.m02) * Double(Self.subpixels)
-            let rowY = (transform.m11 * Double(v) + transform.m12) * Double(Self.subpixels)
+        withUnsafeTemporaryAllocation(
+            byteCount: RunScratch.byteCount(width: width), alignment: RunScratch.alignment
+        ) { memory in
+            guard let base = memory.baseAddress else { return }
+            let scratch = RunScratch(base, width: width)
+            // Every row adds the same column terms; computing them once makes
+            // a run's positions one addition each, with the same bits.
             for u in 0..<width {
-                let x = Self.fixedPoint(rowX + stepX * Double(u))
-                let y = Self.fixedPoint(rowY + stepY * Double(u))
-                let (red, green, blue) = interpolate(x: x, y: y)
-                out[0] = values[red]
-                out[1] = values[green]
-                out[2] = values[blue]
-                out += 3
+                scratch.stepsX[u] = stepX * Double(u)
+                scratch.stepsY[u] = stepY * Double(u)
+            }
+            for v in rows {
+                // Scaling by 32 is exact, so this equals OpenCV's (m00 u + (m01 v + m02)) * 32.
+                let rowX = (transform.m01 * Double(v) + transform.m02) * Double(Self.subpixels)
+                let rowY = (transform.m11 * Double(v) + transform.m12) * Double(Self.subpixels)
+                // The last row of the part counts as the tensor's last: a run's
+                // write past its end would land in a row another thread may fill.
+                sampleRow(
+                    rowX: rowX, rowY: rowY, width: width, isLast: v == rows.upperBound - 1, scratch: scratch,
+                    levels: levels, into: output + v * width * 3
+                )
             }
         }
+    }
+
+    private func sampleRow(
+        rowX: Double, rowY: Double, width: Int, isLast: Bool, scratch: RunScratch,
+        levels: Levels, into row: UnsafeMutablePointer<Float>
+    ) {
+        @inline(__always) func position(_ u: Int) -> (x: Int, y: Int) {
+            (Self.fixedPoint(rowX + scratch.stepsX[u]), Self.fixedPoint(rowY + scratch.stepsY[u]))
+        }
+        @inline(__always) func write(_ u: Int, at position: (x: Int, y: Int)) {
+            let (red, green, blue) = interpolate(x: position.x, y: position.y)
+            row[3 * u] = levels.value(red)
+            row[3 * u + 1] = levels.value(green)
+            row[3 * u + 2] = levels.value(blue)
+        }
+        if isBlank(
+            first: (rowX + scratch.stepsX[0], rowY + scratch.stepsY[0]),
+            last: (rowX + scratch.stepsX[width - 1], rowY + scratch.stepsY[width - 1])
+        ) {
+            let zero = levels.value(0)
+            for index in 0..<(3 * width) {
+                row[index] = zero
+            }
+            return
+        }
+        // x and y are monotonic along the row, so the pixels inside the run's
+        // bounds form one interval: scan in from both ends to find it.
+        var u = 0
+        while u < width {
+            let here = position(u)
+            if isRunPixel(here) { break }
+            write(u, at: here)
+            u += 1
+        }
+        var end = width
+        while end > u, !isRunPixel(position(end - 1)) {
+            end -= 1
+        }
+        // The run also writes one float past each pixel, into the next pixel,
+        // which must therefore exist and be written afterwards: not so for the
+        // tensor's very last pixel.
+        let runEnd = isLast ? Swift.min(end, width - 1) : end
+        if runEnd - u >= 4 {
+            sampleRun(
+                from: u, count: runEnd - u, rowX: rowX, rowY: rowY, scratch: scratch, levels: levels,
+                into: row
+            )
+            u = runEnd
+        }
+        while u < width {
+            write(u, at: position(u))
+            u += 1
+        }
+    }
+
+    /// Whether the run path may take a pixel at this fixed-point position: its
+    /// four neighbours are inside, and so are the two bytes after them that the
+    /// run's 8-byte loads also read (one more source row is left out for that).
+    @inline(__always)
+    private func isRunPixel(_ position: (x: Int, y: Int)) -> Bool {
+        let x0 = position.x >> Self.subpixelBits, y0 = position.y >> Self.subpixelBits
+        return x0 >= 0 && x0 < sourceWidth - 1 && y0 >= 0 && y0 < sourceHeight - 2
+    }
+
+    /// With the zero border, whether a row whose end pixels are at these
+    /// positions (1/32 pixel, before rounding) reads nothing: both lie beyond
+    /// the same edge, so every pixel between them does too.
+    private func isBlank(first: (x: Double, y: Double), last: (x: Double, y: Double)) -> Bool {
+        guard border == .zero else { return false }
+        let firstX = Self.side(first.x, size: sourceWidth), firstY = Self.side(first.y, size: sourceHeight)
+        return (firstX != 0 && firstX == Self.side(last.x, size: sourceWidth))
+            || (firstY != 0 && firstY == Self.side(last.y, size: sourceHeight))
+    }
+
+    /// -1 or 1 when a coordinate (1/32 pixel, before rounding) puts all four
+    /// neighbours past the low or the high edge of an axis of `size` pixels,
+    /// 0 otherwise. Unlike `fixedPoint`, it keeps the two far sides apart and
+    /// says 0 for NaN, so that it is monotonic along a row.
+    private static func side(_ value: Double, size: Int) -> Int {
+        if value <= -limit { return -1 }
+        if value >= limit { return 1 }
+        guard value > -limit else { return 0 }
+        let index = fixedPoint(value) >> subpixelBits
+        return index < -1 ? -1 : index > size - 1 ? 1 : 0
     }
 
     @inline(__always)
@@ -64,7 +167,7 @@ struct BilinearSampler {
         let w10 = fy * Self.subpixels - w11
         let w00 = Self.subpixels * Self.subpixels - w01 - w10 - w11
         let rowBytes = sourceWidth * 3
-        // Both neighbours inside on each axis: the common case, read directly.
+        // Both neighbours inside on each axis: read directly.
         if UInt(bitPattern: x0) < UInt(sourceWidth - 1), UInt(bitPattern: y0) < UInt(sourceHeight - 1) {
             let p = source + y0 * rowBytes + x0 * 3
             let q = p + rowBytes
@@ -77,8 +180,8 @@ struct BilinearSampler {
         return interpolateAtBorder(x0: x0, y0: y0, weights: (w00, w01, w10, w11))
     }
 
-    /// The slow path, for positions whose 2x2 neighbourhood leaves the image:
-    /// each neighbour is read through the border rule, as OpenCV's remap does.
+    /// For positions whose 2x2 neighbourhood leaves the image: each neighbour
+    /// is read through the border rule, as OpenCV's remap does.
     private func interpolateAtBorder(x0: Int, y0: Int, weights: (Int, Int, Int, Int)) -> (Int, Int, Int) {
         let maxX = sourceWidth - 1, maxY = sourceHeight - 1
         if border == .zero, x0 < -1 || x0 > maxX || y0 < -1 || y0 > maxY {
@@ -112,5 +215,24 @@ struct BilinearSampler {
         _ a: UInt8, _ b: UInt8, _ c: UInt8, _ d: UInt8, _ wa: Int, _ wb: Int, _ wc: Int, _ wd: Int
     ) -> Int {
         (Int(a) * wa + Int(b) * wb + Int(c) * wc + Int(d) * wd + weightHalf) >> weightBits
+    }
+}
+
+extension BilinearSampler {
+    /// The map from 8-bit results to tensor values, applied the same way by
+    /// both paths.
+    struct Levels {
+        let scale: Float
+        let offset: Float
+
+        @inline(__always)
+        func value(_ level: Int) -> Float {
+            Float(level) * scale + offset
+        }
+
+        @inline(__always)
+        func values(_ levels: SIMD4<Int32>) -> SIMD4<Float> {
+            SIMD4<Float>(levels) * scale + offset
+        }
     }
 }

@@ -39,19 +39,11 @@ extension RGBImage {
             "tensor buffer holds \(output.count) floats, \(width)x\(height)x3 needs \(width * height * 3)"
         )
         guard let destination = output.baseAddress else { return }
-        withUnsafeTemporaryAllocation(of: Float.self, capacity: 256) { values in
-            // Every output value is one of 256, so map them once; computed as
-            // OpenCV's convertTo does (v * scale + offset in Float).
-            let scale = (valueRange.upperBound - valueRange.lowerBound) / 255
-            for level in 0..<256 {
-                values[level] = Float(level) * scale + valueRange.lowerBound
-            }
-            pixels.withUnsafeBufferPointer { source in
-                guard let source = source.baseAddress, let values = values.baseAddress else { return }
-                BilinearSampler(
-                    source: source, sourceWidth: self.width, sourceHeight: self.height, border: border
-                ).sample(transform: transform, width: width, rows: rows, values: values, into: destination)
-            }
+        pixels.withUnsafeBufferPointer { source in
+            guard let source = source.baseAddress else { return }
+            BilinearSampler(
+                source: source, sourceWidth: self.width, sourceHeight: self.height, border: border
+            ).sample(transform: transform, width: width, rows: rows, valueRange: valueRange, into: destination)
         }
     }
 

@@ -5,6 +5,9 @@ import Imaging
 enum ReferenceSampler {
     /// OpenCV's 8-bit INTER_LINEAR as documented: the position rounded to
     /// 1/32 pixel, integer weights, the result rounded, then mapped to the range.
+    /// A position that is NaN or 2^25 pixels or more away is put 2^25 pixels
+    /// before the origin on its axis: the sampler's rule for positions that
+    /// count as outside the image.
     static func openCV(
         _ image: RGBImage, width: Int, height: Int, transform: AffineTransform,
         border: BorderMode, valueRange: ClosedRange<Float>
@@ -15,8 +18,7 @@ enum ReferenceSampler {
             for u in 0..<width {
                 let x = transform.m00 * Double(u) + (transform.m01 * Double(v) + transform.m02)
                 let y = transform.m10 * Double(u) + (transform.m11 * Double(v) + transform.m12)
-                let fixedX = Int((x * 32).rounded(.toNearestOrEven))
-                let fixedY = Int((y * 32).rounded(.toNearestOrEven))
+                let fixedX = fixedPoint(x * 32), fixedY = fixedPoint(y * 32)
                 let x0 = Int((Double(fixedX) / 32).rounded(.down)), y0 = Int((Double(fixedY) / 32).rounded(.down))
                 let fx = fixedX - x0 * 32, fy = fixedY - y0 * 32
                 let neighbours = [
@@ -34,6 +36,13 @@ enum ReferenceSampler {
             }
         }
         return output
+    }
+
+    /// A position in 1/32 pixel rounded to an integer, ties to even, with the
+    /// far-away rule of `openCV`.
+    static func fixedPoint(_ value: Double) -> Int {
+        let far = Double(1 << 30)
+        return value > -far && value < far ? Int(value.rounded(.toNearestOrEven)) : -(1 << 30)
     }
 
     /// Exact bilinear interpolation in floating point, no rounding anywhere;

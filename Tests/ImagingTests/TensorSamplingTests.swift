@@ -154,6 +154,102 @@ struct TensorSamplingTests {
         }
     }
 
+    /// The sampler takes a row's interior run four pixels at a time and the
+    /// pixels around it one by one; these transforms aim at where the two
+    /// meet: positions exactly on the last columns and rows, rounding ties,
+    /// images of one to three rows or columns, rows too short for a run, rows
+    /// that cross the image in one huge step, and NaN, infinite or huge
+    /// coefficients. Each tensor must equal the reference, and nothing past
+    /// it may be written.
+    @Test("matches the reference where the vector runs meet the image edges, on ties and degenerate rows")
+    func runBoundaries() {
+        var generator = SplitMix64(seed: 31)
+        let ranges: [ClosedRange<Float>] = [0...1, -1...1, 0...255, -0.5...3]
+        for trial in 0..<500 {
+            let image = TestImages.noise(
+                width: Int.random(in: 1...48, using: &generator), height: Int.random(in: 1...20, using: &generator),
+                seed: UInt64(1000 + trial)
+            )
+            let width = Int.random(in: 1...40, using: &generator), height = Int.random(in: 1...5, using: &generator)
+            let transform = Self.boundaryTransform(trial, image: image, width: width, using: &generator)
+            let border: BorderMode = Bool.random(using: &generator) ? .zero : .replicate
+            let range = ranges[Int.random(in: 0..<ranges.count, using: &generator)]
+            let count = width * height * 3
+            var storage = [Float](repeating: .nan, count: count + 4)
+            for index in count..<storage.count {
+                storage[index] = 42
+            }
+            storage.withUnsafeMutableBufferPointer { buffer in
+                image.sampleTensor(
+                    width: width, height: height, transform: transform, border: border, valueRange: range, into: buffer
+                )
+            }
+            let reference = ReferenceSampler.openCV(
+                image, width: width, height: height, transform: transform, border: border, valueRange: range
+            )
+            #expect(Array(storage.prefix(count)) == reference, "trial \(trial): \(transform), \(border)")
+            #expect(storage.suffix(4).allSatisfy { $0 == 42 }, "trial \(trial)")
+        }
+    }
+
+    /// A transform of the kind `trial` selects, for an output `width` wide.
+    static func boundaryTransform(
+        _ trial: Int, image: RGBImage, width: Int, using generator: inout SplitMix64
+    ) -> AffineTransform {
+        let imageWidth = Double(image.width), imageHeight = Double(image.height)
+        func halves(_ size: Double) -> Double {
+            Double(Int.random(in: -4...(2 * Int(size) + 2), using: &generator)) / 2
+        }
+        switch trial % 5 {
+        case 0:
+            // Steps of whole 1/32 pixels from half-pixel origins: positions fall
+            // exactly on the last columns and rows, with and without a fraction;
+            // every other such transform walks the rows down the columns.
+            let steps = [1, 0.5, 0.25, 2, -1, -0.5]
+            let along = steps[Int.random(in: 0..<steps.count, using: &generator)]
+            let across = steps[Int.random(in: 0..<steps.count, using: &generator)]
+            if trial % 2 == 0 {
+                return AffineTransform(m00: along, m01: 0, m02: halves(imageWidth), m10: 0, m11: across, m12: halves(imageHeight))
+            }
+            return AffineTransform(m00: 0, m01: across, m02: halves(imageWidth), m10: along, m11: 0, m12: halves(imageHeight))
+        case 1:
+            // Positions on odd multiples of 1/64 pixel: every rounding is a tie.
+            func tie(_ size: Double) -> Double {
+                Double(2 * Int.random(in: -4...(32 * Int(size) + 4), using: &generator) + 1) / 64
+            }
+            return AffineTransform(m00: 1, m01: 0.5, m02: tie(imageWidth), m10: -0.5, m11: 1, m12: tie(imageHeight))
+        case 2:
+            // One output column lands near the image; the huge step puts its
+            // neighbours far beyond opposite edges, some past the far-away limit.
+            let steps = [1e12, -1e12, 3e8, -3e8, 1.5e7, -1.5e7]
+            let step = steps[Int.random(in: 0..<steps.count, using: &generator)]
+            let middle = Double(Int.random(in: 0..<width, using: &generator))
+            let x = Double.random(in: -2...(imageWidth + 1), using: &generator)
+            let y = Double.random(in: -2...(imageHeight + 1), using: &generator)
+            if Bool.random(using: &generator) {
+                return AffineTransform(m00: step, m01: 0, m02: x - step * middle, m10: 0, m11: 1, m12: y)
+            }
+            return AffineTransform(m00: 0.7, m01: 0, m02: x, m10: step, m11: 0.3, m12: y - step * middle)
+        case 3:
+            // A rotated crop partly off the image, as the landmark crops are.
+            return AffineTransform.rotatedRect(
+                centerX: Double.random(in: -5...(imageWidth + 5), using: &generator),
+                centerY: Double.random(in: -5...(imageHeight + 5), using: &generator),
+                width: Double.random(in: 1...60, using: &generator), height: Double.random(in: 1...60, using: &generator),
+                rotation: Double.random(in: -4...4, using: &generator), outputWidth: width, outputHeight: 5
+            )
+        default:
+            // One coefficient of a plain crop replaced by NaN, an infinity or a huge value.
+            let hostile = [Double.nan, .infinity, -.infinity, 1e300, -1e300, 3e9]
+            var coefficients = [1, 0.1, halves(imageWidth), -0.1, 1, halves(imageHeight)]
+            coefficients[Int.random(in: 0..<6, using: &generator)] = hostile[Int.random(in: 0..<hostile.count, using: &generator)]
+            return AffineTransform(
+                m00: coefficients[0], m01: coefficients[1], m02: coefficients[2],
+                m10: coefficients[3], m11: coefficients[4], m12: coefficients[5]
+            )
+        }
+    }
+
     /// Against exact floating-point bilinear interpolation: off by at most the
     /// final rounding (half a level) plus the 1/32-pixel position rounding,
     /// which on an image whose slope is at most 2 levels per pixel moves a
