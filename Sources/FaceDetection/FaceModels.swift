@@ -9,7 +9,7 @@ public struct FaceModels: Sendable {
     /// BlazeFace full range, sparse (192x192): ML Kit's `accurate` performance mode.
     public let fullRangeDetector: CompiledModel
     /// The 468-point face mesh (192x192), for the ML Kit outputs when the 478
-    /// points are not asked for: it costs about two thirds of the attention mesh.
+    /// points are not asked for: it costs about three quarters of the attention mesh.
     public let faceMesh: CompiledModel
     /// The attention mesh (192x192): 468 points refined at the lips and eyes
     /// plus both irises, 478 points in one run, as MediaPipe's refined FaceMesh.
