@@ -13,8 +13,8 @@ public final class Runtime {
     public let model: CompiledModel
     /// One XNNPACK runtime per stage; nil where a stage's segment is empty.
     private let engines: [xnn_runtime_t?]
-    /// The pool the segments split their operators over, if any.
-    public let threadPool: ThreadPool?
+    /// Held so the pool outlives the XNNPACK runtimes that run on it.
+    private let threadPool: ThreadPool?
     /// The buffer of every tensor that crosses a boundary, keyed by tensor index.
     private let buffers: [Int: UnsafeMutableBufferPointer<Float>]
     private let hostCalls: [[HostCall]]
