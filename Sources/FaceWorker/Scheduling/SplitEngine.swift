@@ -21,6 +21,11 @@ final class SplitEngine: Sendable {
     private let engine: Mutex<FaceEngine>
     private let pool: ThreadPool
     private let parkRequested = Atomic(false)
+    /// Whether the workers may be awake: set when the engine is lent out,
+    /// cleared when they are parked. Parking wakes a sleeping worker to hand
+    /// it the order to sleep, so frames that share the cores skip it when
+    /// nothing can be spinning.
+    private let mayBeSpinning = Atomic(false)
 
     /// Creates the engine over a pool of `threads` threads.
     init(models: FaceModels, threads: Int) throws {
@@ -33,9 +38,8 @@ final class SplitEngine: Sendable {
     /// thread has it.
     func withEngineIfAvailable<Result: Sendable>(_ body: (FaceEngine) -> Result) -> Result? {
         engine.withLockIfAvailable { engine in
-            defer {
-                if parkRequested.exchange(false, ordering: .acquiringAndReleasing) { pool.park() }
-            }
+            mayBeSpinning.store(true, ordering: .sequentiallyConsistent)
+            defer { parkIfRequested() }
             return body(engine)
         }
     }
@@ -43,9 +47,15 @@ final class SplitEngine: Sendable {
     /// Sends the pool's spinning workers to sleep now, or, while a frame uses
     /// them, once that frame is done.
     func park() {
-        parkRequested.store(true, ordering: .releasing)
-        _ = engine.withLockIfAvailable { _ in
-            if parkRequested.exchange(false, ordering: .acquiringAndReleasing) { pool.park() }
-        }
+        guard mayBeSpinning.load(ordering: .sequentiallyConsistent) else { return }
+        parkRequested.store(true, ordering: .sequentiallyConsistent)
+        _ = engine.withLockIfAvailable { _ in parkIfRequested() }
+    }
+
+    /// Called with the engine's lock held.
+    private func parkIfRequested() {
+        guard parkRequested.exchange(false, ordering: .sequentiallyConsistent) else { return }
+        pool.park()
+        mayBeSpinning.store(false, ordering: .sequentiallyConsistent)
     }
 }
