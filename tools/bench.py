@@ -14,10 +14,9 @@ per performance goal of DESIGN.md:
 * P2    478 landmarks + tracking + ML Kit outputs, round trip p50; peer: cv2 decode +
         FaceMesh(refine_landmarks=True).process.
 * P2py  P2's workload through the Python client (bench_python_client.py, in the client's own
-        environment --client-python), against the same MediaPipe runs as P2. When
-        --result-cost names a script that exists, its python_result_us (the client's own cost
-        per 478-point result with P2's ML Kit outputs, run with --mlkit) is shown beside it; when
-        it does not exist that figure is left out.
+        environment --client-python), against the same MediaPipe runs as P2, with the
+        python_result_us of --result-cost beside it (the client's own cost per 478-point result
+        with P2's ML Kit outputs, run with --mlkit).
 * P4    8 live-stream sessions at 30 fps with the whole pipeline: round trip p99, share of the
         frames sent that were answered (the rest were dropped in favour of newer ones), errors.
         No peer.
@@ -187,23 +186,13 @@ def measure_streams(args, scratch, progress):
 
 
 def python_result_cost(client_python, script):
-    """The Python client's own cost per 478-point result in us, from `script` when it exists, and
-    a note saying where the figure came from or why there is none."""
-    if not script.is_file():
-        return None, f"{script} is not there: skipped"
-    # With every ML Kit output and tracking, as P2's sessions ask for.
+    """The Python client's own cost per 478-point result in us, with P2's ML Kit outputs."""
     command = [str(client_python), str(script), "--mlkit"]
+    result = run_json(command, CLIENT_TIMEOUT_S)
     try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=CLIENT_TIMEOUT_S)
-    except subprocess.TimeoutExpired:
-        return None, f"{script} did not finish within {CLIENT_TIMEOUT_S} s"
-    lines = [line for line in done.stdout.splitlines() if line.strip()]
-    try:
-        value = float(json.loads(lines[-1])["python_result_us"])
-    except (IndexError, ValueError, KeyError, TypeError):
-        return None, (f"{script} exited with status {done.returncode} and printed no python_result_us: "
-                      f"{(done.stderr.strip() or done.stdout.strip())[-500:]}")
-    return value, str(script)
+        return float(result["python_result_us"])
+    except (KeyError, TypeError, ValueError):
+        fail(f"{' '.join(command)} printed no python_result_us: {result}")
 
 
 def write_histogram(path, panels):
@@ -294,7 +283,7 @@ def main():
                         help="the Python of an environment with the faceworker client installed (.venv-client)")
     parser.add_argument("--result-cost", type=Path,
                         default=REPOSITORY / "clients/python/benchmarks/result_cost.py",
-                        help="the Python client's result-cost script, run when it exists")
+                        help="the Python client's result-cost script")
     parser.add_argument("--models", type=Path, required=True, help="folder of the .tflite models")
     parser.add_argument("--frames", type=Path, required=True, help="folder of frame_*.jpg files")
     parser.add_argument("--png", type=Path, required=True, help="where to write the latency histogram")
@@ -342,8 +331,8 @@ def main():
         progress("measured P7 (most live streams)")
         worker_kib, clients_kib, peer_kib = measure_memory(args, scratch)
         progress("measured P5 (memory)")
-    result_us, result_source = python_result_cost(args.client_python, args.result_cost)
-    progress("Python client's result cost: " + (f"{result_us:.1f} us" if result_us is not None else result_source))
+    result_us = python_result_cost(args.client_python, args.result_cost)
+    progress(f"Python client's result cost: {result_us:.1f} us")
 
     write_histogram(args.png, [
         (f"P1 detection only (video mode), {args.starts} worker starts",
@@ -393,9 +382,8 @@ def main():
         "p7_mediapipe_p99_ms": round(peer_streams.best.p99_ms, 3) if peer_streams.best else None,
         "p7_mediapipe_answered": round(peer_streams.best.answered, 4) if peer_streams.best else None,
         "histogram": str(args.png),
+        "python_result_us": round(result_us, 2),
     }
-    if result_us is not None:
-        summary["python_result_us"] = round(result_us, 2)
 
     n = args.iterations
     ours_reached, ours_at, ours_missed = search_cells(streams, "sessions")
@@ -430,9 +418,8 @@ def main():
     print(stage_line("P1 ours (the start with the median P2 ratio)", typical.p1_ours.detail))
     print(stage_line("P2 ours (the same start)", typical.p2_ours.detail))
     python = typical.p2_python.detail
-    cost = (f"; the client's own cost per 478-point result {result_us:.1f} us ({result_source}; goal "
-            f"<= {PYTHON_RESULT_GOAL_US} us: {verdict(result_us <= PYTHON_RESULT_GOAL_US)})"
-            if result_us is not None else f"; the client's own cost per result: {result_source}")
+    cost = (f"; the client's own cost per 478-point result {result_us:.1f} us ({args.result_cost.name}; goal "
+            f"<= {PYTHON_RESULT_GOAL_US} us: {verdict(result_us <= PYTHON_RESULT_GOAL_US)})")
     print(f"P2py (the same start): round trip p50 {typical.p2_python.median_ms:.3f} ms, transport and client "
           f"{python['overhead_median_ms']:.3f} ms (face-bench: {typical.p2_ours.detail['transport_median_ms']:.3f})"
           + cost)

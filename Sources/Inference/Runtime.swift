@@ -75,6 +75,7 @@ public final class Runtime {
                          outputs: step.outputs.map { buffers[$0]! })
             }
         }
+        stepNames = Self.stepNames(of: model)
         inputBuffers = graph.inputs.map { buffers[$0]! }
         outputBuffers = graph.outputs.map { buffers[$0]! }
     }
@@ -137,7 +138,9 @@ public final class Runtime {
 
     /// What each step of a run is, in order: an XNNPACK segment, or the host
     /// operators that follow it. `invoke(stepTimes:)` times the same steps.
-    public var stepNames: [String] {
+    public let stepNames: [String]
+
+    private static func stepNames(of model: CompiledModel) -> [String] {
         model.plan.stages.enumerated().flatMap { stage, plan -> [String] in
             var names: [String] = []
             if !plan.segment.operators.isEmpty { names.append("segment \(stage) (\(plan.segment.operators.count) operators)") }

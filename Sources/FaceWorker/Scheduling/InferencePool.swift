@@ -27,12 +27,8 @@ final class InferencePool: Sendable {
                     if let refusal = job.frame.refusal {
                         answer = refusal
                     } else if job.runsAlone, let splitEngine,
-                              let (split, updated) = splitEngine.withEngineIfAvailable({ splitEngine -> (Faceworker_V1_WorkerMessage, FrameJob) in
-                                  var borrowed = job
-                                  return (processor.process(&borrowed, engine: splitEngine), borrowed)
-                              }) {
+                              let split = splitEngine.withEngineIfAvailable({ processor.process(&job, engine: $0) }) {
                         answer = split
-                        job = updated
                     } else {
                         // This frame shares the cores, so the split engine's workers must not spin on them.
                         splitEngine?.park()
