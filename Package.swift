@@ -33,10 +33,14 @@ let package = Package(
         .target(name: "Imaging", dependencies: ["CTurboJPEG"]),
         // Layer 3: the face pipeline (detector, landmarks, ML Kit outputs, tracking, running modes).
         .target(name: "FaceDetection", dependencies: ["Inference", "Imaging"]),
-        // The wire API: generated protobuf messages and the length-prefixed framing.
+        // The wire both sides share: generated protobuf messages, the length-prefixed codec,
+        // framing errors and their statuses, and where the worker's socket is.
         .target(
             name: "FaceWorkerProtocol",
-            dependencies: [.product(name: "SwiftProtobuf", package: "swift-protobuf")]
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ]
         ),
 
         // Layer 4: the server: socket, connections, sessions, scheduler, limits, stats.
@@ -67,6 +71,7 @@ let package = Package(
             name: "face-worker",
             dependencies: [
                 "FaceWorker",
+                "FaceWorkerProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -99,7 +104,14 @@ let package = Package(
         ),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "ImagingTesting", "InferenceTesting"]),
         .testTarget(name: "FaceDetectionTests", dependencies: ["FaceDetection"], exclude: ["Goldens", "Fixtures"]),
-        .testTarget(name: "FaceWorkerProtocolTests", dependencies: ["FaceWorkerProtocol", "InferenceTesting"]),
+        .testTarget(
+            name: "FaceWorkerProtocolTests",
+            dependencies: [
+                "FaceWorkerProtocol", "InferenceTesting",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ]
+        ),
         .testTarget(
             name: "FaceWorkerTests",
             dependencies: [

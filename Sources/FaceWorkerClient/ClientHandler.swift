@@ -1,27 +1,24 @@
 import FaceWorkerProtocol
 import NIOCore
 
-/// Reads the worker's messages off the connection and routes them.
+/// Reads the worker's messages, as the wire's decoder splits them, and
+/// routes them; a stream that breaks the framing or is not faceworker.v1
+/// closes the connection with the reason, which every waiting call then gets.
 final class ClientHandler: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
 
-    private var decoder: LengthPrefixedMessageDecoder
     private let router: ResponseRouter
 
-    init(router: ResponseRouter, maximumMessageLength: Int) {
+    init(router: ResponseRouter) {
         self.router = router
-        decoder = LengthPrefixedMessageDecoder(maximumMessageLength: maximumMessageLength)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        decoder.append(contentsOf: unwrapInboundIn(data).readableBytesView)
+        let payload = unwrapInboundIn(data)
         do {
-            while let message = try decoder.nextMessage(as: Faceworker_V1_WorkerMessage.self) {
-                router.deliver(message)
-            }
+            router.deliver(try Faceworker_V1_WorkerMessage(serializedBytes: payload.readableBytesSpan))
         } catch {
-            // A stream that is out of step or not faceworker.v1 cannot be trusted further.
-            context.close(promise: nil)
+            fail(context: context, FaceWorkerError(code: .internal, message: "the worker sent a message that is not a faceworker.v1.WorkerMessage: \(error)"))
         }
     }
 
@@ -31,6 +28,17 @@ final class ClientHandler: ChannelInboundHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if case ByteToMessageDecoderError.dataReceivedInErrorState = error { return }
+        if let framing = error as? FramingError {
+            let status = Faceworker_V1_Status(framing)
+            fail(context: context, FaceWorkerError(code: status.code, message: "the worker's stream broke the framing: \(framing)"))
+        } else {
+            fail(context: context, FaceWorkerError(code: .unavailable, message: "the connection to the worker failed: \(error)"))
+        }
+    }
+
+    private func fail(context: ChannelHandlerContext, _ error: FaceWorkerError) {
+        router.close(with: error)
         context.close(promise: nil)
     }
 }

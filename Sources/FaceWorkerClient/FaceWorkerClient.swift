@@ -29,24 +29,23 @@ public final class FaceWorkerClient: Sendable {
         self.router = router
     }
 
-    /// The worker's default socket, as face-worker chooses it:
-    /// `$XDG_RUNTIME_DIR/faceworker.sock`, else `/tmp/faceworker-<uid>.sock`.
-    public static func defaultSocketPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
-            return runtime.hasSuffix("/") ? "\(runtime)faceworker.sock" : "\(runtime)/faceworker.sock"
-        }
-        return "/tmp/faceworker-\(geteuid()).sock"
-    }
-
     /// Connects to the worker listening on `socketPath`.
     ///
-    /// - Parameter maxMessageBytes: the longest answer accepted.
-    public static func connect(socketPath: String = defaultSocketPath(), maxMessageBytes: Int = 64 << 20) async throws -> FaceWorkerClient {
+    /// - Parameters:
+    ///   - socketPath: the worker's socket; by default the worker's own rule
+    ///     (``WorkerSocket/path(explicit:environment:uid:)``):
+    ///     `$FACEWORKER_SOCKET`, else `$XDG_RUNTIME_DIR/faceworker.sock`, else
+    ///     `/tmp/faceworker-<uid>.sock`.
+    ///   - maxMessageBytes: the longest answer accepted.
+    public static func connect(socketPath: String = WorkerSocket.path(), maxMessageBytes: Int = WorkerSocket.maxAnswerBytes) async throws -> FaceWorkerClient {
         let router = ResponseRouter()
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(ClientHandler(router: router, maximumMessageLength: maxMessageBytes))
+                    try channel.pipeline.syncOperations.addHandlers(
+                        ByteToMessageHandler(LengthPrefixedMessageDecoder(maximumMessageLength: maxMessageBytes)),
+                        MessageToByteHandler(LengthPrefixedMessageEncoder<Faceworker_V1_ClientMessage>()),
+                        ClientHandler(router: router))
                 }
             }
             .connect(unixDomainSocketPath: socketPath)
@@ -111,7 +110,7 @@ public final class FaceWorkerClient: Sendable {
         if let error = router.stream(message.callID, sessionID: request.sessionID, timestampMs: request.frame.timestampMs) {
             throw error
         }
-        try await channel.writeAndFlush(Self.framed(message, allocator: channel.allocator)).get()
+        try await channel.writeAndFlush(message).get()
     }
 
     /// Registers a session's results stream.
@@ -132,23 +131,9 @@ public final class FaceWorkerClient: Sendable {
     }
 
     private func write(_ message: Faceworker_V1_ClientMessage, onFailure: @escaping @Sendable (any Error) -> Void) {
-        let buffer: ByteBuffer
-        do {
-            buffer = try Self.framed(message, allocator: channel.allocator)
-        } catch {
-            onFailure(error)
-            return
-        }
-        channel.writeAndFlush(buffer).whenFailure { error in
+        channel.writeAndFlush(message).whenFailure { error in
             onFailure(self.router.closedWith ?? FaceWorkerError(code: .unavailable, message: "cannot send to the worker: \(error)"))
         }
-    }
-
-    private static func framed(_ message: Faceworker_V1_ClientMessage, allocator: ByteBufferAllocator) throws -> ByteBuffer {
-        let bytes = try LengthPrefixedMessageEncoder().encode(message: message)
-        var buffer = allocator.buffer(capacity: bytes.count)
-        buffer.writeBytes(bytes)
-        return buffer
     }
 
     private static let unexpectedAnswer = FaceWorkerError(code: .internal, message: "the worker answered with an unexpected message kind")

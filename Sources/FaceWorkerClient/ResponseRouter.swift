@@ -93,10 +93,13 @@ final class ResponseRouter: Sendable {
         }
     }
 
-    /// Fails every waiting call and ends every stream: the connection is gone.
-    func close() {
+    /// Fails every waiting call and ends every stream: the connection is gone,
+    /// for `reason` when this side knows it, else for the last status the
+    /// worker sent about the connection, else because it closed.
+    func close(with reason: FaceWorkerError? = nil) {
         let (waiters, streams, error) = state.withLock { state in
-            let error = state.connectionStatus ?? FaceWorkerError(code: .unavailable, message: "the connection to the worker closed")
+            let error = state.closedWith ?? reason ?? state.connectionStatus
+                ?? FaceWorkerError(code: .unavailable, message: "the connection to the worker closed")
             state.closedWith = error
             defer {
                 state.waiters.removeAll()

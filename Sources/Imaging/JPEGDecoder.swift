@@ -108,6 +108,25 @@ public final class JPEGDecoder {
     public func decode(_ jpeg: UnsafeRawBufferPointer, maxPixels: Int) throws(ImagingError) -> RGBImage {
         let size = try header(of: jpeg)
         try PixelLimit.check(width: size.width, height: size.height, maxPixels: maxPixels)
+        return try decode(jpeg, size: size)
+    }
+
+    /// Decodes a JPEG whose header was already read with ``header(of:)`` (and
+    /// its size checked against the caller's limit), without reading it again.
+    ///
+    /// - Parameters:
+    ///   - jpeg: the compressed bytes ``header(of:)`` read.
+    ///   - size: the size ``header(of:)`` returned for them.
+    /// - Throws: ``ImagingError/invalidJPEG(_:)`` with TurboJPEG's message for
+    ///   data TurboJPEG refuses, ``ImagingError/turboJPEG(_:)`` if TurboJPEG
+    ///   could not allocate the instance that replaces one that failed.
+    public func decode(_ jpeg: [UInt8], size: PixelSize) throws(ImagingError) -> RGBImage {
+        try jpeg.withUnsafeBufferPointer { (bytes) throws(ImagingError) in
+            try decode(UnsafeRawBufferPointer(bytes), size: size)
+        }
+    }
+
+    private func decode(_ jpeg: UnsafeRawBufferPointer, size: PixelSize) throws(ImagingError) -> RGBImage {
         let flags = TJFLAG_STOPONWARNING | TJFLAG_LIMITSCANS
         let handle = try usableHandle()
         let pixels = try [UInt8](unsafeUninitializedCapacity: size.width * size.height * 3) {

@@ -43,6 +43,14 @@ public struct RawFrame: Sendable {
         self.bytes = bytes
     }
 
+    /// Checks a frame's description before its bytes are needed: the checks
+    /// ``rgbImage(maxPixels:)`` runs, in the same order, on the fields alone.
+    public static func check(format: PixelFormat, width: Int, height: Int, rowStride: Int, byteCount: Int,
+                             maxPixels: Int) throws(ImagingError) {
+        _ = try FrameGeometry(format: format, width: width, height: height, rowStride: rowStride,
+                              byteCount: byteCount, maxPixels: maxPixels)
+    }
+
     /// Validates the frame and converts it to packed RGB (in the frame's own,
     /// stored orientation).
     ///

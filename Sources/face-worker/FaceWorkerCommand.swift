@@ -1,5 +1,6 @@
 import ArgumentParser
 import FaceWorker
+import FaceWorkerProtocol
 import Logging
 
 /// The `face-worker` executable: argument parsing only; the work is in the
@@ -21,7 +22,7 @@ struct FaceWorkerCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp(
         "Path of the Unix socket to listen on.",
         discussion: "Default: $XDG_RUNTIME_DIR/faceworker.sock when XDG_RUNTIME_DIR is set, else /tmp/faceworker-<uid>.sock."))
-    var socket: String = WorkerConfiguration.defaultSocketPath()
+    var socket: String = WorkerSocket.path()
 
     @Option(help: "Directory holding the four .tflite model files (`make models` fetches them).")
     var models = "models"

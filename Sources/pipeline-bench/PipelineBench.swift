@@ -52,19 +52,19 @@ struct PipelineBench: ParsableCommand {
         var timestamp: Int64 = 0
         let clock = ContinuousClock()
         var samples: [Double] = []
-        var stages: [String: [Int64]] = ["decode_us": [], "detect_us": [], "landmarks_us": []]
+        var stages: [String: [Double]] = ["decode_us": [], "detect_us": [], "landmarks_us": []]
         for index in 0..<(warmup + iterations) {
             let elapsed = try clock.measure {
                 timestamp += 33
-                let result = try session.process(FrameInput(pixels: .jpeg(jpegs[index % jpegs.count]), timestampMs: timestamp))
+                let result = try session.process(jpeg: jpegs[index % jpegs.count], timestampMs: timestamp)
                 if index >= warmup {
-                    stages["decode_us"]!.append(result.decodeMicros)
-                    stages["detect_us"]!.append(result.detectMicros)
-                    stages["landmarks_us"]!.append(result.landmarksMicros)
+                    stages["decode_us"]!.append(result.decodeTime / .microseconds(1))
+                    stages["detect_us"]!.append(result.detectTime / .microseconds(1))
+                    stages["landmarks_us"]!.append(result.landmarksTime / .microseconds(1))
                 }
             }
             if index >= warmup {
-                samples.append(Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) / 1e15)
+                samples.append(elapsed / .milliseconds(1))
             }
         }
         samples.sort()

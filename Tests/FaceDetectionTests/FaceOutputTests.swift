@@ -97,6 +97,6 @@ final class FaceOutputTests: XCTestCase {
         XCTAssertEqual(result.faces.count, 1)
         XCTAssertNil(result.faces[0].features)
         XCTAssertNil(result.faces[0].presence)
-        XCTAssertEqual(result.landmarksMicros, 0, "no landmark stage ran")
+        XCTAssertEqual(result.landmarksTime, .zero, "no landmark stage ran")
     }
 }

@@ -40,7 +40,7 @@ final class JPEGRawParityTests: XCTestCase {
             let label = "\(entry.file) \(performance)"
             let image = try TestData.image(entry.file)
             let raw = RawFrame(format: .rgb, width: image.width, height: image.height, rowStride: image.width * 3, bytes: image.pixels)
-            let fromJPEG = try session.process(FrameInput(pixels: .jpeg(TestData.jpeg(entry.file))))
+            let fromJPEG = try session.process(jpeg: TestData.jpeg(entry.file))
             let fromRaw = try session.process(FrameInput(pixels: .raw(raw)))
             XCTAssertEqual(fromJPEG.imageWidth, fromRaw.imageWidth, label)
             XCTAssertEqual(fromJPEG.imageHeight, fromRaw.imageHeight, label)

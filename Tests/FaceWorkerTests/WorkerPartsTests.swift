@@ -26,12 +26,6 @@ final class WorkerPartsTests: XCTestCase {
         XCTAssertTrue(window.percentiles() == (7, 7, 7), "old samples leave the window")
     }
 
-    func testTheDefaultSocketIsInTheRuntimeDirectoryWhenThereIsOne() {
-        XCTAssertEqual(WorkerConfiguration.defaultSocketPath(environment: ["XDG_RUNTIME_DIR": "/run/user/1000"], uid: 1000), "/run/user/1000/faceworker.sock")
-        XCTAssertEqual(WorkerConfiguration.defaultSocketPath(environment: [:], uid: 1000), "/tmp/faceworker-1000.sock")
-        XCTAssertEqual(WorkerConfiguration.defaultSocketPath(environment: ["XDG_RUNTIME_DIR": "relative"], uid: 7), "/tmp/faceworker-7.sock")
-    }
-
     func testConfigurationsOutOfRangeAreRefused() {
         var configuration = WorkerConfiguration(socketPath: "/tmp/x.sock", modelsDirectory: "models")
         XCTAssertNoThrow(try configuration.validate())

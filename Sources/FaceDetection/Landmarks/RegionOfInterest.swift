@@ -20,14 +20,29 @@ struct RegionOfInterest: Sendable, Equatable {
         self.rotation = rotation
     }
 
+    /// How much larger than the face's extent the landmark model's crop is,
+    /// in MediaPipe's detection-to-ROI and landmarks-to-ROI calculators alike.
+    static let landmarkCropScale: Float = 1.5
+    /// The mesh points whose line sets the next frame's rotation: the outer
+    /// corners of the subject's right and left eyes.
+    static let meshRotationPoints = (from: 33, to: 263)
+
     /// The rectangle around a detection, turned so the line from keypoint 0
-    /// (the image-left eye) to keypoint 1 is horizontal, scaled 1.5x into a
-    /// pixel square: MediaPipe's detection-to-face-landmark ROI.
+    /// (the image-left eye) to keypoint 1 is horizontal, scaled into a pixel
+    /// square: MediaPipe's detection-to-face-landmark ROI.
     init(detection: Detection, imageWidth: Int, imageHeight: Int) {
         self.init(
             xMin: detection.xMin, yMin: detection.yMin, xMax: detection.xMax, yMax: detection.yMax,
             from: detection.keypoints[0], to: detection.keypoints[1],
-            imageWidth: imageWidth, imageHeight: imageHeight, scale: 1.5)
+            imageWidth: imageWidth, imageHeight: imageHeight, scale: Self.landmarkCropScale)
+    }
+
+    /// The next frame's rectangle for a face whose mesh was found: around every
+    /// point the model gave (irises included, as MediaPipe does), turned so the
+    /// eye corners' line is horizontal.
+    init(mesh: [NormalizedLandmark], imageWidth: Int, imageHeight: Int) {
+        self.init(points: mesh, from: mesh[Self.meshRotationPoints.from], to: mesh[Self.meshRotationPoints.to],
+                  imageWidth: imageWidth, imageHeight: imageHeight, scale: Self.landmarkCropScale)
     }
 
     /// The rectangle around a set of points, turned so the line `from -> to` is

@@ -3,7 +3,7 @@
 ///
 /// Defaults follow the sources: ML Kit (fast, nothing extra, minFaceSize 0.1,
 /// no tracking) and MediaPipe (image mode, confidences 0.5, suppression 0.3,
-/// one face).
+/// one face); the numeric ones come from the conformance file through `Specs`.
 public struct FaceOptions: Sendable, Equatable {
     /// MediaPipe's running modes.
     public enum RunningMode: Sendable, Equatable {
@@ -32,19 +32,19 @@ public struct FaceOptions: Sendable, Equatable {
     /// ML Kit's classification mode "all": smiling and eyes-open probabilities.
     public var classification = false
     /// Smallest face to report, as its width over the image width (ML Kit).
-    public var minFaceSize: Float = 0.1
+    public var minFaceSize = Specs.minFaceSize.defaultValue
     /// Whether faces keep a tracking ID across frames (video and live stream only).
     public var trackingEnabled = false
     /// Detector score threshold (MediaPipe).
-    public var minDetectionConfidence: Float = 0.5
+    public var minDetectionConfidence = Specs.minDetectionConfidence.defaultValue
     /// Overlap above which detections are merged (MediaPipe).
-    public var minSuppressionThreshold: Float = 0.3
+    public var minSuppressionThreshold = Specs.minSuppressionThreshold.defaultValue
     /// Most faces reported per frame (MediaPipe Face Landmarker's numFaces).
-    public var numFaces = 1
+    public var numFaces = Specs.numFaces.defaultValue
     /// Landmark model presence score below which a face counts as lost.
-    public var minFacePresenceConfidence: Float = 0.5
+    public var minFacePresenceConfidence = Specs.minFacePresenceConfidence.defaultValue
     /// Overlap (IoU) above which a new detection is the same face as a tracked one.
-    public var minTrackingConfidence: Float = 0.5
+    public var minTrackingConfidence = Specs.minTrackingConfidence.defaultValue
     /// Return MediaPipe's 478 normalized 3-D landmarks.
     public var faceMesh = false
     /// Return MediaPipe's 4x4 facial transformation matrix.
@@ -52,9 +52,9 @@ public struct FaceOptions: Sendable, Equatable {
     /// While fewer than `numFaces` faces are followed by their landmarks, the
     /// detector runs on at most one frame in this many, so a one-face scene does
     /// not pay for the detector on every frame.
-    public var detectorIntervalFrames = 5
+    public var detectorIntervalFrames = Specs.detectorIntervalFrames.defaultValue
     /// Frames a face may go unseen and still keep its tracking ID.
-    public var maxMissedFrames = 3
+    public var maxMissedFrames = Specs.maxMissedFrames.defaultValue
 
     /// Options with every default.
     public init() {}
@@ -64,26 +64,19 @@ public struct FaceOptions: Sendable, Equatable {
         landmarks || contours || classification || faceMesh || transformationMatrix
     }
 
-    /// Checks every value against its allowed range.
+    /// Checks every value against its allowed range (`Specs`); the error
+    /// names the option as faceworker.proto does.
     public func validate() throws(FaceError) {
-        func unit(_ value: Float, _ name: String) throws(FaceError) {
-            guard value >= 0, value <= 1 else {
-                throw .invalidArgument("\(name) must be between 0 and 1, got \(value)")
-            }
-        }
-        try unit(minFaceSize, "minFaceSize")
-        try unit(minDetectionConfidence, "minDetectionConfidence")
-        try unit(minSuppressionThreshold, "minSuppressionThreshold")
-        try unit(minFacePresenceConfidence, "minFacePresenceConfidence")
-        try unit(minTrackingConfidence, "minTrackingConfidence")
-        guard (1...64).contains(numFaces) else {
-            throw .invalidArgument("numFaces must be between 1 and 64, got \(numFaces)")
-        }
-        guard (1...1000).contains(detectorIntervalFrames) else {
-            throw .invalidArgument("detectorIntervalFrames must be between 1 and 1000, got \(detectorIntervalFrames)")
-        }
-        guard (0...1000).contains(maxMissedFrames) else {
-            throw .invalidArgument("maxMissedFrames must be between 0 and 1000, got \(maxMissedFrames)")
+        _ = try Specs.minFaceSize.check(minFaceSize)
+        _ = try Specs.minDetectionConfidence.check(minDetectionConfidence)
+        _ = try Specs.minSuppressionThreshold.check(minSuppressionThreshold)
+        _ = try Specs.minFacePresenceConfidence.check(minFacePresenceConfidence)
+        _ = try Specs.minTrackingConfidence.check(minTrackingConfidence)
+        _ = try Specs.numFaces.check(numFaces)
+        _ = try Specs.detectorIntervalFrames.check(detectorIntervalFrames)
+        _ = try Specs.maxMissedFrames.check(maxMissedFrames)
+        if trackingEnabled && runningMode == .image {
+            throw .invalidArgument("tracking_enabled needs running_mode VIDEO or LIVE_STREAM: frames in IMAGE mode are unrelated")
         }
     }
 }

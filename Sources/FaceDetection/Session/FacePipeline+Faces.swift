@@ -17,7 +17,7 @@ extension FacePipeline {
     func meshFace(_ landmarks: FaceLandmarker.Result, detection: Detection?, score: Float, image: RGBImage) -> Face {
         let mesh = landmarks.mesh
         var xMin = Float.infinity, yMin = Float.infinity, xMax = -Float.infinity, yMax = -Float.infinity
-        for point in mesh.prefix(468) {
+        for point in mesh.prefix(MeshLayout.faceCount) {
             xMin = min(xMin, point.x); xMax = max(xMax, point.x)
             yMin = min(yMin, point.y); yMax = max(yMax, point.y)
         }
@@ -67,7 +67,9 @@ extension FacePipeline {
             NormalizedLandmark(x: (mesh[a].x + mesh[b].x) / 2, y: (mesh[a].y + mesh[b].y) / 2)
         }
         func flat(_ i: Int) -> NormalizedLandmark { NormalizedLandmark(x: mesh[i].x, y: mesh[i].y) }
-        let eyes = mesh.count >= 478 ? [flat(468), flat(473)] : [mid(33, 133), mid(362, 263)]
+        let eyes = mesh.count >= MeshLayout.withIrisCount
+            ? [flat(MeshLayout.subjectRightIrisCentre), flat(MeshLayout.subjectLeftIrisCentre)]
+            : [mid(33, 133), mid(362, 263)]
         return eyes + [flat(1), mid(13, 14), flat(234), flat(454)]
     }
 }

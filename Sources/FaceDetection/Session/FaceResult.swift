@@ -42,11 +42,11 @@ public struct FaceResult: Sendable {
     public var faces: [Face]
     /// Whether the detector ran on this frame (it is skipped while tracked faces suffice).
     public var detectorRan: Bool
-    /// Time spent decoding and turning the frame upright, microseconds (0 when
-    /// the caller passed an image).
-    public var decodeMicros: Int64 = 0
-    /// Time spent in the detector stage, microseconds.
-    public var detectMicros: Int64
-    /// Time spent in the landmark stage (landmark model, ML Kit outputs), microseconds.
-    public var landmarksMicros: Int64
+    /// Time spent decoding and turning the frame upright (zero when the
+    /// caller passed an image).
+    public var decodeTime: Duration = .zero
+    /// Time spent in the detector stage.
+    public var detectTime: Duration
+    /// Time spent in the landmark stage (landmark model, ML Kit outputs).
+    public var landmarksTime: Duration
 }

@@ -5,21 +5,25 @@ import Inference
 /// library counterpart of MediaPipe's `detect` and `detect_for_video`.
 ///
 /// Not thread-safe: one session per thread (it owns its runtimes). Sessions
-/// made from the same `FaceModels` share the loaded weights.
+/// made from the same `FaceModels` share the loaded weights. Live-stream mode,
+/// whose results arrive asynchronously, is the worker's: a library caller that
+/// wants the newest frame only simply calls `detectForVideo` with it.
 public final class FaceSession {
     /// The pipeline configured by the session's options.
     public let pipeline: FacePipeline
     private let engine: FaceEngine
-    private var state = FaceSessionState()
+    private var tracker = FaceTracker()
+    private var timestamps: FrameTimestamps
 
     /// Creates a session; fails if an option is out of range or the running
-    /// mode is live stream (use `LiveStreamFaceSession`).
+    /// mode is live stream.
     public init(models: FaceModels, options: FaceOptions, threads: Int = 1) throws(FaceError) {
         guard options.runningMode != .liveStream else {
-            throw .invalidArgument("live-stream mode needs LiveStreamFaceSession, which delivers results asynchronously")
+            throw .invalidArgument("live-stream mode delivers results asynchronously, which only the worker does; use video mode in a library session")
         }
         pipeline = try FacePipeline(models: models, options: options)
         engine = FaceEngine(models: models, threadPool: try ThreadPool.forSession(threads: threads))
+        timestamps = FrameTimestamps(mode: options.runningMode)
     }
 
     /// Detects faces in an independent image (image mode only).
@@ -27,7 +31,7 @@ public final class FaceSession {
         guard pipeline.options.runningMode == .image else {
             throw .failedPrecondition("the session is in video mode; call detectForVideo with a timestamp")
         }
-        return try pipeline.process(image, timestampMs: nil, state: &state, engine: engine)
+        return try pipeline.process(image, timestampMs: nil, tracker: &tracker, engine: engine)
     }
 
     /// Detects and tracks faces in the next video frame (video mode only);
@@ -36,13 +40,30 @@ public final class FaceSession {
         guard pipeline.options.runningMode == .video else {
             throw .failedPrecondition("the session is in image mode; call detect")
         }
-        return try pipeline.process(image, timestampMs: timestampMs, state: &state, engine: engine)
+        try timestamps.accept(timestampMs)
+        return try pipeline.process(image, timestampMs: timestampMs, tracker: &tracker, engine: engine)
     }
 
-    /// Decodes and processes a frame as a client sends it (JPEG or raw pixels,
-    /// any orientation), in image or video mode.
+    /// Decodes and processes a JPEG file's bytes, in image or video mode
+    /// (`timestampMs` as `detectForVideo` wants it), refusing one whose header
+    /// states more than `maxPixels` pixels before decoding it.
+    public func process(jpeg: [UInt8], orientation: ImageOrientation = .topLeft, timestampMs: Int64? = nil,
+                        maxPixels: Int = FaceSession.defaultMaxPixels) throws(FaceError) -> FaceResult {
+        let size: PixelSize
+        do throws(ImagingError) {
+            size = try engine.jpegDecoder().header(of: jpeg)
+            try PixelLimit.check(width: size.width, height: size.height, maxPixels: maxPixels)
+        } catch {
+            throw FaceError(error)
+        }
+        return try process(FrameInput(pixels: .jpeg(jpeg, size: size), orientation: orientation, timestampMs: timestampMs), maxPixels: maxPixels)
+    }
+
+    /// Converts and processes a checked frame (see `FrameInput`), in image or
+    /// video mode.
     public func process(_ frame: FrameInput, maxPixels: Int = FaceSession.defaultMaxPixels) throws(FaceError) -> FaceResult {
-        try pipeline.process(frame, maxPixels: maxPixels, state: &state, engine: engine)
+        try timestamps.accept(frame.timestampMs)
+        return try pipeline.process(frame, maxPixels: maxPixels, tracker: &tracker, engine: engine)
     }
 
     /// The largest frame `process` accepts unless told otherwise: 64 megapixels.
@@ -51,6 +72,7 @@ public final class FaceSession {
     /// Starts over for a new video: tracked faces and the last timestamp are
     /// forgotten, the models stay loaded.
     public func reset() {
-        state.reset()
+        tracker.reset()
+        timestamps.reset()
     }
 }

@@ -3,7 +3,10 @@
 ///
 /// IDs come from a counter that only grows, so a retired ID is never handed
 /// out again in the session; `reset()` clears the faces but keeps the counter.
-struct FaceTracker: Sendable {
+///
+/// Opaque to its owner, who keeps one per session and passes it to
+/// `FacePipeline.process` with each frame.
+public struct FaceTracker: Sendable {
     /// One followed face.
     struct Track: Sendable {
         var id: Int
@@ -25,8 +28,11 @@ struct FaceTracker: Sendable {
     /// Set when a followed face was lost, so the detector runs on the next frame.
     private(set) var lostFace = false
 
+    /// No face followed yet.
+    public init() {}
+
     /// Forgets every face (their IDs stay retired).
-    mutating func reset() {
+    public mutating func reset() {
         tracks = []
         framesSinceDetection = Int.max / 2
         lostFace = false

@@ -1,3 +1,4 @@
+import FaceWorkerProtocol
 import Foundation
 
 /// Everything a worker needs to start: where to listen, who may connect, the
@@ -19,7 +20,7 @@ public struct WorkerConfiguration: Sendable {
 
     /// A configuration with the default socket mode, limits and policy, and
     /// one inference thread per core.
-    public init(socketPath: String = WorkerConfiguration.defaultSocketPath(), modelsDirectory: String) {
+    public init(socketPath: String = WorkerSocket.path(), modelsDirectory: String) {
         self.socketPath = socketPath
         self.modelsDirectory = modelsDirectory
         inferenceThreads = Self.coreCount
@@ -29,15 +30,6 @@ public struct WorkerConfiguration: Sendable {
     /// The cores this process may run on.
     public static var coreCount: Int {
         max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
-    }
-
-    /// `$XDG_RUNTIME_DIR/faceworker.sock` when the session has a runtime
-    /// directory (a private, per-user tmpfs), else `/tmp/faceworker-<uid>.sock`.
-    public static func defaultSocketPath(environment: [String: String] = ProcessInfo.processInfo.environment, uid: UInt32 = geteuid()) -> String {
-        if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
-            return runtime.hasSuffix("/") ? "\(runtime)faceworker.sock" : "\(runtime)/faceworker.sock"
-        }
-        return "/tmp/faceworker-\(uid).sock"
     }
 
     /// Checks the values that do not depend on the file system.

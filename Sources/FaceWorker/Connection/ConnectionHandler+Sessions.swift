@@ -8,8 +8,8 @@ extension ConnectionHandler {
     func openSession(callID: UInt64, _ request: Faceworker_V1_OpenSessionRequest) {
         let limits = worker.configuration.limits
         guard sessions.count < limits.maxSessionsPerConnection else {
-            fail(callID: callID, .resourceExhausted,
-                 "this connection already has \(sessions.count) sessions open, the most allowed (--max-sessions-per-connection); close one first")
+            fail(callID: callID, CallError(.resourceExhausted,
+                 "this connection already has \(sessions.count) sessions open, the most allowed (--max-sessions-per-connection); close one first"))
             return
         }
         let pipeline: FacePipeline
@@ -17,18 +17,18 @@ extension ConnectionHandler {
             let options = try FaceOptions(wire: request.options)
             pipeline = try FacePipeline(models: worker.models, options: options)
         } catch {
-            fail(callID: callID, Faceworker_V1_Status.Code(error), error.description)
+            fail(callID: callID, CallError(error))
             return
         }
         guard let outbox else { return }
         let sessionID = worker.makeSessionID()
         guard worker.scheduler.open(id: sessionID, pipeline: pipeline, outbox: outbox, limit: limits.maxSessions) else {
-            fail(callID: callID, .resourceExhausted,
-                 "the worker already has \(limits.maxSessions) sessions open, the most allowed (--max-sessions); try again later")
+            fail(callID: callID, CallError(.resourceExhausted,
+                 "the worker already has \(limits.maxSessions) sessions open, the most allowed (--max-sessions); try again later"))
             return
         }
         let options = pipeline.options
-        sessions[sessionID] = SessionRecord(mode: options.runningMode)
+        sessions.insert(sessionID)
         logger.info("session opened", metadata: [
             "session": "\(sessionID)", "mode": "\(options.runningMode)", "performance": "\(options.performanceMode)",
             "mesh": "\(options.needsMesh)", "tracking": "\(options.trackingEnabled)", "num_faces": "\(options.numFaces)",
@@ -42,8 +42,8 @@ extension ConnectionHandler {
     /// CloseSession: frames still waiting are dropped (SESSION_CLOSED), and the
     /// answer follows every earlier answer of the session.
     func closeSession(callID: UInt64, _ sessionID: UInt64) {
-        guard sessions.removeValue(forKey: sessionID) != nil else {
-            fail(callID: callID, .notFound, "no session \(sessionID) is open on this connection", sessionID: sessionID)
+        guard sessions.remove(sessionID) != nil else {
+            fail(callID: callID, Self.noSession(sessionID), sessionID: sessionID)
             return
         }
         var messages: [Faceworker_V1_WorkerMessage]
@@ -57,7 +57,7 @@ extension ConnectionHandler {
             // The inference thread answers the close after the running frame.
             messages = dropAnswers(dropped, sessionID: sessionID, reason: .sessionClosed)
         case .unknownSession:
-            fail(callID: callID, .notFound, "no session \(sessionID) is open on this connection", sessionID: sessionID)
+            fail(callID: callID, Self.noSession(sessionID), sessionID: sessionID)
             return
         }
         outbox?.send(messages)
@@ -67,11 +67,10 @@ extension ConnectionHandler {
     /// ResetSession: the session's tracking state and last timestamp are
     /// forgotten, frames still waiting are dropped (SESSION_RESET).
     func resetSession(callID: UInt64, _ sessionID: UInt64) {
-        guard sessions[sessionID] != nil, let dropped = worker.scheduler.reset(sessionID) else {
-            fail(callID: callID, .notFound, "no session \(sessionID) is open on this connection", sessionID: sessionID)
+        guard sessions.contains(sessionID), let dropped = worker.scheduler.reset(sessionID) else {
+            fail(callID: callID, Self.noSession(sessionID), sessionID: sessionID)
             return
         }
-        sessions[sessionID]?.lastTimestampMs = nil
         var response = Faceworker_V1_ResetSessionResponse()
         response.sessionID = sessionID
         var messages = dropAnswers(dropped, sessionID: sessionID, reason: .sessionReset)
@@ -80,17 +79,26 @@ extension ConnectionHandler {
         logger.info("session reset", metadata: ["session": "\(sessionID)", "frames_dropped": "\(dropped.count)"])
     }
 
-    /// FrameDropped answers for frames that will never be processed.
-    func dropAnswers(_ frames: [PendingFrame], sessionID: UInt64, reason: Faceworker_V1_FrameDropped.Reason) -> [Faceworker_V1_WorkerMessage] {
-        worker.stats.recordDropped(frames.count { $0.refusal == nil })
-        return frames.map { frame in
-            // A refused frame waiting its turn gets its error, as it would have.
-            if let refusal = frame.refusal { return refusal }
-            var dropped = Faceworker_V1_FrameDropped()
-            dropped.sessionID = sessionID
-            dropped.timestampMs = frame.frame.timestampMs
-            dropped.reason = reason
-            return Faceworker_V1_WorkerMessage(callID: frame.callID, .frameDropped(dropped))
+    /// FrameDropped answers for frames that will never be processed; a
+    /// refusal waiting its turn gets its error, as it would have.
+    func dropAnswers(_ work: [SessionWork], sessionID: UInt64, reason: Faceworker_V1_FrameDropped.Reason) -> [Faceworker_V1_WorkerMessage] {
+        work.map { item in
+            switch item {
+            case .refusal(let callID, _, let error):
+                return .failure(callID: callID, error, sessionID: sessionID)
+            case .frame(let frame):
+                worker.stats.recordDropped(1)
+                var dropped = Faceworker_V1_FrameDropped()
+                dropped.sessionID = sessionID
+                dropped.timestampMs = frame.frame.timestampMs
+                dropped.reason = reason
+                return Faceworker_V1_WorkerMessage(callID: frame.callID, .frameDropped(dropped))
+            }
         }
+    }
+
+    /// The error for a call about a session this connection does not have.
+    static func noSession(_ sessionID: UInt64) -> CallError {
+        CallError(.notFound, "no session \(sessionID) is open on this connection")
     }
 }

@@ -17,20 +17,13 @@ final class ConnectionHandler: ChannelInboundHandler {
     /// shutting down.
     struct DrainEvent: Sendable {}
 
-    /// What the connection knows of one of its sessions.
-    struct SessionRecord {
-        var mode: FaceOptions.RunningMode
-        /// The last accepted frame's timestamp (video and live stream).
-        var lastTimestampMs: Int64?
-    }
-
     let worker: WorkerContext
     let id: UInt64
     let peer: PeerCredentials
     var logger: Logger
-    /// The connection's sessions; a closed session leaves at once, so later
-    /// frames for it are NOT_FOUND.
-    var sessions: [UInt64: SessionRecord] = [:]
+    /// The connection's sessions, whose state the scheduler keeps; a closed
+    /// session leaves at once, so later frames for it are NOT_FOUND.
+    var sessions: Set<UInt64> = []
     var outbox: Outbox?
     var admission: FrameAdmission?
     private var admitted = false
@@ -50,14 +43,14 @@ final class ConnectionHandler: ChannelInboundHandler {
         self.outbox = outbox
         guard worker.configuration.peerPolicy.allows(peer) else {
             logger.notice("connection refused", metadata: ["peer_pid": "\(peer.pid)", "peer_uid": "\(peer.uid)", "peer_gid": "\(peer.gid)"])
-            outbox.sendAndClose(.failure(callID: 0, .permissionDenied, "uid \(peer.uid) may not use this worker: only its own user (uid \(worker.configuration.peerPolicy.workerUID)) and users or groups allowed with --allow-uid or --allow-group may"))
+            outbox.sendAndClose(.failure(callID: 0, CallError(.permissionDenied, "uid \(peer.uid) may not use this worker: only its own user (uid \(worker.configuration.peerPolicy.workerUID)) and users or groups allowed with --allow-uid or --allow-group may")))
             return
         }
         do {
             admission = try FrameAdmission(maxPixels: worker.configuration.limits.maxPixels)
         } catch {
             logger.error("cannot create a JPEG decoder", metadata: ["error": "\(error)"])
-            outbox.sendAndClose(.failure(callID: 0, .internal, "the worker cannot read JPEG headers: \(error)"))
+            outbox.sendAndClose(.failure(callID: 0, CallError(FaceError(error))))
             return
         }
         admitted = true
@@ -70,7 +63,7 @@ final class ConnectionHandler: ChannelInboundHandler {
         if admitted {
             admitted = false
             worker.connections.unregister(id)
-            worker.scheduler.remove(sessions.keys)
+            worker.scheduler.remove(sessions)
             logger.info("connection closed", metadata: ["sessions_freed": "\(sessions.count)"])
             sessions.removeAll()
         }
@@ -84,11 +77,11 @@ final class ConnectionHandler: ChannelInboundHandler {
         do {
             message = try Faceworker_V1_ClientMessage(serializedBytes: payload.readableBytesSpan)
         } catch {
-            fail(callID: 0, .invalidArgument, "the message is not a valid faceworker.v1.ClientMessage: \(error)")
+            fail(callID: 0, CallError(.invalidArgument, "the message is not a valid faceworker.v1.ClientMessage: \(error)"))
             return
         }
         guard !draining else {
-            fail(callID: message.callID, .unavailable, "the worker is shutting down")
+            fail(callID: message.callID, CallError(.unavailable, "the worker is shutting down"))
             return
         }
         switch message.kind {
@@ -107,7 +100,7 @@ final class ConnectionHandler: ChannelInboundHandler {
         case .resetSession(let request):
             resetSession(callID: message.callID, request.sessionID)
         case nil:
-            fail(callID: message.callID, .unimplemented, "the call is empty or of a kind this worker does not know (it speaks faceworker.v1)")
+            fail(callID: message.callID, CallError(.unimplemented, "the call is empty or of a kind this worker does not know (it speaks faceworker.v1)"))
         }
     }
 
@@ -143,7 +136,9 @@ final class ConnectionHandler: ChannelInboundHandler {
             // status goes out; the outbox closes the connection after that.
             return
         }
-        if let framing = error as? FramingError {
+        if case FramingError.truncatedMessage = error {
+            logger.notice("connection closed inside a message", metadata: ["message": "\(error)"])
+        } else if let framing = error as? FramingError {
             logger.notice("connection closed: broken framing", metadata: ["message": "\(framing)"])
             outbox?.sendAndClose(Faceworker_V1_WorkerMessage(callID: 0, .error(Faceworker_V1_Status(framing))))
         } else {
@@ -154,19 +149,19 @@ final class ConnectionHandler: ChannelInboundHandler {
 
     /// Answers on the event loop, flushed when the current read is handled.
     private func reply(context: ChannelHandlerContext, _ message: Faceworker_V1_WorkerMessage) {
-        context.write(wrapOutboundOut(message.framed(allocator: context.channel.allocator)), promise: nil)
+        context.write(wrapOutboundOut(Outbox.framed(message, allocator: context.channel.allocator)), promise: nil)
         needsFlush = true
     }
 
     /// Answers a call with an error, after the answers already sent.
-    func fail(callID: UInt64, _ code: Faceworker_V1_Status.Code, _ message: String, sessionID: UInt64? = nil) {
-        logRefusal(callID: callID, code, message, sessionID: sessionID)
-        outbox?.send(.failure(callID: callID, code, message, sessionID: sessionID))
+    func fail(callID: UInt64, _ error: CallError, sessionID: UInt64? = nil) {
+        logRefusal(callID: callID, error, sessionID: sessionID)
+        outbox?.send(.failure(callID: callID, error, sessionID: sessionID))
     }
 
     /// One line per refused call, when it is refused (its answer may follow later).
-    func logRefusal(callID: UInt64, _ code: Faceworker_V1_Status.Code, _ message: String, sessionID: UInt64?) {
-        var metadata: Logger.Metadata = ["call": "\(callID)", "code": "\(code)", "message": "\(message)"]
+    func logRefusal(callID: UInt64, _ error: CallError, sessionID: UInt64?) {
+        var metadata: Logger.Metadata = ["call": "\(callID)", "code": "\(error.code)", "message": "\(error.message)"]
         if let sessionID { metadata["session"] = "\(sessionID)" }
         logger.info("call refused", metadata: metadata)
     }

@@ -76,7 +76,7 @@ public final class FaceWorkerServer: Sendable {
                 // The peer is known before the first byte is read.
                 PeerCredentials.of(channel).flatMapThrowing { peer in
                     try channel.pipeline.syncOperations.addHandlers([
-                        ByteToMessageHandler(PayloadDecoder(maximumMessageLength: configuration.limits.maxMessageBytes)),
+                        ByteToMessageHandler(LengthPrefixedMessageDecoder(maximumMessageLength: configuration.limits.maxMessageBytes)),
                         ConnectionHandler(worker: context, peer: peer),
                     ])
                 }
@@ -135,7 +135,7 @@ public final class FaceWorkerServer: Sendable {
         // An empty write completes once everything written before it has
         // reached the socket, so no answer is cut off by the close; a client
         // that does not read is cut off at the deadline.
-        let remaining = TimeAmount.microseconds(Int64(clamping: max(deadline - ContinuousClock.now, .zero).wholeMicroseconds))
+        let remaining = TimeAmount.microseconds(Int64(clamping: UInt64(microseconds: deadline - ContinuousClock.now)))
         let closes = connections.map { channel in
             let forced = channel.eventLoop.scheduleTask(in: remaining) { channel.close(promise: nil) }
             return channel.writeAndFlush(channel.allocator.buffer(capacity: 0))

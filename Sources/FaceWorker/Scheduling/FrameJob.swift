@@ -1,20 +1,19 @@
 import FaceDetection
 
-/// One frame handed to an inference thread, with everything it needs to
-/// process it without the scheduler's lock: the session's pipeline, its
-/// state (moved out of the scheduler until the thread gives it back) and
-/// where to send the answer.
+/// Work handed to an inference thread, with everything it needs without the
+/// scheduler's lock: the session's pipeline, its tracker (moved out of the
+/// scheduler until the thread gives it back) and where to send the answer.
 struct FrameJob: Sendable {
-    /// The session the frame belongs to.
+    /// The session the work belongs to.
     var sessionID: UInt64
     /// The session's pipeline.
     var pipeline: FacePipeline
     /// Where the answer goes.
     var outbox: Outbox
-    /// The frame.
-    var frame: PendingFrame
+    /// A frame to process, or a refusal whose turn has come.
+    var work: SessionWork
     /// The session's tracking state, updated in place by the pipeline.
-    var state: FaceSessionState
+    var tracker: FaceTracker
     /// Whether, when the frame was handed out, its session was the only one
     /// open and no other frame was running or waiting: its model runs may
     /// then use every core.

@@ -20,17 +20,20 @@ final class FrameScheduler: Sendable {
         case replaced(PendingFrame)
         /// The session already has as many frames waiting as allowed.
         case queueFull
+        /// The frame cannot be processed; its error is answered at once, or,
+        /// `inTurn`, once the session's earlier frames are answered.
+        case refused(CallError, inTurn: Bool)
         /// The session does not exist or is closing.
         case unknownSession
     }
 
     /// What happened to a session that was asked to close.
     enum CloseOutcome: Sendable {
-        /// It is gone; the frames that were waiting were never processed.
-        case closed(dropped: [PendingFrame])
+        /// It is gone; the work that was waiting was never done.
+        case closed(dropped: [SessionWork])
         /// A frame of it is being processed; the session goes, and the close
         /// is answered, once that frame is answered.
-        case closing(dropped: [PendingFrame])
+        case closing(dropped: [SessionWork])
         /// The session does not exist or is already closing.
         case unknownSession
     }
@@ -61,33 +64,18 @@ final class FrameScheduler: Sendable {
         }
     }
 
-    /// Adds a frame to a session's waiting frames.
-    func submit(_ frame: PendingFrame, to sessionID: UInt64, maxQueued: Int) -> SubmitOutcome {
+    /// Hands a session a frame that passed admission, or the reason it did
+    /// not; the session checks its timestamp and queues it or its refusal.
+    func submit(callID: UInt64, _ admission: Result<AdmittedFrame, CallError>, timestampMs: Int64, to sessionID: UInt64,
+                received: ContinuousClock.Instant, receivedUnixMicros: Int64, maxQueued: Int) -> SubmitOutcome {
         let (outcome, wake) = state.withLock { state -> (SubmitOutcome, DispatchSemaphore?) in
             guard let session = state.sessions[sessionID], session.closeCallID == nil else { return (.unknownSession, nil) }
-            let outcome = session.add(frame, maxQueued: maxQueued)
+            let outcome = session.accept(callID: callID, admission, timestampMs: timestampMs, received: received,
+                                         receivedUnixMicros: receivedUnixMicros, maxQueued: maxQueued)
             return (outcome, Self.markReady(session, in: &state) ? state.idle.popLast() : nil)
         }
         wake?.signal()
         return outcome
-    }
-
-    /// Queues a refused frame's error behind the frames of an image or video
-    /// session that are waiting or running, so that its answers keep the
-    /// order in which the frames came. False when none is (or the session is a
-    /// live stream, whose answers keep no order, or its queue is full): the
-    /// caller answers at once.
-    func queueRefusal(_ refused: PendingFrame, to sessionID: UInt64, maxQueued: Int) -> Bool {
-        let (queued, wake) = state.withLock { state -> (Bool, DispatchSemaphore?) in
-            guard let session = state.sessions[sessionID], session.closeCallID == nil,
-                  session.pipeline.options.runningMode != .liveStream,
-                  session.isRunning || session.hasWaitingFrames,
-                  case .queued = session.add(refused, maxQueued: maxQueued)
-            else { return (false, nil) }
-            return (true, Self.markReady(session, in: &state) ? state.idle.popLast() : nil)
-        }
-        wake?.signal()
-        return queued
     }
 
     /// Closes a session: its waiting frames are returned, never processed.
@@ -104,17 +92,12 @@ final class FrameScheduler: Sendable {
         }
     }
 
-    /// Forgets a session's tracking state and returns its waiting frames,
-    /// never processed; nil when the session does not exist.
-    func reset(_ sessionID: UInt64) -> [PendingFrame]? {
+    /// Forgets a session's tracking state and last timestamp and returns its
+    /// waiting work, never done; nil when the session does not exist.
+    func reset(_ sessionID: UInt64) -> [SessionWork]? {
         state.withLock { state in
             guard let session = state.sessions[sessionID], session.closeCallID == nil else { return nil }
-            if session.isRunning {
-                session.resetPending = true
-            } else {
-                session.state?.reset()
-            }
-            return session.takeAllWaiting()
+            return session.reset()
         }
     }
 
@@ -138,7 +121,7 @@ final class FrameScheduler: Sendable {
         }
     }
 
-    /// Blocks until a frame is due, and hands it out with its session's state;
+    /// Blocks until work is due, and hands it out with its session's tracker;
     /// nil once the scheduler is stopped. Each inference thread passes its
     /// own `wakeup`, on which it waits while there is nothing to do.
     func next(wakeup: DispatchSemaphore) -> FrameJob? {
@@ -148,8 +131,8 @@ final class FrameScheduler: Sendable {
                 while let id = state.ready.popFirst() {
                     guard let session = state.sessions[id] else { continue }
                     session.isReady = false
-                    guard let sessionState = session.state, let frame = session.takeNext() else { continue }
-                    session.state = nil
+                    guard let tracker = session.tracker, let work = session.takeNext() else { continue }
+                    session.tracker = nil
                     state.running += 1
                     // Splitting a frame's runs while other sessions are open costs them
                     // more than it saves: measured with 8 live streams, p99 rose from
@@ -157,8 +140,8 @@ final class FrameScheduler: Sendable {
                     // as their frames, their clients and the network thread arrive while the
                     // split frame holds both cores.
                     let alone = state.running == 1 && state.ready.isEmpty && state.sessions.count == 1
-                    return (FrameJob(sessionID: id, pipeline: session.pipeline, outbox: session.outbox, frame: frame,
-                                     state: sessionState, runsAlone: alone), false)
+                    return (FrameJob(sessionID: id, pipeline: session.pipeline, outbox: session.outbox, work: work,
+                                     tracker: tracker, runsAlone: alone), false)
                 }
                 state.idle.append(wakeup)
                 return (nil, false)
@@ -169,7 +152,7 @@ final class FrameScheduler: Sendable {
         }
     }
 
-    /// Gives a session its state back after `job` was answered and queues it
+    /// Gives a session its tracker back after `job` was answered and queues it
     /// again if it has more frames.
     ///
     /// - Returns: the CloseSession call to answer now, when the session was
@@ -182,12 +165,12 @@ final class FrameScheduler: Sendable {
                 state.sessions[job.sessionID] = nil
                 return (callID, nil)
             }
-            var returned = job.state
+            var returned = job.tracker
             if session.resetPending {
                 returned.reset()
                 session.resetPending = false
             }
-            session.state = returned
+            session.tracker = returned
             return (nil, Self.markReady(session, in: &state) ? state.idle.popLast() : nil)
         }
         wake?.signal()

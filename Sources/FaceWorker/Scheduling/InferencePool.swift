@@ -24,15 +24,18 @@ final class InferencePool: Sendable {
                 let wakeup = DispatchSemaphore(value: 0)
                 while var job = scheduler.next(wakeup: wakeup) {
                     let answer: Faceworker_V1_WorkerMessage
-                    if let refusal = job.frame.refusal {
-                        answer = refusal
-                    } else if job.runsAlone, let splitEngine,
-                              let split = splitEngine.withEngineIfAvailable({ processor.process(&job, engine: $0) }) {
-                        answer = split
-                    } else {
-                        // This frame shares the cores, so the split engine's workers must not spin on them.
-                        splitEngine?.park()
-                        answer = processor.process(&job, engine: engine)
+                    switch job.work {
+                    case .refusal(let callID, _, let error):
+                        answer = .failure(callID: callID, error, sessionID: job.sessionID)
+                    case .frame(let pending):
+                        if job.runsAlone, let splitEngine,
+                           let split = splitEngine.withEngineIfAvailable({ processor.process(pending, of: &job, engine: $0) }) {
+                            answer = split
+                        } else {
+                            // This frame shares the cores, so the split engine's workers must not spin on them.
+                            splitEngine?.park()
+                            answer = processor.process(pending, of: &job, engine: engine)
+                        }
                     }
                     job.outbox.send(answer)
                     if let closeCallID = scheduler.complete(job) {

@@ -1,8 +1,9 @@
 import FaceDetection
 import NIOCore
 
-/// A session as the scheduler sees it: its waiting frames and, between
-/// frames, its state.
+/// A session as the worker keeps it, the one owner of its state: its running
+/// mode's timestamp rule, its tracking state between frames, and the frames
+/// waiting for a thread.
 ///
 /// Not `Sendable`: every instance lives inside `FrameScheduler`'s lock and is
 /// only touched while it is held.
@@ -13,56 +14,90 @@ final class ScheduledSession {
     let pipeline: FacePipeline
     /// Where its answers go.
     let outbox: Outbox
-    /// Image and video frames, in the order they arrived.
-    private var queue = CircularBuffer<PendingFrame>()
+    /// Image and video work, in the order it arrived.
+    private var queue = CircularBuffer<SessionWork>()
     /// The live-stream frame waiting, if any.
     private var latest = LatestFrameSlot<PendingFrame>()
+    /// The running mode's timestamp rule, applied as frames are accepted (a
+    /// frame waiting for a thread already passed it).
+    private var timestamps: FrameTimestamps
     /// The tracking state; nil while an inference thread holds it, which is
     /// how a session is processed by one thread at a time.
-    var state: FaceSessionState? = FaceSessionState()
+    var tracker: FaceTracker? = FaceTracker()
     /// Whether the session is in the scheduler's ready queue.
     var isReady = false
-    /// Whether the state must be reset when the thread gives it back.
+    /// Whether the tracker must be reset when the thread gives it back.
     var resetPending = false
-    /// The CloseSession call to answer once the running frame is answered.
+    /// The CloseSession call to answer once the running work is answered.
     var closeCallID: UInt64?
 
     init(id: UInt64, pipeline: FacePipeline, outbox: Outbox) {
         self.id = id
         self.pipeline = pipeline
         self.outbox = outbox
+        timestamps = FrameTimestamps(mode: pipeline.options.runningMode)
     }
 
     /// Whether a thread is processing one of its frames.
-    var isRunning: Bool { state == nil }
+    var isRunning: Bool { tracker == nil }
 
-    /// Whether a frame waits.
+    /// Whether work waits.
     var hasWaitingFrames: Bool {
         isLiveStream ? !latest.isEmpty : !queue.isEmpty
     }
 
     private var isLiveStream: Bool { pipeline.options.runningMode == .liveStream }
 
-    /// Adds a frame: a live-stream frame replaces the waiting one (returned),
-    /// other frames queue up to `maxQueued`.
-    func add(_ frame: PendingFrame, maxQueued: Int) -> FrameScheduler.SubmitOutcome {
-        if isLiveStream {
-            return latest.offer(frame).map { .replaced($0) } ?? .queued
+    /// Takes a frame that passed admission (or the reason it did not): checks
+    /// its timestamp, then queues it (a live-stream frame replaces the waiting
+    /// one) or its refusal, which waits its turn behind the session's earlier
+    /// frames in image and video mode.
+    func accept(callID: UInt64, _ admission: Result<AdmittedFrame, CallError>, timestampMs: Int64,
+                received: ContinuousClock.Instant, receivedUnixMicros: Int64, maxQueued: Int) -> FrameScheduler.SubmitOutcome {
+        let frame: AdmittedFrame
+        do throws(CallError) {
+            frame = try admission.get()
+            do throws(FaceError) {
+                try timestamps.check(frame.timestampMs)
+            } catch {
+                throw CallError(error)
+            }
+        } catch {
+            guard !isLiveStream, isRunning || hasWaitingFrames, queue.count < maxQueued else { return .refused(error, inTurn: false) }
+            queue.append(.refusal(callID: callID, timestampMs: timestampMs, error))
+            return .refused(error, inTurn: true)
         }
-        guard queue.count < maxQueued else { return .queueFull }
-        queue.append(frame)
+        guard isLiveStream || queue.count < maxQueued else { return .queueFull }
+        timestamps.record(frame.timestampMs)
+        let pending = PendingFrame(callID: callID, frame: frame, received: received, receivedUnixMicros: receivedUnixMicros)
+        if isLiveStream {
+            return latest.offer(pending).map { .replaced($0) } ?? .queued
+        }
+        queue.append(.frame(pending))
         return .queued
     }
 
-    /// Takes the next frame to process.
-    func takeNext() -> PendingFrame? {
-        isLiveStream ? latest.take() : queue.popFirst()
+    /// Takes the next work to do.
+    func takeNext() -> SessionWork? {
+        isLiveStream ? latest.take().map { .frame($0) } : queue.popFirst()
     }
 
-    /// Takes every waiting frame, oldest first.
-    func takeAllWaiting() -> [PendingFrame] {
-        var frames: [PendingFrame] = []
-        while let frame = takeNext() { frames.append(frame) }
-        return frames
+    /// Takes all waiting work, oldest first.
+    func takeAllWaiting() -> [SessionWork] {
+        var work: [SessionWork] = []
+        while let next = takeNext() { work.append(next) }
+        return work
+    }
+
+    /// Forgets tracked faces and the last timestamp (the tracker once the
+    /// running frame gives it back), and returns the waiting work.
+    func reset() -> [SessionWork] {
+        timestamps.reset()
+        if isRunning {
+            resetPending = true
+        } else {
+            tracker?.reset()
+        }
+        return takeAllWaiting()
     }
 }

@@ -1,65 +1,41 @@
-/// Frames payloads as gRPC length-prefixed messages: a ``MessageHeader``
-/// (flag 0, big-endian length), then the payload.
-///
-/// ```swift
-/// let encoder = LengthPrefixedMessageEncoder()
-/// var output: [UInt8] = []
-/// try encoder.encode(payload: first, into: &output)
-/// try encoder.encode(payload: second, into: &output)  // one write for both
-/// ```
-public struct LengthPrefixedMessageEncoder: Sendable {
-    /// The longest payload this encoder frames, in bytes.
-    public let maximumMessageLength: Int
+public import NIOCore
+public import SwiftProtobuf
 
-    /// Creates an encoder.
+/// Serializes protobuf messages and frames them as gRPC length-prefixed
+/// messages: a ``MessageHeader`` (flag 0, big-endian length), then the
+/// payload. The worker and the Swift client both write with it: the client
+/// as a channel handler, the worker by calling ``encode(data:out:)`` on the
+/// thread that produced the answer, so serialization stays off the event loop.
+public struct LengthPrefixedMessageEncoder<Message: SwiftProtobuf.Message>: MessageToByteEncoder, Sendable {
+    public typealias OutboundIn = Message
+
+    /// An encoder.
+    public init() {}
+
+    /// Appends `data`, serialized and framed, to `out`.
     ///
-    /// - Parameter maximumMessageLength: The longest payload to frame, in bytes;
-    ///   between 0 and ``MessageHeader/maximumLength``, which is the default.
-    ///   Setting it to the peer's limit turns a message the peer would refuse
-    ///   into an error on this side.
-    public init(maximumMessageLength: Int = MessageHeader.maximumLength) {
-        precondition(
-            (0...MessageHeader.maximumLength).contains(maximumMessageLength),
-            "maximumMessageLength must be between 0 and \(MessageHeader.maximumLength)"
-        )
-        self.maximumMessageLength = maximumMessageLength
+    /// - Throws: SwiftProtobuf's `BinaryEncodingError` when the message cannot
+    ///   be serialized (invalid UTF-8 in a string field), or
+    ///   ``FramingError/messageTooLarge(length:maximum:)`` for a message the
+    ///   header cannot express; `out` is then left as it was.
+    public func encode(data: Message, out: inout ByteBuffer) throws {
+        try frame(data.serializedBytes(), into: &out)
     }
 
-    /// The header for a payload of `length` bytes, for callers that write the
-    /// header and the payload separately (for example with `writev`) to avoid
-    /// copying a large payload.
-    ///
-    /// - Parameter length: The payload's length in bytes.
-    /// - Throws: ``FramingError/messageTooLarge(length:maximum:)`` when
-    ///   `length` exceeds ``maximumMessageLength``.
-    public func header(forPayloadLength length: Int) throws(FramingError) -> MessageHeader {
-        guard length <= maximumMessageLength else {
-            throw .messageTooLarge(length: length, maximum: maximumMessageLength)
-        }
-        return MessageHeader(length: UInt32(length))
-    }
-
-    /// Appends one framed message to `buffer`.
-    ///
-    /// - Parameters:
-    ///   - payload: The message's bytes.
-    ///   - buffer: The bytes to append to; left unchanged if this throws.
-    /// - Throws: ``FramingError/messageTooLarge(length:maximum:)``.
-    public func encode(payload: some Collection<UInt8>, into buffer: inout [UInt8]) throws(FramingError) {
-        let header = try header(forPayloadLength: payload.count)
-        buffer.reserveCapacity(buffer.count + MessageHeader.size + payload.count)
-        header.write(into: &buffer)
-        buffer.append(contentsOf: payload)
-    }
-
-    /// Frames one message.
-    ///
-    /// - Parameter payload: The message's bytes.
-    /// - Returns: The header followed by the payload.
-    /// - Throws: ``FramingError/messageTooLarge(length:maximum:)``.
-    public func encode(payload: some Collection<UInt8>) throws(FramingError) -> [UInt8] {
-        var buffer: [UInt8] = []
-        try encode(payload: payload, into: &buffer)
+    /// One message, framed, in a buffer of its own.
+    public func framed(_ message: Message, allocator: ByteBufferAllocator) throws -> ByteBuffer {
+        let payload: [UInt8] = try message.serializedBytes()
+        var buffer = allocator.buffer(capacity: MessageHeader.size + payload.count)
+        try frame(payload, into: &buffer)
         return buffer
+    }
+
+    private func frame(_ payload: [UInt8], into out: inout ByteBuffer) throws(FramingError) {
+        guard payload.count <= MessageHeader.maximumLength else {
+            throw .messageTooLarge(length: payload.count, maximum: MessageHeader.maximumLength)
+        }
+        out.writeInteger(MessageHeader.uncompressedFlag)
+        out.writeInteger(UInt32(payload.count))
+        out.writeBytes(payload)
     }
 }

@@ -6,8 +6,8 @@ extension FaceOptions {
     ///
     /// Unset optional fields take the library's defaults, so the worker and
     /// the library never disagree about them. Every value is checked against
-    /// the range faceworker.proto documents; the error names the field as the
-    /// .proto spells it, and the allowed range.
+    /// the range of the conformance file (`FaceOptions.Specs`); the error
+    /// names the field as the .proto spells it, and the allowed range.
     init(wire: Faceworker_V1_SessionOptions) throws(FaceError) {
         self.init()
         switch wire.runningMode {
@@ -28,52 +28,18 @@ extension FaceOptions {
         transformationMatrix = wire.outputTransformationMatrix
 
         trackingEnabled = wire.trackingEnabled
-        if trackingEnabled && runningMode == .image {
-            throw .invalidArgument("tracking_enabled needs running_mode VIDEO or LIVE_STREAM: frames in IMAGE mode are unrelated")
-        }
-
-        if wire.optionalMinFaceSize != nil { minFaceSize = try Self.unit(wire.minFaceSize, "min_face_size") }
-        if wire.optionalMinDetectionConfidence != nil {
-            minDetectionConfidence = try Self.unit(wire.minDetectionConfidence, "min_detection_confidence")
-        }
-        if wire.optionalMinSuppressionThreshold != nil {
-            minSuppressionThreshold = try Self.unit(wire.minSuppressionThreshold, "min_suppression_threshold")
-        }
-        if wire.optionalMinFacePresenceConfidence != nil {
-            minFacePresenceConfidence = try Self.unit(wire.minFacePresenceConfidence, "min_face_presence_confidence")
-        }
-        if wire.optionalMinTrackingConfidence != nil {
-            minTrackingConfidence = try Self.unit(wire.minTrackingConfidence, "min_tracking_confidence")
-        }
-        if wire.optionalNumFaces != nil {
-            numFaces = try Self.count(wire.numFaces, "num_faces", Self.numFacesRange)
-        }
-        if wire.detectorIntervalFrames != 0 {
-            detectorIntervalFrames = try Self.count(wire.detectorIntervalFrames, "detector_interval_frames", Self.detectorIntervalRange)
-        }
-        if wire.optionalMaxMissedFrames != nil {
-            maxMissedFrames = try Self.count(wire.maxMissedFrames, "max_missed_frames", Self.maxMissedFramesRange)
-        }
+        // An unset optional field keeps the default; a set one is taken as sent
+        // and checked, with every other value, by validate().
+        if wire.optionalMinFaceSize != nil { minFaceSize = wire.minFaceSize }
+        if wire.optionalMinDetectionConfidence != nil { minDetectionConfidence = wire.minDetectionConfidence }
+        if wire.optionalMinSuppressionThreshold != nil { minSuppressionThreshold = wire.minSuppressionThreshold }
+        if wire.optionalMinFacePresenceConfidence != nil { minFacePresenceConfidence = wire.minFacePresenceConfidence }
+        if wire.optionalMinTrackingConfidence != nil { minTrackingConfidence = wire.minTrackingConfidence }
+        if wire.optionalNumFaces != nil { numFaces = Int(wire.numFaces) }
+        // 0 is proto3's unset for this plain field, and means the default.
+        if wire.detectorIntervalFrames != 0 { detectorIntervalFrames = Int(wire.detectorIntervalFrames) }
+        if wire.optionalMaxMissedFrames != nil { maxMissedFrames = Int(wire.maxMissedFrames) }
         try validate()
-    }
-
-    /// The values `FaceOptions.validate()` accepts for the counted options.
-    static let numFacesRange = 1...64
-    static let detectorIntervalRange = 1...1000
-    static let maxMissedFramesRange = 0...1000
-
-    private static func unit(_ value: Float, _ field: String) throws(FaceError) -> Float {
-        guard value >= 0, value <= 1 else {
-            throw .invalidArgument("\(field) must be between 0 and 1, got \(value)")
-        }
-        return value
-    }
-
-    private static func count(_ value: UInt32, _ field: String, _ range: ClosedRange<Int>) throws(FaceError) -> Int {
-        guard range.contains(Int(value)) else {
-            throw .invalidArgument("\(field) must be between \(range.lowerBound) and \(range.upperBound), got \(value)")
-        }
-        return Int(value)
     }
 
     private static func all(_ rawValue: Int, _ field: String, _ type: String) throws(FaceError) -> Bool {
