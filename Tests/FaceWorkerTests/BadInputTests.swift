@@ -53,7 +53,7 @@ final class BadInputTests: XCTestCase {
         let setup = try await bystanders()
         let socket = try UnixSocket(path: setup.worker.socketPath)
         // Field 1 with wire type 7, which does not exist.
-        try socket.send(LengthPrefixedMessageEncoder().encode(payload: [0x0F, 0xFF, 0xFF]))
+        try socket.send(TestFraming.frame(payload: [0x0F, 0xFF, 0xFF]))
         let answer = try XCTUnwrap(try socket.receive())
         XCTAssertEqual(answer.callID, 0)
         XCTAssertEqual(answer.error.code, .invalidArgument)
@@ -70,7 +70,7 @@ final class BadInputTests: XCTestCase {
         let setup = try await bystanders()
         let socket = try UnixSocket(path: setup.worker.socketPath)
         // call_id 5, then field 99 (a kind from a later API version) = 1.
-        try socket.send(LengthPrefixedMessageEncoder().encode(payload: [0x08, 0x05, 0x98, 0x06, 0x01]))
+        try socket.send(TestFraming.frame(payload: [0x08, 0x05, 0x98, 0x06, 0x01]))
         let answer = try XCTUnwrap(try socket.receive())
         XCTAssertEqual(answer.callID, 5)
         XCTAssertEqual(answer.error.code, .unimplemented)

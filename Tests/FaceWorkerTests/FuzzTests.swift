@@ -140,9 +140,9 @@ final class FuzzTests: XCTestCase {
         sentinel.ping.payload = Data(HostileInput.bytes(8, &fuzz.random))
         var stream: [UInt8] = []
         for payload in payloads {
-            try LengthPrefixedMessageEncoder().encode(payload: payload, into: &stream)
+            stream += TestFraming.frame(payload: payload)
         }
-        try LengthPrefixedMessageEncoder().encode(message: sentinel, into: &stream)
+        stream += try TestFraming.frame(sentinel)
         let answered = connection.answers.count
         connection.send(stream)
 
@@ -174,7 +174,7 @@ final class FuzzTests: XCTestCase {
         for index in 0..<Int.random(in: 1...4, using: &fuzz.random) {
             let (kind, message) = validCall(callID: UInt64(10 + index), session: session, originals, &fuzz.random)
             kinds.append(kind)
-            try LengthPrefixedMessageEncoder().encode(message: message, into: &stream)
+            stream += try TestFraming.frame(message)
         }
         var mutations: [String] = []
         for _ in 0..<Int.random(in: 1...3, using: &fuzz.random) {
@@ -183,7 +183,7 @@ final class FuzzTests: XCTestCase {
         let waits = Bool.random(using: &fuzz.random)
         fuzz.label += " (\(kinds.joined(separator: ", ")) then \(mutations.joined(separator: ", ")), \(waits ? "waits" : "stops at once"))"
         let sentinel = Faceworker_V1_ClientMessage.ping(callID: 1 << 63 | fuzz.random.next())
-        try LengthPrefixedMessageEncoder().encode(message: sentinel, into: &stream)
+        stream += try TestFraming.frame(sentinel)
         let answered = connection.answers.count
         connection.send(stream)
         if waits {
@@ -263,7 +263,7 @@ final class FuzzTests: XCTestCase {
         }
         fuzz.label += " (session with \(setOptions); frames \(descriptions.joined(separator: " ")))"
         let answered = connection.answers.count
-        connection.send(try frames.map { try LengthPrefixedMessageEncoder().encode(message: $0) }.flatMap { $0 })
+        connection.send(try frames.flatMap { try TestFraming.frame($0) })
 
         if fuzz.random.next() % 4 == 0 {
             tally.abandonedFrames += frames.count

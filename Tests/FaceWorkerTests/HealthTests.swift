@@ -33,7 +33,7 @@ final class HealthTests: XCTestCase {
         // 64 MB of pings whose 64 KB answers are never read.
         var ping = Faceworker_V1_ClientMessage()
         ping.ping.payload = Data(count: 64 << 10)
-        let one = try LengthPrefixedMessageEncoder().encode(message: ping)
+        let one = try TestFraming.frame(ping)
         var flood: [UInt8] = []
         flood.reserveCapacity(1000 * one.count)
         for _ in 0..<1000 { flood.append(contentsOf: one) }

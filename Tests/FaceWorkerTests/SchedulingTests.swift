@@ -2,19 +2,74 @@ import Dispatch
 import FaceDetection
 @testable import FaceWorker
 import FaceWorkerProtocol
+import Foundation
 import NIOEmbedded
 import XCTest
 
-/// Which frames may split their model runs over every core: only a frame of
-/// the one open session, while nothing else runs or waits.
+/// The scheduler's sessions: the one owner of a session's timestamp rule and
+/// queue, refusals in their turn, and which frames may split their model runs
+/// over every core (only a frame of the one open session, while nothing else
+/// runs or waits).
 final class SchedulingTests: XCTestCase {
     private static let pipeline: FacePipeline = {
         let models = try! FaceModels(directory: TestPaths.models)
         return try! FacePipeline(models: models, options: FaceOptions())
     }()
 
-    private func frame(_ callID: UInt64) -> PendingFrame {
-        PendingFrame(callID: callID, frame: Faceworker_V1_Frame(), received: .now, receivedUnixMicros: 0, refusal: nil)
+    private static func pipeline(_ mode: FaceOptions.RunningMode) throws -> FacePipeline {
+        var options = FaceOptions()
+        options.runningMode = mode
+        return try FacePipeline(models: FaceModels(directory: TestPaths.models), options: options)
+    }
+
+    /// Submits a one-pixel frame (or, with `refusal`, admission's refusal of one).
+    @discardableResult
+    private func submit(_ scheduler: FrameScheduler, _ callID: UInt64, timestampMs: Int64? = nil, to session: UInt64,
+                        refusal: CallError? = nil) -> FrameScheduler.SubmitOutcome {
+        let timestamp = timestampMs ?? Int64(callID)
+        let frame = AdmittedFrame(pixels: .raw(Data(count: 3), format: .rgb, width: 1, height: 1, rowStride: 3), orientation: .topLeft,
+                                  timestampMs: timestamp)
+        let admission: Result<AdmittedFrame, CallError> = refusal.map { .failure($0) } ?? .success(frame)
+        return scheduler.submit(callID: callID, admission, timestampMs: timestamp, to: session, received: .now, receivedUnixMicros: 0, maxQueued: 4)
+    }
+
+    func testTheSessionOwnsTheTimestampRuleAndAResetForgetsIt() throws {
+        let scheduler = FrameScheduler()
+        let outbox = Outbox(channel: EmbeddedChannel())
+        XCTAssertTrue(scheduler.open(id: 1, pipeline: try Self.pipeline(.video), outbox: outbox, limit: 8))
+        guard case .queued = submit(scheduler, 1, timestampMs: 100, to: 1) else { return XCTFail("the first frame is queued") }
+        guard case .refused(let stale, inTurn: true) = submit(scheduler, 2, timestampMs: 100, to: 1) else {
+            return XCTFail("a repeated timestamp is refused in its turn, behind the waiting frame")
+        }
+        XCTAssertEqual(stale.code, .invalidArgument)
+        XCTAssertTrue(stale.message.contains("must increase"), stale.message)
+        guard case .queued = submit(scheduler, 3, timestampMs: 101, to: 1) else { return XCTFail("a later timestamp is still accepted") }
+
+        let dropped = try XCTUnwrap(scheduler.reset(1))
+        XCTAssertEqual(dropped.map(\.callID), [1, 2, 3], "the waiting work, refusal included, in order")
+        guard case .queued = submit(scheduler, 4, timestampMs: 5, to: 1) else { return XCTFail("after a reset any timestamp starts anew") }
+    }
+
+    func testARefusalWaitsItsTurnBehindTheFramesBeforeIt() throws {
+        let scheduler = FrameScheduler()
+        let outbox = Outbox(channel: EmbeddedChannel())
+        let wakeup = DispatchSemaphore(value: 0)
+        XCTAssertTrue(scheduler.open(id: 1, pipeline: try Self.pipeline(.image), outbox: outbox, limit: 8))
+        guard case .refused(_, inTurn: false) = submit(scheduler, 1, to: 1, refusal: CallError(.invalidArgument, "bad")) else {
+            return XCTFail("with nothing before it, a refusal is answered at once")
+        }
+        submit(scheduler, 2, to: 1)
+        guard case .refused(_, inTurn: true) = submit(scheduler, 3, to: 1, refusal: CallError(.invalidArgument, "bad")) else {
+            return XCTFail("behind a waiting frame, a refusal waits")
+        }
+        let first = try XCTUnwrap(scheduler.next(wakeup: wakeup))
+        guard case .frame = first.work else { return XCTFail("the frame comes first") }
+        _ = scheduler.complete(first)
+        let second = try XCTUnwrap(scheduler.next(wakeup: wakeup))
+        guard case .refusal(let callID, _, let error) = second.work else { return XCTFail("then the refusal") }
+        XCTAssertEqual(callID, 3)
+        XCTAssertEqual(error.message, "bad")
+        _ = scheduler.complete(second)
     }
 
     func testAFrameRunsAloneOnlyWhenItsSessionIsTheOnlyOneAndNothingElseRuns() throws {
@@ -22,19 +77,19 @@ final class SchedulingTests: XCTestCase {
         let outbox = Outbox(channel: EmbeddedChannel())
         let wakeup = DispatchSemaphore(value: 0)
         XCTAssertTrue(scheduler.open(id: 1, pipeline: Self.pipeline, outbox: outbox, limit: 8))
-        _ = scheduler.submit(frame(1), to: 1, maxQueued: 4)
+        submit(scheduler, 1, to: 1)
         let lone = try XCTUnwrap(scheduler.next(wakeup: wakeup))
         XCTAssertTrue(lone.runsAlone, "the only session's frame, nothing else running")
         _ = scheduler.complete(lone)
 
         XCTAssertTrue(scheduler.open(id: 2, pipeline: Self.pipeline, outbox: outbox, limit: 8))
-        _ = scheduler.submit(frame(2), to: 1, maxQueued: 4)
+        submit(scheduler, 2, to: 1)
         let beside = try XCTUnwrap(scheduler.next(wakeup: wakeup))
         XCTAssertFalse(beside.runsAlone, "another session is open, though idle")
         _ = scheduler.complete(beside)
 
-        _ = scheduler.submit(frame(3), to: 1, maxQueued: 4)
-        _ = scheduler.submit(frame(4), to: 2, maxQueued: 4)
+        submit(scheduler, 3, to: 1)
+        submit(scheduler, 4, to: 2)
         let first = try XCTUnwrap(scheduler.next(wakeup: wakeup))
         let second = try XCTUnwrap(scheduler.next(wakeup: wakeup))
         XCTAssertFalse(first.runsAlone, "another frame waits")
@@ -43,7 +98,7 @@ final class SchedulingTests: XCTestCase {
         _ = scheduler.complete(second)
 
         guard case .closed = scheduler.close(2, callID: 9) else { return XCTFail("session 2 did not close") }
-        _ = scheduler.submit(frame(5), to: 1, maxQueued: 4)
+        submit(scheduler, 5, to: 1)
         let again = try XCTUnwrap(scheduler.next(wakeup: wakeup))
         XCTAssertTrue(again.runsAlone, "the other session has gone")
         _ = scheduler.complete(again)

@@ -75,8 +75,5 @@ public struct FaceOptions: Sendable, Equatable {
         _ = try Specs.numFaces.check(numFaces)
         _ = try Specs.detectorIntervalFrames.check(detectorIntervalFrames)
         _ = try Specs.maxMissedFrames.check(maxMissedFrames)
-        if trackingEnabled && runningMode == .image {
-            throw .invalidArgument("tracking_enabled needs running_mode VIDEO or LIVE_STREAM: frames in IMAGE mode are unrelated")
-        }
     }
 }

@@ -28,6 +28,9 @@ extension FaceOptions {
         transformationMatrix = wire.outputTransformationMatrix
 
         trackingEnabled = wire.trackingEnabled
+        if trackingEnabled && runningMode == .image {
+            throw .invalidArgument("tracking_enabled needs running_mode VIDEO or LIVE_STREAM: frames in IMAGE mode are unrelated")
+        }
         // An unset optional field keeps the default; a set one is taken as sent
         // and checked, with every other value, by validate().
         if wire.optionalMinFaceSize != nil { minFaceSize = wire.minFaceSize }

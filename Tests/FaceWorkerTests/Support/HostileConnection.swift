@@ -18,7 +18,7 @@ final class HostileConnection {
     }
 
     private let descriptor: Int32
-    private var decoder = LengthPrefixedMessageDecoder()
+    private var reader = TestFrameReader()
     /// Every answer read so far, in the order it came.
     private(set) var answers: [Faceworker_V1_WorkerMessage] = []
 
@@ -67,7 +67,7 @@ final class HostileConnection {
     func send(_ messages: [Faceworker_V1_ClientMessage]) throws -> Bool {
         var bytes: [UInt8] = []
         for message in messages {
-            try LengthPrefixedMessageEncoder().encode(message: message, into: &bytes)
+            bytes += try TestFraming.frame(message)
         }
         return send(bytes)
     }
@@ -93,7 +93,7 @@ final class HostileConnection {
     func collect(until enough: ([Faceworker_V1_WorkerMessage]) -> Bool, timeout: Duration) throws -> Ending {
         let deadline = ContinuousClock.now + timeout
         while true {
-            while let answer = try decoder.nextMessage(as: Faceworker_V1_WorkerMessage.self) {
+            while let answer = try reader.next() {
                 answers.append(answer)
             }
             if enough(answers) { return .counted }
@@ -108,7 +108,7 @@ final class HostileConnection {
             if received < 0, errno == EINTR { continue }
             // A reset (the worker closed with bytes of ours unread) ends the stream too.
             guard received > 0 else { return .closed }
-            decoder.append(contentsOf: chunk[..<received])
+            reader.append(chunk[..<received])
         }
     }
 

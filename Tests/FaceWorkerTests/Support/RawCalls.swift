@@ -58,10 +58,7 @@ extension UnixSocket {
 
     /// Writes every message in one write.
     func send(all messages: [Faceworker_V1_ClientMessage]) throws {
-        let encoder = LengthPrefixedMessageEncoder()
-        var bytes: [UInt8] = []
-        for message in messages { try encoder.encode(message: message, into: &bytes) }
-        try send(bytes)
+        try send(messages.flatMap { try TestFraming.frame($0) })
     }
 }
 

@@ -6,7 +6,7 @@ import Glibc
 /// client would send and reading the worker's answers one by one.
 final class UnixSocket {
     private let descriptor: Int32
-    private var decoder = LengthPrefixedMessageDecoder()
+    private var reader = TestFrameReader()
 
     /// Connects to `path`.
     init(path: String) throws {
@@ -59,7 +59,7 @@ final class UnixSocket {
 
     /// Frames and writes a client message.
     func send(_ message: Faceworker_V1_ClientMessage) throws {
-        try send(try LengthPrefixedMessageEncoder().encode(message: message))
+        try send(try TestFraming.frame(message))
     }
 
     /// The next message from the worker; nil when it closed the connection.
@@ -68,7 +68,7 @@ final class UnixSocket {
     func receive(timeout: Duration = .seconds(30)) throws -> Faceworker_V1_WorkerMessage? {
         let deadline = ContinuousClock.now + timeout
         while true {
-            if let message = try decoder.nextMessage(as: Faceworker_V1_WorkerMessage.self) { return message }
+            if let message = try reader.next() { return message }
             let remaining = deadline - ContinuousClock.now
             var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
             guard remaining > .zero, poll(&poller, 1, Int32(remaining.components.seconds * 1000 + 1)) > 0 else {
@@ -77,7 +77,7 @@ final class UnixSocket {
             var chunk = [UInt8](repeating: 0, count: 65536)
             let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             guard count > 0 else { return nil }
-            decoder.append(contentsOf: chunk[..<count])
+            reader.append(chunk[..<count])
         }
     }
 
