@@ -75,7 +75,7 @@ let package = Package(
             name: "inference-bench",
             dependencies: [
                 "Inference",
-                "InferenceTesting",
+                "SeededRandom",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -86,24 +86,24 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // Deterministic inputs shared by the parity tests and the inference benchmark.
-        .target(name: "InferenceTesting"),
+        // SplitMix64, the seeded generator the Python tools share: parity inputs, randomized tests, benchmark inputs.
+        .target(name: "SeededRandom"),
         // Hand-built hostile JPEGs shared by the decoder tests and the worker's bad-input tests.
         .target(name: "ImagingTesting"),
 
-        .testTarget(name: "ModelFileTests", dependencies: ["ModelFile", "InferenceTesting"]),
+        .testTarget(name: "ModelFileTests", dependencies: ["ModelFile", "SeededRandom"]),
         .testTarget(
             name: "InferenceTests",
-            dependencies: ["Inference", "InferenceTesting"],
+            dependencies: ["Inference", "SeededRandom"],
             exclude: ["Goldens"]
         ),
-        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "ImagingTesting", "InferenceTesting"]),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "ImagingTesting", "SeededRandom"]),
         .testTarget(name: "FaceDetectionTests", dependencies: ["FaceDetection"], exclude: ["Goldens", "Fixtures"]),
-        .testTarget(name: "FaceWorkerProtocolTests", dependencies: ["FaceWorkerProtocol", "InferenceTesting"]),
+        .testTarget(name: "FaceWorkerProtocolTests", dependencies: ["FaceWorkerProtocol", "SeededRandom"]),
         .testTarget(
             name: "FaceWorkerTests",
             dependencies: [
-                "FaceDetection", "FaceWorker", "FaceWorkerClient", "FaceWorkerProtocol", "Imaging", "ImagingTesting", "InferenceTesting",
+                "FaceDetection", "FaceWorker", "FaceWorkerClient", "FaceWorkerProtocol", "Imaging", "ImagingTesting", "SeededRandom",
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ]
         ),

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Inference
-import InferenceTesting
+import SeededRandom
 
 /// Times `Runtime.invoke()` for one model, for `make bench-inference`, which
 /// runs it beside LiteRT's interpreter on the same input.
