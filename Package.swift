@@ -88,8 +88,8 @@ let package = Package(
         ),
         // SplitMix64, the seeded generator the Python tools share: parity inputs, randomized tests, benchmark inputs.
         .target(name: "SeededRandom"),
-        // Hand-built hostile JPEGs shared by the decoder tests and the worker's bad-input tests.
-        .target(name: "ImagingTesting"),
+        // JPEGs for tests: a TurboJPEG encoder, and hand-built hostile streams for the decoder and the worker's bad-input tests.
+        .target(name: "ImagingTesting", dependencies: ["Imaging", "CTurboJPEG"]),
 
         .testTarget(name: "ModelFileTests", dependencies: ["ModelFile", "SeededRandom"]),
         .testTarget(
