@@ -83,6 +83,8 @@ let package = Package(
             name: "pipeline-bench",
             dependencies: [
                 "FaceDetection",
+                "Imaging",
+                "SeededRandom",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
