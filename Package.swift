@@ -80,7 +80,7 @@ let package = Package(
             name: "inference-bench",
             dependencies: [
                 "Inference",
-                "InferenceTesting",
+                "SeededRandom",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -88,26 +88,28 @@ let package = Package(
             name: "pipeline-bench",
             dependencies: [
                 "FaceDetection",
+                "Imaging",
+                "SeededRandom",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // Deterministic inputs shared by the parity tests and the inference benchmark.
-        .target(name: "InferenceTesting"),
-        // Hand-built hostile JPEGs shared by the decoder tests and the worker's bad-input tests.
-        .target(name: "ImagingTesting"),
+        // SplitMix64, the seeded generator the Python tools share: parity inputs, randomized tests, benchmark inputs.
+        .target(name: "SeededRandom"),
+        // JPEGs for tests: a TurboJPEG encoder, and hand-built hostile streams for the decoder and the worker's bad-input tests.
+        .target(name: "ImagingTesting", dependencies: ["Imaging", "CTurboJPEG"]),
 
-        .testTarget(name: "ModelFileTests", dependencies: ["ModelFile", "InferenceTesting"]),
+        .testTarget(name: "ModelFileTests", dependencies: ["ModelFile", "SeededRandom"]),
         .testTarget(
             name: "InferenceTests",
-            dependencies: ["Inference", "InferenceTesting"],
+            dependencies: ["Inference", "SeededRandom"],
             exclude: ["Goldens"]
         ),
-        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "ImagingTesting", "InferenceTesting"]),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "ImagingTesting", "SeededRandom"]),
         .testTarget(name: "FaceDetectionTests", dependencies: ["FaceDetection"], exclude: ["Goldens", "Fixtures"]),
         .testTarget(
             name: "FaceWorkerProtocolTests",
             dependencies: [
-                "FaceWorkerProtocol", "InferenceTesting",
+                "FaceWorkerProtocol", "SeededRandom",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ]
@@ -115,7 +117,7 @@ let package = Package(
         .testTarget(
             name: "FaceWorkerTests",
             dependencies: [
-                "FaceDetection", "FaceWorker", "FaceWorkerClient", "FaceWorkerProtocol", "Imaging", "ImagingTesting", "InferenceTesting",
+                "FaceDetection", "FaceWorker", "FaceWorkerClient", "FaceWorkerProtocol", "Imaging", "ImagingTesting", "SeededRandom",
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ]
         ),

@@ -1,8 +1,10 @@
-"""Per-frame face pipeline time: our pipeline-bench executable against MediaPipe's Python solutions.
+"""Per-frame face pipeline time: our pipeline-bench executable against MediaPipe's Python solutions,
+then the time to crop a camera frame into a model's input tensor.
 
     make bench-pipeline
     .venv-tools/bin/python tools/bench_pipeline.py --frames Tests/FaceDetectionTests/Fixtures/video \
         --ours .build/release/pipeline-bench
+    .venv-tools/bin/python tools/bench_pipeline.py --sampling-only --ours .build/release/pipeline-bench
 
 Both sides get the same JPEG bytes: the frame_*.jpg files of --frames in name order, read into
 memory before timing. Frame k of a run (warm-up frames included, k = 0, 1, ...) is file
@@ -13,16 +15,31 @@ our 478-point mesh with the ML Kit outputs and tracking).
 MediaPipe is timed here with time.perf_counter_ns around decode + process, with a fresh
 solution object per round. Ours is timed by the executable itself, run as
 
-    <ours> --frames DIR --mode detect|landmarks --warmup W --iterations I
+    <ours> frames --frames DIR --mode detect|landmarks --warmup W --iterations I
 
 which prints one JSON line: {"mode": "detect", "median_ms": ..., "p90_ms": ..., "iterations": I}.
 
 Each mode is measured --rounds times, the two sides alternating, and each side keeps its round
 with the lowest median, so a burst of other work on a small machine spoils one round, not the
-ratio. The output is a table, then, as the very last line, one JSON object:
+ratio.
+
+The sampling rows have no peer: they time, on one thread, what a frame costs before the first
+model runs. A 1920x1080 RGB or NV12 frame is converted to RGB as the worker does, then cropped by
+Imaging's sampler into a 128x128, 192x192 or 256x256 tensor, whole (letterbox, the detectors'
+input) or as a tilted face (the landmark models' input); a first row crops a face from a 640x480
+RGB image, what a release-only test once timed. The executable runs them itself, as
+
+    <ours> sampling --runs N
+
+which prints one JSON line: {"bench": "sampling", "runs": N, "rows": [{"case": ..., "median_ms": ...,
+"p90_ms": ..., "fastest_ms": ..., "median_convert_ms": ..., "median_sample_ms": ...}, ...]}.
+
+The output is the tables, then, as the very last line, one JSON object:
 {"bench": "pipeline", "detect_ratio": R, "landmarks_ratio": R,
- "ours_ms": {"detect": ..., "landmarks": ...}, "mediapipe_ms": {"detect": ..., "landmarks": ...}}
-with medians in ms and R = ours / MediaPipe. The goal (P1, P2) is a ratio of at most 0.5.
+ "ours_ms": {"detect": ..., "landmarks": ...}, "mediapipe_ms": {"detect": ..., "landmarks": ...},
+ "sampling_ms": {case: median}}
+with medians in ms and R = ours / MediaPipe. The goal (P1, P2) is a ratio of at most 0.5. With
+--sampling-only, MediaPipe is not run and the object is {"bench": "sampling", "sampling_ms": {...}}.
 """
 
 import argparse
@@ -36,6 +53,8 @@ from mediapipe_peer import MODES, Peer, read_frames
 
 GOAL = 0.5
 OURS_TIMEOUT_S = 600
+# What a sampling row reports, in ms, in the order the table shows it.
+SAMPLING_TIMES = ("median_ms", "p90_ms", "fastest_ms", "median_convert_ms", "median_sample_ms")
 
 
 def time_mediapipe(peer, frames, mode, warmup, iterations):
@@ -45,7 +64,7 @@ def time_mediapipe(peer, frames, mode, warmup, iterations):
 
 
 def time_ours(ours, frames_dir, mode, warmup, iterations):
-    command = [str(ours), "--frames", str(frames_dir), "--mode", mode,
+    command = [str(ours), "frames", "--frames", str(frames_dir), "--mode", mode,
                "--warmup", str(warmup), "--iterations", str(iterations)]
     result = run_json(command, OURS_TIMEOUT_S)
     median, p90 = median_and_p90(result, command)
@@ -53,6 +72,35 @@ def time_ours(ours, frames_dir, mode, warmup, iterations):
         fail(f"{ours} answered for mode {result.get('mode')} with {result.get('iterations')} iterations, "
              f"asked for {mode} with {iterations}")
     return median, p90
+
+
+def time_sampling(ours, runs):
+    """The sampling cases' rows, in the order the executable measured them."""
+    command = [str(ours), "sampling", "--runs", str(runs)]
+    result = run_json(command, OURS_TIMEOUT_S)
+    rows = result.get("rows")
+    if result.get("runs") != runs or not isinstance(rows, list) or not rows:
+        fail(f"{' '.join(command)} answered {result}, expected {runs} runs of at least one case")
+    keys = ("case", *SAMPLING_TIMES)
+    for row in rows:
+        if not isinstance(row, dict) or any(key not in row for key in keys):
+            fail(f"{' '.join(command)} printed a row without {', '.join(keys)}: {row}")
+    return rows
+
+
+def print_columns(lines):
+    widths = [max(len(line[i]) for line in lines) for i in range(len(lines[0]))]
+    for line in lines:
+        print("  ".join(cell.ljust(width) for cell, width in zip(line, widths)).rstrip())
+
+
+def print_sampling_table(rows, runs):
+    print(f"Frame to model tensor, one thread, {runs} runs a case (conversion to RGB, then the sampler)")
+    header = ("case", "ms", "p90", "fastest", "convert ms", "sample ms")
+    print_columns([header] + [
+        (row["case"], *(f"{row[key]:.3f}" for key in SAMPLING_TIMES))
+        for row in rows
+    ])
 
 
 def print_table(rows, iterations):
@@ -63,42 +111,53 @@ def print_table(rows, iterations):
          "met" if om / mm <= GOAL else "NOT met")
         for mode, (mm, mp90, faces), (om, op90) in rows
     ]
-    widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
-    for line in lines:
-        print("  ".join(cell.ljust(width) for cell, width in zip(line, widths)).rstrip())
+    print_columns(lines)
 
 
-def summary_json(rows):
-    summary = {"bench": "pipeline"}
+def summary_json(rows, sampling_rows):
+    summary = {"bench": "pipeline" if rows else "sampling"}
     summary.update({f"{mode}_ratio": round(ours[0] / peer[0], 3) for mode, peer, ours in rows})
-    summary["ours_ms"] = {mode: round(ours[0], 4) for mode, _, ours in rows}
-    summary["mediapipe_ms"] = {mode: round(peer[0], 4) for mode, peer, _ in rows}
+    if rows:
+        summary["ours_ms"] = {mode: round(ours[0], 4) for mode, _, ours in rows}
+        summary["mediapipe_ms"] = {mode: round(peer[0], 4) for mode, peer, _ in rows}
+    summary["sampling_ms"] = {row["case"]: round(row["median_ms"], 4) for row in sampling_rows}
     return json.dumps(summary, separators=(",", ":"))
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--frames", type=Path, required=True, help="folder of frame_*.jpg files")
+    parser.add_argument("--frames", type=Path, help="folder of frame_*.jpg files (needed unless --sampling-only)")
     parser.add_argument("--ours", type=Path, required=True, help="our pipeline-bench executable")
     parser.add_argument("--warmup", type=count(0), default=30, help="untimed frames first (default 30)")
     parser.add_argument("--iterations", type=count(1), default=300, help="timed frames (default 300)")
     parser.add_argument("--rounds", type=count(1), default=3, help="alternating measurements per mode (default 3)")
+    parser.add_argument("--sampling-runs", type=count(1), default=101,
+                        help="timed runs of each sampling case (default 101)")
+    parser.add_argument("--sampling-only", action="store_true",
+                        help="time the sampling cases only, without MediaPipe")
     args = parser.parse_args()
+    if not args.sampling_only and args.frames is None:
+        parser.error("--frames is required unless --sampling-only is given")
 
-    frames = read_frames(args.frames)
     require_executable(args.ours, "bench-pipeline")
-    mediapipe = Peer()
     rows = []
-    for mode in MODES:
-        peer, ours = [], []
-        for _ in range(args.rounds):
-            peer.append(time_mediapipe(mediapipe, frames, mode, args.warmup, args.iterations))
-            ours.append(time_ours(args.ours, args.frames, mode, args.warmup, args.iterations))
-        rows.append((mode, min(peer), min(ours)))
-        print(f"measured {mode} on {len(frames)} frames", file=sys.stderr, flush=True)
-    print("MediaPipe decodes with OpenCV (cv2.imdecode + cvtColor to RGB); both sides get the same JPEG bytes")
-    print_table(rows, args.iterations)
-    print(summary_json(rows))
+    if not args.sampling_only:
+        frames = read_frames(args.frames)
+        mediapipe = Peer()
+        for mode in MODES:
+            peer, ours = [], []
+            for _ in range(args.rounds):
+                peer.append(time_mediapipe(mediapipe, frames, mode, args.warmup, args.iterations))
+                ours.append(time_ours(args.ours, args.frames, mode, args.warmup, args.iterations))
+            rows.append((mode, min(peer), min(ours)))
+            print(f"measured {mode} on {len(frames)} frames", file=sys.stderr, flush=True)
+    sampling_rows = time_sampling(args.ours, args.sampling_runs)
+    if rows:
+        print("MediaPipe decodes with OpenCV (cv2.imdecode + cvtColor to RGB); both sides get the same JPEG bytes")
+        print_table(rows, args.iterations)
+        print()
+    print_sampling_table(sampling_rows, args.sampling_runs)
+    print(summary_json(rows, sampling_rows))
 
 
 if __name__ == "__main__":

@@ -1,10 +1,21 @@
+/// A field of one FlatBuffers table type, named as the schema names it.
+///
+/// The raw value is the field's slot: its index among the table's fields in
+/// declaration order, which is its entry in the table's vtable.
+protocol FlatBufferField: RawRepresentable where RawValue == Int {}
+
 /// A bounds-checked reader over the FlatBuffers binary format, for the subset
 /// of features the TFLite schema uses: tables with vtables, vectors of scalars,
 /// vectors of tables, strings, and unions stored as (type, table) pairs.
 ///
 /// Every access checks its offsets against the buffer, so a truncated or
-/// hostile file is a thrown error and never an out-of-bounds read.
+/// hostile file is a thrown error and never an out-of-bounds read. A table is
+/// typed by its fields, so a field can only be read from its own table type.
 struct FlatBufferReader {
+    /// A vtable starts with two 16-bit sizes, its own and its table's, before
+    /// the 16-bit field offsets.
+    private static let vtableHeaderSize = 4
+
     let bytes: [UInt8]
     let file: String
 
@@ -34,15 +45,15 @@ struct FlatBufferReader {
     }
 
     /// The root table: a uint32 offset at the start of the buffer.
-    func rootTable() throws -> Table {
+    func rootTable<Field: FlatBufferField>(of _: Field.Type) throws -> Table<Field> {
         let offset = Int(try load(UInt32.self, at: 0))
-        return try table(at: offset)
+        return try table(at: offset, of: Field.self)
     }
 
-    func table(at offset: Int) throws -> Table {
+    func table<Field: FlatBufferField>(at offset: Int, of _: Field.Type) throws -> Table<Field> {
         let vtableOffset = offset - Int(try load(Int32.self, at: offset))
         let vtableSize = Int(try load(UInt16.self, at: vtableOffset))
-        guard vtableSize >= 4, vtableSize % 2 == 0 else {
+        guard vtableSize >= Self.vtableHeaderSize, vtableSize % 2 == 0 else {
             throw fail("a table at byte \(offset) has a malformed vtable (size \(vtableSize))")
         }
         try checkRange(vtableOffset, vtableSize, "a vtable")
@@ -50,66 +61,63 @@ struct FlatBufferReader {
     }
 
     /// A table: a position in the buffer plus its vtable, which maps field
-    /// numbers to offsets (0 meaning the field is absent and takes its default).
-    struct Table {
+    /// slots to offsets (0 meaning the field is absent and takes its default).
+    struct Table<Field: FlatBufferField> {
         let reader: FlatBufferReader
         let offset: Int
         let vtableOffset: Int
         let vtableSize: Int
 
-        /// Absolute position of field `index`, or nil when absent.
-        func fieldPosition(_ index: Int) throws -> Int? {
-            let entry = 4 + 2 * index
+        /// Absolute position of `field`, or nil when absent.
+        func fieldPosition(_ field: Field) throws -> Int? {
+            let entry = FlatBufferReader.vtableHeaderSize + 2 * field.rawValue
             guard entry + 2 <= vtableSize else { return nil }
             let relative = Int(try reader.load(UInt16.self, at: vtableOffset + entry))
             return relative == 0 ? nil : offset + relative
         }
 
-        func scalar<T: FixedWidthInteger>(_ index: Int, default defaultValue: T) throws -> T {
-            guard let position = try fieldPosition(index) else { return defaultValue }
+        func scalar<T: FixedWidthInteger>(_ field: Field, default defaultValue: T) throws -> T {
+            guard let position = try fieldPosition(field) else { return defaultValue }
             return try reader.load(T.self, at: position)
         }
 
-        func float32(_ index: Int, default defaultValue: Float) throws -> Float {
-            guard let position = try fieldPosition(index) else { return defaultValue }
-            return Float(bitPattern: try reader.load(UInt32.self, at: position))
+        func bool(_ field: Field) throws -> Bool {
+            try scalar(field, default: UInt8(0)) != 0
         }
 
-        func bool(_ index: Int) throws -> Bool {
-            try scalar(index, default: UInt8(0)) != 0
-        }
-
-        /// Follows a uoffset stored in field `index`.
-        private func indirect(_ index: Int) throws -> Int? {
-            guard let position = try fieldPosition(index) else { return nil }
+        /// Follows a uoffset stored in `field`.
+        private func indirect(_ field: Field) throws -> Int? {
+            guard let position = try fieldPosition(field) else { return nil }
             return position + Int(try reader.load(UInt32.self, at: position))
         }
 
-        func table(_ index: Int) throws -> Table? {
-            guard let target = try indirect(index) else { return nil }
-            return try reader.table(at: target)
+        /// The table `field` points to, read as a `Child` table: the schema's
+        /// type of the field, or for a union the member its type byte names.
+        func table<Child: FlatBufferField>(_ field: Field, of _: Child.Type) throws -> Table<Child>? {
+            guard let target = try indirect(field) else { return nil }
+            return try reader.table(at: target, of: Child.self)
         }
 
-        func string(_ index: Int) throws -> String? {
-            guard let vector = try vector(index) else { return nil }
+        func string(_ field: Field) throws -> String? {
+            guard let vector = try vector(field) else { return nil }
             try reader.checkRange(vector.start, vector.count, "a string")
             return String(decoding: reader.bytes[vector.start..<vector.start + vector.count], as: UTF8.self)
         }
 
-        func vector(_ index: Int) throws -> Vector? {
-            guard let target = try indirect(index) else { return nil }
+        func vector(_ field: Field) throws -> Vector? {
+            guard let target = try indirect(field) else { return nil }
             let count = Int(try reader.load(UInt32.self, at: target))
-            return Vector(reader: reader, start: target + 4, count: count)
+            return Vector(reader: reader, start: target + MemoryLayout<UInt32>.size, count: count)
         }
 
-        func scalars<T: FixedWidthInteger>(_ index: Int, as type: T.Type) throws -> [T] {
-            guard let vector = try vector(index) else { return [] }
+        func scalars<T: FixedWidthInteger>(_ field: Field, as type: T.Type) throws -> [T] {
+            guard let vector = try vector(field) else { return [] }
             return try vector.scalars(T.self)
         }
 
-        func tables(_ index: Int) throws -> [Table] {
-            guard let vector = try vector(index) else { return [] }
-            return try vector.tables()
+        func tables<Child: FlatBufferField>(_ field: Field, of _: Child.Type) throws -> [Table<Child>] {
+            guard let vector = try vector(field) else { return [] }
+            return try vector.tables(of: Child.self)
         }
     }
 
@@ -133,13 +141,13 @@ struct FlatBufferReader {
             return reader.bytes[start..<start + count]
         }
 
-        func tables() throws -> [Table] {
+        func tables<Field: FlatBufferField>(of _: Field.Type) throws -> [Table<Field>] {
             let (total, overflow) = count.multipliedReportingOverflow(by: 4)
             guard !overflow else { throw reader.fail("a vector of \(count) tables is impossibly long") }
             try reader.checkRange(start, total, "a vector of \(count) tables")
             return try (0..<count).map { i in
                 let position = start + 4 * i
-                return try reader.table(at: position + Int(try reader.load(UInt32.self, at: position)))
+                return try reader.table(at: position + Int(try reader.load(UInt32.self, at: position)), of: Field.self)
             }
         }
     }

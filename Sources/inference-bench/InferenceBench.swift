@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Inference
-import InferenceTesting
+import SeededRandom
 
 /// Times `Runtime.invoke()` for one model, for `make bench-inference`, which
 /// runs it beside LiteRT's interpreter on the same input.
@@ -51,8 +51,8 @@ struct InferenceBench: ParsableCommand {
         for _ in 0..<iterations {
             stepTimes = []
             let elapsed = try clock.measure { try runtime.invoke(stepTimes: &stepTimes) }
-            samples.append(Self.milliseconds(elapsed))
-            for (index, time) in stepTimes.enumerated() { stepSamples[index].append(Self.milliseconds(time)) }
+            samples.append(elapsed / .milliseconds(1))
+            for (index, time) in stepTimes.enumerated() { stepSamples[index].append(time / .milliseconds(1)) }
         }
         var steps: [[String: Any]] = []
         for (name, var times) in zip(names, stepSamples) {
@@ -70,9 +70,5 @@ struct InferenceBench: ParsableCommand {
         ]
         let json = try JSONSerialization.data(withJSONObject: report, options: [.sortedKeys])
         print(String(decoding: json, as: UTF8.self))
-    }
-
-    private static func milliseconds(_ duration: Duration) -> Double {
-        Double(duration.components.attoseconds) / 1e15 + Double(duration.components.seconds) * 1e3
     }
 }

@@ -1,5 +1,5 @@
-import InferenceTesting
 import FaceWorkerProtocol
+import SeededRandom
 import SwiftProtobuf
 import Testing
 

@@ -1,6 +1,6 @@
 import FaceWorkerProtocol
 import Foundation
-import InferenceTesting
+import SeededRandom
 import SwiftProtobuf
 import Testing
 

@@ -1,5 +1,5 @@
-import InferenceTesting
 import FaceWorkerProtocol
+import SeededRandom
 import Testing
 
 @Suite("Length-prefixed message decoder")

@@ -2,7 +2,7 @@ import FaceWorkerClient
 import FaceWorkerProtocol
 import Foundation
 import Imaging
-import InferenceTesting
+import SeededRandom
 import XCTest
 
 /// The design's promise that the worker never crashes on a client's bytes,

@@ -1,6 +1,6 @@
-import InferenceTesting
 import Foundation
 import Imaging
+import SeededRandom
 import Testing
 
 @Suite("Affine transforms")

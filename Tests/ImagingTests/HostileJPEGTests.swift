@@ -1,6 +1,6 @@
-import InferenceTesting
 import Imaging
 import ImagingTesting
+import SeededRandom
 import Testing
 
 /// Bytes a client could send to hurt the worker: each is a thrown error that

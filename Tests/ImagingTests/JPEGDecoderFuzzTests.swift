@@ -1,7 +1,7 @@
 import Foundation
 import Imaging
 import ImagingTesting
-import InferenceTesting
+import SeededRandom
 import Testing
 
 /// Seeded mutations of real JPEGs through one reused decoder, as the worker

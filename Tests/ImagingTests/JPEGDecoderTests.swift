@@ -1,4 +1,5 @@
 import Imaging
+import ImagingTesting
 import Testing
 
 /// Decoding what TurboJPEG's own compressor produced.

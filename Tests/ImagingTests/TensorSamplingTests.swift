@@ -1,5 +1,5 @@
-import InferenceTesting
 import Imaging
+import SeededRandom
 import Testing
 
 @Suite("Tensor sampling")

@@ -1,5 +1,5 @@
-import InferenceTesting
 import Imaging
+import SeededRandom
 
 /// Synthetic images the tests build for themselves.
 enum TestImages {

@@ -1,5 +1,5 @@
 import Foundation
-import InferenceTesting
+import SeededRandom
 
 /// The golden files written by tools/make_inference_goldens.py from LiteRT's
 /// interpreter: per model, fixed inputs and the outputs LiteRT computed.

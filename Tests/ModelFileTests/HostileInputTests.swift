@@ -1,6 +1,6 @@
 import Foundation
-import InferenceTesting
 @testable import ModelFile
+import SeededRandom
 import XCTest
 
 /// Broken, foreign and hostile files are thrown `ModelFileError`s naming the
@@ -56,15 +56,15 @@ final class HostileInputTests: XCTestCase {
 
     func testUnsupportedOperatorIsNamed() throws {
         var bytes = try shortRangeBytes()
-        // Rewrite the RELU operator code (19) as SOFTMAX (25), which FaceWorker does not run.
+        // Rewrite the RELU operator code as SOFTMAX (25), which FaceWorker does not run.
+        let softmax: UInt8 = 25
         let reader = FlatBufferReader(bytes: bytes, file: "probe.tflite")
         var patched = false
-        for code in try reader.rootTable().tables(1) {
+        for code in try reader.rootTable(of: ModelSlot.self).tables(.operatorCodes, of: OperatorCodeSlot.self) {
+            guard try RawModel.OperatorCode.builtin(of: code) == BuiltinOperator.relu.rawValue else { continue }
             // Older files store the code only in the deprecated int8 field.
-            let value = max(Int32(try code.scalar(0, default: Int8(0))), try code.scalar(3, default: Int32(0)))
-            guard value == 19 else { continue }
-            for field in [0, 3] {
-                if let position = try code.fieldPosition(field) { bytes[position] = 25; patched = true }
+            for field in [OperatorCodeSlot.deprecatedBuiltinCode, .builtinCode] {
+                if let position = try code.fieldPosition(field) { bytes[position] = softmax; patched = true }
             }
         }
         XCTAssertTrue(patched, "the short-range model should use RELU")

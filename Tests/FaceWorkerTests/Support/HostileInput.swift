@@ -1,7 +1,7 @@
 import FaceWorkerProtocol
 import Foundation
 import ImagingTesting
-import InferenceTesting
+import SeededRandom
 
 /// Seeded bytes a hostile client could send: random protobuf, mutated
 /// streams of framed messages, mutated JPEGs and raw frames. Every function

@@ -1,7 +1,8 @@
 import CTurboJPEG
+import Imaging
 
-/// Encodes ``RGBImage``s as JPEG with TurboJPEG: for clients and tests that
-/// need to produce JPEG frames (the worker itself only decodes).
+/// Encodes `RGBImage`s as JPEG with TurboJPEG, for tests that need JPEG
+/// frames of known content (the worker itself only decodes).
 ///
 /// Owns TurboJPEG compressors, which are not thread-safe: use one encoder per
 /// thread (it is deliberately not `Sendable`).
@@ -35,7 +36,7 @@ public final class JPEGEncoder {
 
     /// Creates a TurboJPEG compressor.
     ///
-    /// - Throws: ``ImagingError/turboJPEG(_:)`` if TurboJPEG cannot allocate one.
+    /// - Throws: `ImagingError.turboJPEG` if TurboJPEG cannot allocate one.
     public init() throws(ImagingError) {
         guard let handle = tjInitCompress() else {
             throw .turboJPEG(turboJPEGMessage(nil))
@@ -65,7 +66,7 @@ public final class JPEGEncoder {
     ///   - subsampling: chroma resolution.
     ///   - progressive: write a progressive JPEG (several scans) instead of a
     ///     baseline one.
-    /// - Throws: ``ImagingError/turboJPEG(_:)`` if TurboJPEG fails.
+    /// - Throws: `ImagingError.turboJPEG` if TurboJPEG fails.
     public func encode(
         _ image: RGBImage, quality: Int = 90, subsampling: ChromaSubsampling = .quarter, progressive: Bool = false
     ) throws(ImagingError) -> [UInt8] {

@@ -1,5 +1,5 @@
 /// SplitMix64: the deterministic pseudo-random sequence the parity tests, the
-/// randomized tests and `make bench-inference` use, matching the Python tools bit for bit.
+/// randomized tests and the benchmarks' inputs use, matching the Python tools bit for bit.
 public struct SplitMix64: RandomNumberGenerator {
     private var state: UInt64
 
