@@ -1,0 +1,78 @@
+import FaceWorkerClient
+import FaceWorkerProtocol
+import NIOCore
+import NIOPosix
+import XCTest
+
+/// The Swift client says why a connection ended when the worker's stream is
+/// not one it can read, instead of closing silently.
+final class ClientErrorTests: XCTestCase {
+    /// A listener on a fresh socket that answers every connection with `bytes`.
+    private func fakeWorker(sending bytes: [UInt8]) async throws -> String {
+        let directory = try WorkerProcess.makeTemporaryDirectory()
+        let path = "\(directory)/fake.sock"
+        let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    var buffer = channel.allocator.buffer(capacity: bytes.count)
+                    buffer.writeBytes(bytes)
+                    // Written once the client's first call is in, so the call is waiting for its answer.
+                    try channel.pipeline.syncOperations.addHandler(AnswerOnFirstRead(answer: buffer))
+                }
+            }
+            .bind(unixDomainSocketPath: path)
+            .get()
+        addTeardownBlock {
+            try? await server.close()
+            try? FileManager.default.removeItem(atPath: directory)
+        }
+        return path
+    }
+
+    func testAFlagByteTheClientDoesNotSupportIsReportedAsWhatItIs() async throws {
+        let client = try await FaceWorkerClient.connect(socketPath: try await fakeWorker(sending: [1, 0, 0, 0, 0]))
+        let error = await Expect.failure { try await client.ping() }
+        XCTAssertEqual(error?.code, .unimplemented)
+        XCTAssertTrue(error?.message.contains("broke the framing") == true && error?.message.contains("compressed") == true, error?.message ?? "")
+    }
+
+    func testAnAnswerLongerThanTheCapIsRefusedFromItsHeader() async throws {
+        let length = UInt32(WorkerSocket.maxAnswerBytes + 1)
+        let header = [0, UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)]
+        let client = try await FaceWorkerClient.connect(socketPath: try await fakeWorker(sending: header))
+        let error = await Expect.failure { try await client.ping() }
+        XCTAssertEqual(error?.code, .resourceExhausted)
+        XCTAssertTrue(error?.message.contains("exceeds the maximum of \(WorkerSocket.maxAnswerBytes) bytes") == true, error?.message ?? "")
+    }
+
+    func testAStreamCutInsideAnAnswerIsDataLoss() async throws {
+        let client = try await FaceWorkerClient.connect(socketPath: try await fakeWorker(sending: [0, 0, 0, 0, 9, 1, 2]))
+        let error = await Expect.failure { try await client.ping() }
+        XCTAssertEqual(error?.code, .dataLoss)
+        XCTAssertTrue(error?.message.contains("7 of 14 bytes") == true, error?.message ?? "")
+    }
+
+    func testAnAnswerThatIsNotAWorkerMessageIsReported() async throws {
+        let client = try await FaceWorkerClient.connect(socketPath: try await fakeWorker(sending: [0, 0, 0, 0, 2, 0xFF, 0xFF]))
+        let error = await Expect.failure { try await client.ping() }
+        XCTAssertEqual(error?.code, .internal)
+        XCTAssertTrue(error?.message.contains("not a faceworker.v1.WorkerMessage") == true, error?.message ?? "")
+    }
+}
+
+/// Writes its answer when the first bytes arrive; closes after the answer
+/// for a cut stream to be seen as such.
+private final class AnswerOnFirstRead: ChannelInboundHandler, RemovableChannelHandler, Sendable {
+    typealias InboundIn = ByteBuffer
+    private let answer: ByteBuffer
+
+    init(answer: ByteBuffer) {
+        self.answer = answer
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let channel = context.channel
+        context.writeAndFlush(NIOAny(answer)).whenComplete { _ in channel.close(promise: nil) }
+        context.pipeline.syncOperations.removeHandler(self, promise: nil)
+    }
+}
