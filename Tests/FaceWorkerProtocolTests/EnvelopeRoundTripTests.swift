@@ -1,5 +1,6 @@
 import FaceWorkerProtocol
 import Foundation
+import NIOCore
 import SwiftProtobuf
 import Testing
 
@@ -68,7 +69,19 @@ struct EnvelopeRoundTripTests {
             $0.callID = 1
             $0.openSession = .with {
                 $0.sessionID = 9
-                $0.options = Faceworker_V1_SessionOptions().withDefaults()
+                // The options in effect, every one of them set, as the worker answers.
+                $0.options = .with {
+                    $0.runningMode = .video
+                    $0.minFaceSize = 0.15
+                    $0.trackingEnabled = true
+                    $0.minDetectionConfidence = 0.55
+                    $0.minSuppressionThreshold = 0.35
+                    $0.numFaces = 2
+                    $0.minFacePresenceConfidence = 0.45
+                    $0.minTrackingConfidence = 0.65
+                    $0.detectorIntervalFrames = 7
+                    $0.maxMissedFrames = 0
+                }
             }
         },
         .with {
@@ -155,30 +168,24 @@ struct EnvelopeRoundTripTests {
         $0.transformationMatrix = (0..<16).map { Float($0) }
     }
 
-    /// Frames `messages` into one stream, reads it back in chunks of
-    /// `chunkSize`, and parses every payload as `Message`.
+    /// Frames `messages` into one stream, feeds it to the decoder in reads of
+    /// `chunkSize` bytes, and parses every payload as `Message`, as the worker
+    /// and the client do.
     private func roundTrip<Message: SwiftProtobuf.Message>(
         _ messages: [Message],
         chunkSize: Int
     ) throws -> [Message] {
-        let encoder = LengthPrefixedMessageEncoder()
-        var stream: [UInt8] = []
+        let encoder = LengthPrefixedMessageEncoder<Message>()
+        var stream = ByteBuffer()
         for message in messages {
-            try encoder.encode(message: message, into: &stream)
+            try encoder.encode(data: message, out: &stream)
         }
-        var decoder = LengthPrefixedMessageDecoder()
-        var decoded: [Message] = []
-        var offset = 0
-        while offset < stream.count {
-            let end = min(offset + chunkSize, stream.count)
-            decoder.append(contentsOf: stream[offset..<end])
-            offset = end
-            while let message = try decoder.nextMessage(as: Message.self) {
-                decoded.append(message)
-            }
+        let pipeline = DecoderPipeline(maximumMessageLength: WorkerSocket.maxAnswerBytes)
+        while let chunk = stream.readSlice(length: min(chunkSize, stream.readableBytes)), chunk.readableBytes > 0 {
+            try pipeline.write(chunk.readableBytesView)
         }
-        try decoder.finish()
-        return decoded
+        try pipeline.close()
+        return try pipeline.payloadBuffers().map { try Message(serializedBytes: $0.readableBytesSpan) }
     }
 
     @Test("client messages of every kind arrive unchanged", arguments: [1, 7, 4096])

@@ -1,23 +1,30 @@
 import FaceWorkerProtocol
 import Foundation
 import SeededRandom
+import NIOCore
 import SwiftProtobuf
 import Testing
 
-/// Seeded random and mutated byte streams, fed to the length-prefixed decoder
-/// in random chunks: whatever a peer sends, the decoder hands out exactly the
-/// payloads the stream frames, then stops with the one framing error the
-/// stream earns. It never traps, never loses step after a bad payload, and
-/// how the bytes were cut into reads changes nothing.
+/// Seeded random and mutated byte streams, fed in random reads to the decoder
+/// in a channel pipeline, as the worker and the client run it: whatever a
+/// peer sends, the decoder hands out exactly the payloads the stream frames,
+/// each as soon as its last byte is in, then stops with the one framing error
+/// the stream earns, as soon as the bytes that earn it are in. It never traps,
+/// stays stopped after an error, and how the bytes were cut into reads changes
+/// nothing.
 @Suite("Length-prefixed decoder fuzzing")
 struct LengthPrefixedDecoderFuzzTests {
     /// How a stream reads by faceworker.proto's FRAMING rules, worked out
     /// independently of the decoder under test.
     struct Reading {
         var payloads: [[UInt8]] = []
-        /// The error `next()` throws once the bad header is in.
+        /// Where in the stream each payload's last byte is, plus one.
+        var payloadEnds: [Int] = []
+        /// The error a read throws once the bad header is in.
         var headerFailure: FramingError?
-        /// The error `finish()` throws when the stream stops inside a message.
+        /// Where in the stream the bad header's last byte is, plus one.
+        var headerFailureEnd: Int?
+        /// The error the end of the stream throws when it stops inside a message.
         var truncation: FramingError?
 
         init(_ stream: [UInt8], maximum: Int) {
@@ -27,10 +34,12 @@ struct LengthPrefixedDecoderFuzzTests {
                 let length = LengthPrefixedDecoderFuzzTests.length(at: offset, in: stream)
                 if flag != 0 {
                     headerFailure = .unsupportedFlag(flag)
+                    headerFailureEnd = offset + MessageHeader.size
                     return
                 }
                 if length > maximum {
                     headerFailure = .messageTooLarge(length: length, maximum: maximum)
+                    headerFailureEnd = offset + MessageHeader.size
                     return
                 }
                 guard stream.count - offset - MessageHeader.size >= length else {
@@ -39,17 +48,23 @@ struct LengthPrefixedDecoderFuzzTests {
                 }
                 payloads.append(Array(stream[offset + MessageHeader.size..<offset + MessageHeader.size + length]))
                 offset += MessageHeader.size + length
+                payloadEnds.append(offset)
             }
             if offset < stream.count {
                 truncation = .truncatedMessage(receivedBytes: stream.count - offset, expectedBytes: nil)
             }
         }
+
+        /// How many payloads are whole once the first `count` bytes are in.
+        func payloadsComplete(within count: Int) -> Int {
+            payloadEnds.prefix { $0 <= count }.count
+        }
     }
 
     /// What one pass of the decoder over a stream produced.
     struct Outcome {
-        /// Every payload taken out, as bytes (from `next()`) or as the parse
-        /// result (from `nextMessage`, nil when the payload did not parse).
+        /// Every payload handed out, as bytes or as the parse result (nil when
+        /// the payload did not parse), as the worker parses them.
         var taken: [Taken] = []
         var headerFailure: FramingError?
         var truncation: FramingError?
@@ -61,69 +76,74 @@ struct LengthPrefixedDecoderFuzzTests {
         case message(Faceworker_V1_ClientMessage?)
     }
 
-    static let maximums = [0, 1, 5, 64, 1000, LengthPrefixedMessageDecoder.defaultMaximumMessageLength]
+    static let maximums = [0, 1, 5, 64, 1000, WorkerSocket.maxAnswerBytes]
 
-    /// Feeds `stream` in random chunks (some empty), draining after each with
-    /// `next()` or `nextMessage` at random, and checks on the way that the
-    /// decoder's buffer holds exactly the bytes not yet handed out and that a
-    /// framing error, once thrown, is thrown again for good.
-    static func decode(_ stream: [UInt8], maximum: Int, random: inout SplitMix64, label: String) -> Outcome {
-        var decoder = LengthPrefixedMessageDecoder(maximumMessageLength: maximum)
+    /// Feeds `stream` in random reads (some empty), and checks after each
+    /// that the payloads handed out so far are exactly those whose last byte
+    /// is in, that a bad header is refused by the read that completes it, and
+    /// that once refused the decoder refuses every later byte and the end of
+    /// the stream reports nothing more.
+    static func decode(_ stream: [UInt8], maximum: Int, expected: Reading, random: inout SplitMix64, label: String) throws -> Outcome {
+        let pipeline = DecoderPipeline(maximumMessageLength: maximum)
         var outcome = Outcome()
         let largestChunk = [1, 2, 7, 64, 4096].randomElement(using: &random)!
-        var remaining = stream[...]
-        var consumed = 0
-        feeding: while true {
-            let chunk = remaining.prefix(Int.random(in: 0...largestChunk, using: &random))
-            remaining = remaining.dropFirst(chunk.count)
-            decoder.append(contentsOf: chunk)
-            while true {
-                do {
-                    let taken: Taken?
-                    if Bool.random(using: &random) {
-                        taken = try decoder.next().map { Taken.bytes($0) }
-                    } else {
-                        taken = try nextMessage(&decoder)
-                    }
-                    guard let taken else { break }
-                    guard stream.count - consumed >= MessageHeader.size else {
-                        Issue.record("\(label): a payload was handed out past the stream's last header")
-                        break feeding
-                    }
-                    outcome.taken.append(taken)
-                    consumed += MessageHeader.size + Self.length(at: consumed, in: stream)
-                } catch let error as FramingError {
-                    outcome.headerFailure = error
-                    #expect(throws: error, "\(label): the error stays") { try decoder.next() }
-                    #expect(throws: error, "\(label): finish reports it too") { try decoder.finish() }
-                    break feeding
-                } catch {
-                    Issue.record("\(label): a read threw \(error), neither a FramingError nor a BinaryDecodingError")
-                    break feeding
-                }
+        var fed = 0
+        while true {
+            let chunk = Int.random(in: 0...min(largestChunk, stream.count - fed), using: &random)
+            do {
+                try pipeline.write(stream[fed..<fed + chunk])
+            } catch let error as FramingError {
+                outcome.headerFailure = error
+            } catch {
+                Issue.record("\(label): a read threw \(error), not a FramingError")
+                return outcome
             }
-            #expect(decoder.bufferedByteCount == stream.count - remaining.count - consumed, "\(label): buffered bytes")
-            if remaining.isEmpty {
+            fed += chunk
+            outcome.taken += try pipeline.payloadBuffers().map { take($0, random: &random) }
+            let refused = expected.headerFailureEnd.map { fed >= $0 } ?? false
+            guard outcome.taken.count == expected.payloadsComplete(within: fed), (outcome.headerFailure != nil) == refused else {
+                Issue.record("\(label): once \(fed) bytes are in, \(outcome.taken.count) payloads were handed out, not \(expected.payloadsComplete(within: fed)), and the stream was \(outcome.headerFailure == nil ? "not " : "")refused")
+                return outcome
+            }
+            if let failure = outcome.headerFailure {
+                try expectStaysFailed(pipeline, after: failure, rest: stream[fed...], label: label)
+                return outcome
+            }
+            if fed == stream.count {
                 do {
-                    try decoder.finish()
-                } catch {
+                    try pipeline.close()
+                } catch let error as FramingError {
                     outcome.truncation = error
+                } catch {
+                    Issue.record("\(label): the end of the stream threw \(error), not a FramingError")
                 }
-                break
+                #expect(try pipeline.payloads().isEmpty, "\(label): no payload handed out at the end")
+                return outcome
             }
         }
-        return outcome
     }
 
-    /// The next message, nil for no complete message yet, or `.message(nil)`
-    /// for a payload that did not parse, which must leave the stream in step.
-    private static func nextMessage(_ decoder: inout LengthPrefixedMessageDecoder) throws -> Taken? {
-        do {
-            guard let message = try decoder.nextMessage(as: Faceworker_V1_ClientMessage.self) else { return nil }
-            return .message(message)
-        } catch is BinaryDecodingError {
-            return .message(nil)
+    /// The decoder refuses the rest of the stream and a good message after
+    /// it, naming the first error, and hands nothing more out.
+    private static func expectStaysFailed(_ pipeline: DecoderPipeline, after failure: FramingError, rest: ArraySlice<UInt8>, label: String) throws {
+        let later = #expect(throws: ByteToMessageDecoderError.self, "\(label): later bytes are refused") {
+            try pipeline.write(rest + framed([1]))
         }
+        if case .dataReceivedInErrorState(let cause, _)? = later {
+            #expect(cause as? FramingError == failure, "\(label): later bytes are refused for the first error")
+        } else {
+            Issue.record("\(label): later bytes gave \(String(describing: later))")
+        }
+        #expect(throws: Never.self, "\(label): the end reports nothing more") { try pipeline.close() }
+        #expect(try pipeline.payloads().isEmpty, "\(label): nothing handed out after the error")
+    }
+
+    /// The payload as bytes, or parsed from the buffer, at random.
+    private static func take(_ payload: ByteBuffer, random: inout SplitMix64) -> Taken {
+        if Bool.random(using: &random) {
+            return .bytes(Array(payload.readableBytesView))
+        }
+        return .message(try? Faceworker_V1_ClientMessage(serializedBytes: payload.readableBytesSpan))
     }
 
     /// The payload length the header at `offset` announces.
@@ -167,11 +187,11 @@ struct LengthPrefixedDecoderFuzzTests {
     }
 
     /// Checks one stream against its independent reading.
-    static func check(_ stream: [UInt8], random: inout SplitMix64, label: String, endings: inout Endings) {
+    static func check(_ stream: [UInt8], random: inout SplitMix64, label: String, endings: inout Endings) throws {
         let maximum = maximums.randomElement(using: &random)!
         let label = "\(label), maximum \(maximum), \(stream.count) bytes"
         let expected = Reading(stream, maximum: maximum)
-        let outcome = decode(stream, maximum: maximum, random: &random, label: label)
+        let outcome = try decode(stream, maximum: maximum, expected: expected, random: &random, label: label)
         endings.count(expected, outcome)
         #expect(outcome.headerFailure == expected.headerFailure, "\(label): framing error")
         #expect(outcome.truncation == expected.truncation, "\(label): how the stream ended")
@@ -187,11 +207,11 @@ struct LengthPrefixedDecoderFuzzTests {
     }
 
     @Test("random streams of random headers and payloads")
-    func randomStreams() {
+    func randomStreams() throws {
         var random = SplitMix64(seed: 0xF022_0001)
         var endings = Endings()
         for index in 0..<5000 {
-            Self.check(Self.randomStream(&random), random: &random, label: "random stream \(index) of seed 0xF0220001", endings: &endings)
+            try Self.check(Self.randomStream(&random), random: &random, label: "random stream \(index) of seed 0xF0220001", endings: &endings)
         }
         endings.expectEveryKind()
     }
@@ -201,23 +221,24 @@ struct LengthPrefixedDecoderFuzzTests {
         var random = SplitMix64(seed: 0xF022_0002)
         var endings = Endings()
         for index in 0..<5000 {
-            var stream: [UInt8] = []
-            let encoder = LengthPrefixedMessageEncoder()
+            var framedMessages = ByteBuffer()
+            let encoder = LengthPrefixedMessageEncoder<Faceworker_V1_ClientMessage>()
             for _ in 0..<Int.random(in: 1...5, using: &random) {
-                try encoder.encode(message: Self.clientMessage(&random), into: &stream)
+                try encoder.encode(data: Self.clientMessage(&random), out: &framedMessages)
             }
+            var stream = Array(framedMessages.readableBytesView)
             var mutations: [String] = []
             for _ in 0..<Int.random(in: 1...3, using: &random) {
                 mutations.append(Self.mutate(&stream, &random))
             }
-            Self.check(stream, random: &random, label: "mutated stream \(index) of seed 0xF0220002 (\(mutations.joined(separator: ", ")))", endings: &endings)
+            try Self.check(stream, random: &random, label: "mutated stream \(index) of seed 0xF0220002 (\(mutations.joined(separator: ", ")))", endings: &endings)
         }
         endings.expectEveryKind()
     }
 
     /// Headers whose flag is usually 0 and whose length is usually small, so
     /// that most streams get past their first header, with payloads that may
-    /// be shorter than announced.
+    /// be shorter than announced and an end that may cut the last message.
     static func randomStream(_ random: inout SplitMix64) -> [UInt8] {
         if random.next() % 5 == 0 {
             return randomBytes(Int.random(in: 0...300, using: &random), &random)
@@ -228,6 +249,9 @@ struct LengthPrefixedDecoderFuzzTests {
             let length = random.next() % 10 == 0 ? UInt32.random(in: 0...UInt32.max, using: &random) : UInt32.random(in: 0...80, using: &random)
             MessageHeader(flag: flag, length: length).write(into: &stream)
             stream += randomBytes(Int(min(length, 80)), &random)
+        }
+        if !stream.isEmpty && random.next() % 4 == 0 {
+            stream.removeLast(Int.random(in: 1...min(stream.count, 20), using: &random))
         }
         return stream
     }
@@ -297,7 +321,7 @@ struct LengthPrefixedDecoderFuzzTests {
             guard let header = headerOffsets(stream).randomElement(using: &random) else { return "found no header to change" }
             let old = length(at: header, in: stream)
             let length = [
-                UInt32.max, UInt32(LengthPrefixedMessageDecoder.defaultMaximumMessageLength) + 1, 0,
+                UInt32.max, UInt32(WorkerSocket.maxAnswerBytes) + 1, 0,
                 UInt32(clamping: max(0, old + Int.random(in: -3...3, using: &random))),
             ].randomElement(using: &random)!
             stream.replaceSubrange(header + 1..<header + 5, with: MessageHeader(length: length).bytes.dropFirst())

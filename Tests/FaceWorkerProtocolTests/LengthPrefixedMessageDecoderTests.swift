@@ -1,69 +1,69 @@
 import FaceWorkerProtocol
 import SeededRandom
+import NIOCore
 import Testing
 
+/// The decoder as the worker and the client run it, behind NIO's
+/// `ByteToMessageHandler`: reads cut anywhere give the same payloads, a bad
+/// header is refused as soon as it is in, and a stream cut inside a message
+/// says how much of it came.
 @Suite("Length-prefixed message decoder")
 struct LengthPrefixedMessageDecoderTests {
-    /// Frames `payload` by hand, independently of the encoder under test.
-    private func framed(_ payload: [UInt8], flag: UInt8 = 0) -> [UInt8] {
-        let n = UInt32(payload.count)
-        return [flag, UInt8(n >> 24), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)] + payload
-    }
+    static let maximum = WorkerSocket.maxAnswerBytes
 
-    /// Takes every complete payload out of `decoder`.
-    private func drain(_ decoder: inout LengthPrefixedMessageDecoder) throws -> [[UInt8]] {
-        var payloads: [[UInt8]] = []
-        while let payload = try decoder.next() {
-            payloads.append(payload)
-        }
-        return payloads
-    }
-
-    @Test("returns nothing until the header is complete")
+    @Test("passes nothing on until the header is complete")
     func partialHeader() throws {
-        var decoder = LengthPrefixedMessageDecoder()
+        let pipeline = DecoderPipeline(maximumMessageLength: Self.maximum)
         let bytes = framed([7, 8, 9])
         for byte in bytes.prefix(4) {
-            decoder.append(contentsOf: [byte])
-            #expect(try decoder.next() == nil)
+            try pipeline.write([byte])
+            #expect(try pipeline.payloads().isEmpty)
         }
-        decoder.append(contentsOf: bytes.dropFirst(4))
-        #expect(try decoder.next() == [7, 8, 9])
-        #expect(try decoder.next() == nil)
+        try pipeline.write(bytes.dropFirst(4))
+        #expect(try pipeline.payloads() == [[7, 8, 9]])
+        try pipeline.close()
     }
 
-    @Test("returns nothing until the payload is complete")
+    @Test("passes nothing on until the payload is complete")
     func partialPayload() throws {
-        var decoder = LengthPrefixedMessageDecoder()
+        let pipeline = DecoderPipeline(maximumMessageLength: Self.maximum)
         let payload = (0..<100).map { UInt8($0) }
         let bytes = framed(payload)
-        decoder.append(contentsOf: bytes.prefix(60))
-        #expect(try decoder.next() == nil)
-        #expect(decoder.bufferedByteCount == 60)
-        decoder.append(contentsOf: bytes.dropFirst(60))
-        #expect(try decoder.next() == payload)
-        #expect(decoder.bufferedByteCount == 0)
+        try pipeline.write(bytes.prefix(60))
+        #expect(try pipeline.payloads().isEmpty)
+        try pipeline.write(bytes.dropFirst(60))
+        #expect(try pipeline.payloads() == [payload])
+        try pipeline.close()
+    }
+
+    @Test("reads a header split at any byte", arguments: 0...MessageHeader.size + 3)
+    func headerSplit(at split: Int) throws {
+        let pipeline = DecoderPipeline(maximumMessageLength: Self.maximum)
+        let bytes = framed([1, 2, 3]) + framed([4])
+        try pipeline.write(bytes.prefix(split))
+        try pipeline.write(bytes.dropFirst(split))
+        #expect(try pipeline.payloads() == [[1, 2, 3], [4]])
+        try pipeline.close()
     }
 
     @Test("splits many messages arriving in one read")
-    func manyMessagesInOneChunk() throws {
+    func manyMessagesInOneRead() throws {
         let payloads = (0..<1000).map { i in [UInt8](repeating: UInt8(i % 251), count: i % 7) }
-        var decoder = LengthPrefixedMessageDecoder()
-        decoder.append(contentsOf: payloads.flatMap { framed($0) })
-        #expect(try drain(&decoder) == payloads)
-        #expect(decoder.bufferedByteCount == 0)
+        let pipeline = DecoderPipeline(maximumMessageLength: Self.maximum)
+        try pipeline.write(payloads.flatMap { framed($0) })
+        #expect(try pipeline.payloads() == payloads)
+        try pipeline.close()
     }
 
-    @Test("assembles one message fed a byte at a time")
+    @Test("assembles messages fed a byte at a time")
     func byteByByte() throws {
         let payload = (0..<300).map { UInt8(truncatingIfNeeded: $0 * 7) }
-        var decoder = LengthPrefixedMessageDecoder()
-        var decoded: [[UInt8]] = []
+        let pipeline = DecoderPipeline(maximumMessageLength: Self.maximum)
         for byte in framed(payload) + framed([1]) {
-            decoder.append(contentsOf: [byte])
-            decoded += try drain(&decoder)
+            try pipeline.write([byte])
         }
-        #expect(decoded == [payload, [1]])
+        #expect(try pipeline.payloads() == [payload, [1]])
+        try pipeline.close()
     }
 
     @Test("keeps messages intact across arbitrary read boundaries")
@@ -74,100 +74,135 @@ struct LengthPrefixedMessageDecoderTests {
                 (0..<Int(random.next() % 600)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
             }
             var stream = payloads.flatMap { framed($0) }[...]
-            var decoder = LengthPrefixedMessageDecoder()
-            var decoded: [[UInt8]] = []
+            let pipeline = DecoderPipeline(maximumMessageLength: Self.maximum)
             while !stream.isEmpty {
                 let chunk = stream.prefix(1 + Int(random.next() % 700))
                 stream = stream.dropFirst(chunk.count)
-                decoder.append(contentsOf: chunk)
-                decoded += try drain(&decoder)
+                try pipeline.write(chunk)
             }
-            #expect(decoded == payloads)
-            try decoder.finish()
+            #expect(try pipeline.payloads() == payloads)
+            try pipeline.close()
         }
     }
 
-    @Test("decodes an empty payload")
+    @Test("passes on an empty payload")
     func zeroLength() throws {
-        var decoder = LengthPrefixedMessageDecoder()
-        decoder.append(contentsOf: [0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 42])
-        #expect(try decoder.next() == [])
-        #expect(try decoder.next() == [42])
-        #expect(try decoder.next() == nil)
+        let pipeline = DecoderPipeline(maximumMessageLength: Self.maximum)
+        try pipeline.write([0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 42])
+        #expect(try pipeline.payloads() == [[], [42]])
+        try pipeline.close()
+    }
+
+    @Test("a maximum of 0 still passes empty payloads on")
+    func zeroMaximum() throws {
+        let pipeline = DecoderPipeline(maximumMessageLength: 0)
+        try pipeline.write(framed([]) + framed([]))
+        #expect(try pipeline.payloads() == [[], []])
+        #expect(throws: FramingError.messageTooLarge(length: 1, maximum: 0)) {
+            try pipeline.write(MessageHeader(length: 1).bytes)
+        }
     }
 
     @Test("accepts a payload of exactly the maximum length")
     func exactlyMaximum() throws {
-        var decoder = LengthPrefixedMessageDecoder(maximumMessageLength: 10)
+        let pipeline = DecoderPipeline(maximumMessageLength: 10)
         let payload = [UInt8](repeating: 3, count: 10)
-        decoder.append(contentsOf: framed(payload))
-        #expect(try decoder.next() == payload)
+        try pipeline.write(framed(payload))
+        #expect(try pipeline.payloads() == [payload])
+        try pipeline.close()
     }
 
     @Test("refuses a length one above the maximum from the header alone")
-    func oneOverMaximum() {
-        var decoder = LengthPrefixedMessageDecoder(maximumMessageLength: 10)
-        decoder.append(contentsOf: [0, 0, 0, 0, 11])
+    func oneOverMaximum() throws {
+        let pipeline = DecoderPipeline(maximumMessageLength: 10)
         #expect(throws: FramingError.messageTooLarge(length: 11, maximum: 10)) {
-            try decoder.next()
+            try pipeline.write([0, 0, 0, 0, 11])
         }
+        #expect(try pipeline.payloads().isEmpty)
     }
 
     @Test("refuses a 4 GiB length announced by a hostile peer without waiting for it")
-    func hugeLength() {
-        var decoder = LengthPrefixedMessageDecoder()
-        decoder.append(contentsOf: [0, 0xFF, 0xFF, 0xFF, 0xFF])
-        let maximum = LengthPrefixedMessageDecoder.defaultMaximumMessageLength
-        #expect(throws: FramingError.messageTooLarge(length: 0xFFFF_FFFF, maximum: maximum)) {
-            try decoder.next()
+    func hugeLength() throws {
+        let pipeline = DecoderPipeline(maximumMessageLength: Self.maximum)
+        #expect(throws: FramingError.messageTooLarge(length: 0xFFFF_FFFF, maximum: Self.maximum)) {
+            try pipeline.write([0, 0xFF, 0xFF, 0xFF, 0xFF])
         }
     }
 
-    @Test("refuses compressed and unknown flags", arguments: [UInt8(1), 2, 0x80, 0xFF])
-    func nonZeroFlag(flag: UInt8) {
-        var decoder = LengthPrefixedMessageDecoder()
-        decoder.append(contentsOf: framed([1, 2, 3], flag: flag))
-        #expect(throws: FramingError.unsupportedFlag(flag)) {
-            try decoder.next()
+    @Test("refuses a good message's header once it has all come, however it was cut")
+    func tooLargeAfterGoodMessage() throws {
+        let bytes = framed([1, 2]) + MessageHeader(length: 11).bytes
+        for split in 0...bytes.count {
+            let pipeline = DecoderPipeline(maximumMessageLength: 10)
+            var thrown: (any Error)?
+            for part in [bytes.prefix(split), bytes.dropFirst(split)] where thrown == nil {
+                do { try pipeline.write(part) } catch { thrown = error }
+            }
+            #expect(thrown as? FramingError == .messageTooLarge(length: 11, maximum: 10), "split at \(split)")
+            #expect(try pipeline.payloads() == [[1, 2]], "split at \(split)")
         }
+    }
+
+    @Test("refuses compressed and unknown flags from the header alone", arguments: [UInt8(1), 2, 0x80, 0xFF])
+    func nonZeroFlag(flag: UInt8) throws {
+        let pipeline = DecoderPipeline(maximumMessageLength: Self.maximum)
+        #expect(throws: FramingError.unsupportedFlag(flag)) {
+            try pipeline.write(MessageHeader(flag: flag, length: 3).bytes)
+        }
+        #expect(try pipeline.payloads().isEmpty)
     }
 
     @Test("stays failed after a framing error, even when good bytes follow")
-    func errorIsSticky() {
-        var decoder = LengthPrefixedMessageDecoder()
-        decoder.append(contentsOf: framed([1], flag: 1))
-        #expect(throws: FramingError.unsupportedFlag(1)) { try decoder.next() }
-        decoder.append(contentsOf: framed([2]))
-        #expect(throws: FramingError.unsupportedFlag(1)) { try decoder.next() }
-        #expect(throws: FramingError.unsupportedFlag(1)) { try decoder.finish() }
+    func errorIsSticky() throws {
+        let pipeline = DecoderPipeline(maximumMessageLength: Self.maximum)
+        #expect(throws: FramingError.unsupportedFlag(1)) {
+            try pipeline.write(framed([1], flag: 1))
+        }
+        let later = #expect(throws: ByteToMessageDecoderError.self) {
+            try pipeline.write(framed([2]))
+        }
+        guard case .dataReceivedInErrorState(let cause, let data)? = later else {
+            Issue.record("bytes after the error gave \(String(describing: later))")
+            return
+        }
+        #expect(cause as? FramingError == .unsupportedFlag(1))
+        #expect(Array(data.readableBytesView) == framed([2]))
+        #expect(try pipeline.payloads().isEmpty)
+        try pipeline.close()
     }
 
     @Test("reports a stream that ends inside a header")
     func truncatedHeader() throws {
-        var decoder = LengthPrefixedMessageDecoder()
-        decoder.append(contentsOf: framed([5]) + [0, 0])
-        #expect(try drain(&decoder) == [[5]])
+        let pipeline = DecoderPipeline(maximumMessageLength: Self.maximum)
+        try pipeline.write(framed([5]) + [0, 0])
         #expect(throws: FramingError.truncatedMessage(receivedBytes: 2, expectedBytes: nil)) {
-            try decoder.finish()
+            try pipeline.close()
         }
+        #expect(try pipeline.payloads() == [[5]])
     }
 
     @Test("reports a stream that ends inside a payload")
     func truncatedPayload() throws {
-        var decoder = LengthPrefixedMessageDecoder()
-        decoder.append(contentsOf: framed([1, 2, 3, 4]).prefix(7))
-        #expect(try drain(&decoder).isEmpty)
+        let pipeline = DecoderPipeline(maximumMessageLength: Self.maximum)
+        try pipeline.write(framed([1, 2, 3, 4]).prefix(7))
         #expect(throws: FramingError.truncatedMessage(receivedBytes: 7, expectedBytes: 9)) {
-            try decoder.finish()
+            try pipeline.close()
         }
+        #expect(try pipeline.payloads().isEmpty)
     }
 
     @Test("accepts a stream that ends between messages")
     func cleanEnd() throws {
-        var decoder = LengthPrefixedMessageDecoder()
-        try decoder.finish()
-        decoder.append(contentsOf: framed([1]) + framed([]))
-        #expect(try drain(&decoder) == [[1], []])
-        try decoder.finish()
+        let pipeline = DecoderPipeline(maximumMessageLength: Self.maximum)
+        try pipeline.write(framed([1]) + framed([]))
+        try pipeline.close()
+        #expect(try pipeline.payloads() == [[1], []])
+    }
+
+    @Test("accepts a stream that ends before any byte")
+    func emptyStream() throws {
+        let pipeline = DecoderPipeline(maximumMessageLength: Self.maximum)
+        try pipeline.close()
+        #expect(try pipeline.payloads().isEmpty)
     }
 }

@@ -9,20 +9,18 @@ import XCTest
 
 /// The worker and the Swift client against the conformance file,
 /// `proto/faceworker/v1/defaults.json`, which the Python and C clients'
-/// tests check too: every option's default and range, and where the socket is.
+/// tests check too: every option's default and range, and the worker's
+/// socket named by the environment variable (the rule itself is checked with
+/// the wire module's tests).
 final class ConformanceTests: XCTestCase {
     /// The conformance file, parsed.
     private struct Conformance {
         let options: [String: [String: Any]]
-        let socket: [String: Any]
-        let maxAnswerBytes: Int
 
         init() throws {
             let url = TestPaths.packageRoot.appendingPathComponent("proto/faceworker/v1/defaults.json")
             let root = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
             options = try XCTUnwrap(root["session_options"] as? [String: [String: Any]])
-            socket = try XCTUnwrap(root["socket"] as? [String: Any])
-            maxAnswerBytes = try XCTUnwrap((root["client"] as? [String: Any])?["max_answer_bytes"] as? Int)
         }
 
         /// The numeric options, by wire name.
@@ -125,20 +123,6 @@ final class ConformanceTests: XCTestCase {
             }
         }
         await client.close()
-    }
-
-    func testTheSocketRuleIsTheFilesRule() throws {
-        let conformance = try Conformance()
-        let variable = try XCTUnwrap(conformance.socket["environment_variable"] as? String)
-        let runtime = try XCTUnwrap(conformance.socket["runtime_directory_variable"] as? String)
-        let file = try XCTUnwrap(conformance.socket["runtime_directory_file"] as? String)
-        let fallback = try XCTUnwrap(conformance.socket["fallback"] as? String)
-        XCTAssertEqual(WorkerSocket.environmentVariable, variable)
-        XCTAssertEqual(WorkerSocket.maxAnswerBytes, conformance.maxAnswerBytes)
-        XCTAssertEqual(WorkerSocket.path(explicit: "/a.sock", environment: [variable: "/b.sock"], uid: 7), "/a.sock")
-        XCTAssertEqual(WorkerSocket.path(environment: [variable: "/b.sock", runtime: "/run/user/7"], uid: 7), "/b.sock")
-        XCTAssertEqual(WorkerSocket.path(environment: [variable: "", runtime: "/run/user/7"], uid: 7), "/run/user/7/\(file)")
-        XCTAssertEqual(WorkerSocket.path(environment: [runtime: "relative"], uid: 7), fallback.replacingOccurrences(of: "{uid}", with: "7"))
     }
 
     func testTheWorkerListensWhereTheEnvironmentVariableSays() async throws {
