@@ -8,7 +8,7 @@ PYTHON := $(VENV)/bin/python
 BIN := .build/$(CONFIG)
 CLIENT_VENV := .venv-client
 
-.PHONY: all deps models build run test test-swift bench bench-inference bench-pipeline venv proto clean help
+.PHONY: all deps models build run test test-swift bench bench-inference bench-pipeline bench-sampling venv proto conformance clean help
 
 all: build
 
@@ -18,8 +18,11 @@ help:
 	@echo "make bench            the worker against MediaPipe: DESIGN.md's P1, P2 (5 worker starts; also through"
 	@echo "                      the Python client), P4, P5, P6, P7 (most live streams); 3 to 6 minutes"
 	@echo "make bench-inference  per-model invoke time: ours against LiteRT (1 and 2 threads)"
-	@echo "make bench-pipeline   per-frame pipeline time on a 640x360 JPEG video: ours vs MediaPipe Python"
+	@echo "make bench-pipeline   per-frame pipeline time on a 640x360 JPEG video: ours vs MediaPipe Python,"
+	@echo "                      then the frame-to-tensor crop times"
+	@echo "make bench-sampling   frame-to-tensor crop time only: 1920x1080 RGB/NV12 into 128/192/256 tensors, one thread"
 	@echo "make proto            regenerate the committed protobuf code (slow: builds the plugin)"
+	@echo "make conformance      regenerate the Swift constants taken from proto/faceworker/v1/defaults.json"
 
 deps:
 	@scripts/install-deps.sh
@@ -56,9 +59,18 @@ bench-inference: deps models venv
 proto: deps
 	scripts/gen-proto.sh
 
+# Regenerates the committed Swift constants (option defaults and ranges, the socket rule) from
+# the conformance file; the test suites check every client against the file itself.
+conformance:
+	python3 scripts/gen-conformance.py
+
 bench-pipeline: deps models venv
 	$(SWIFT) build -c release --product pipeline-bench
 	$(PYTHON) tools/bench_pipeline.py --frames Tests/FaceDetectionTests/Fixtures/video --ours .build/release/pipeline-bench
+
+bench-sampling: deps venv
+	$(SWIFT) build -c release --product pipeline-bench
+	$(PYTHON) tools/bench_pipeline.py --sampling-only --ours .build/release/pipeline-bench
 
 # One run, one table; the latency histogram goes to out/. The Python client's row runs the
 # client from its own environment, the one test-python uses.

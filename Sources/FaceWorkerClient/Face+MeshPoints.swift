@@ -6,23 +6,11 @@ extension Faceworker_V1_Face {
     public var meshPoints: MeshPoints { MeshPoints(xyz: meshXyz) }
 }
 
-/// One point of a face mesh, as MediaPipe's NormalizedLandmark.
-public struct MeshPoint: Sendable, Hashable {
-    /// Fraction of the upright image's width.
-    public var x: Float
-    /// Fraction of the upright image's height.
-    public var y: Float
-    /// Depth relative to the centre of the head, on about the same scale as
-    /// `x`; smaller is closer to the camera.
-    public var z: Float
-
-    /// Creates a point.
-    public init(x: Float, y: Float, z: Float) {
-        self.x = x
-        self.y = y
-        self.z = z
-    }
-}
+/// One point of a face mesh, as MediaPipe's NormalizedLandmark: `x` and `y`
+/// are fractions of the upright image's width and height, `z` the depth
+/// relative to the centre of the head on about the scale of `x`, smaller
+/// being closer to the camera.
+public typealias MeshPoint = SIMD3<Float>
 
 /// A face mesh's points over the wire's packed floats (x, y, z of each
 /// point in turn); a point is built only when it is read.

@@ -5,7 +5,7 @@ extension ConnectionHandler {
     func statistics() -> Faceworker_V1_GetStatsResponse {
         var response = Faceworker_V1_GetStatsResponse()
         let uptime = ContinuousClock.now - worker.started
-        response.uptimeSeconds = Double(uptime.components.seconds) + Double(uptime.components.attoseconds) / 1e18
+        response.uptimeSeconds = uptime / .seconds(1)
         response.connections = UInt32(worker.connections.count)
         response.sessions = UInt32(worker.scheduler.sessionCount)
         response.framesProcessed = worker.stats.framesProcessed.load(ordering: .relaxed)
