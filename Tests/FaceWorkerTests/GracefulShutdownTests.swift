@@ -51,26 +51,14 @@ final class GracefulShutdownTests: XCTestCase {
     func testASecondSignalDuringTheDrainDoesNotCutItShort() async throws {
         let worker = try await startWorker(["--threads", "1"])
         let socket = try UnixSocket(path: worker.socketPath)
-        let sessionID = try socket.openSession(Expect.options(.video) {
-            $0.trackingEnabled = true
-            $0.outputFaceMesh = true
-        })
-        try socket.send(all: try TestPaths.videoFrames().prefix(8).enumerated().map { index, jpeg in
-            .processFrame(callID: UInt64(10 + index), session: sessionID, .jpeg(jpeg, timestampMs: Int64(index)))
-        } + [.ping(callID: 2)])
-        var results: [Int64] = []
-        while let answer = try socket.receive(), answer.callID != 2 {
-            results.append(answer.frameResult.timestampMs)
-        }
+        let (sessionID, answered) = try socket.sendFramesInFlight(8)
 
         worker.signal(SIGTERM)
         let draining = await worker.waitForLog("shutting down")
         XCTAssertTrue(draining, worker.log)
         worker.signal(SIGINT)
         worker.signal(SIGTERM)
-        while let answer = try socket.receive() {
-            results.append(answer.frameResult.timestampMs)
-        }
+        let results = answered + (try socket.frameResultsUntilClosed(sessionID: sessionID))
         let status = await worker.waitForExit(timeout: .seconds(3))
         XCTAssertEqual(status, 0, worker.log)
         XCTAssertEqual(results, Array(0..<8), "every frame sent before the first signal is answered")
