@@ -118,15 +118,17 @@ final class RunningWorker: Sendable {
         }
         let loop = listener.eventLoop
         let drained = EventLoopFuture.andAllComplete(connections.map(\.closeFuture), on: loop)
-        let deadline = loop.scheduleTask(in: TimeAmount(Self.drainTimeout)) { Self.cutOff(connections) }
-        await withTaskCancellationHandler {
+        let cutOff = await withTaskGroup(of: Void.self) { waits in
             // Closing never fails, so neither does waiting for it.
-            try? await drained.get()
-        } onCancel: {
-            _ = Self.cutOff(connections)
+            waits.addTask { try? await drained.get() }
+            // Ends at the deadline, or at once when the task is cancelled.
+            waits.addTask { try? await Task.sleep(for: Self.drainTimeout) }
+            await waits.next()
+            // The wait for `drained` ends once the connections still open are closed.
+            let cutOff = try? await loop.submit { Self.cutOff(connections) }.get()
+            waits.cancelAll()
+            return cutOff ?? 0
         }
-        deadline.cancel()
-        let cutOff = (try? await deadline.futureResult.get()) ?? 0
         context.scheduler.stop()
         await joinInferenceThreads()
         try? await group.shutdownGracefully()
