@@ -15,8 +15,8 @@ struct FaceWorkerCommand: AsyncParsableCommand {
             faceworker.v1 clients (Swift, Python, C) until SIGTERM or SIGINT. Then it \
             removes the socket, answers the frames already sent (new calls get \
             UNAVAILABLE), closes each connection once its answers are written, and \
-            exits 0, within 2 seconds: a client that does not read its answers is cut \
-            off after 1.5 s. A second SIGTERM or SIGINT meanwhile changes nothing. \
+            exits 0 within 2 seconds: a client that does not read its answers is cut \
+            off after 1.5 seconds. A second SIGTERM or SIGINT meanwhile changes nothing. \
             Refuses to start while another worker answers on the socket; removes a \
             stale socket file left by one that died.
             """
