@@ -2,6 +2,7 @@ import ArgumentParser
 import FaceWorker
 import FaceWorkerProtocol
 import Logging
+import ServiceLifecycle
 
 /// The `face-worker` executable: argument parsing only; the work is in the
 /// FaceWorker library.
@@ -12,16 +13,19 @@ struct FaceWorkerCommand: AsyncParsableCommand {
         abstract: "FaceWorker: face detection, landmarks and tracking for every local process, over a Unix socket.",
         discussion: """
             Loads MediaPipe's face models once, listens on a Unix socket and serves \
-            faceworker.v1 clients (Swift, Python, C) until SIGTERM or SIGINT, then \
-            answers the frames in flight, closes every connection, removes the socket \
-            and exits 0. Refuses to start while another worker answers on the socket; \
-            removes a stale socket file left by one that died.
+            faceworker.v1 clients (Swift, Python, C) until SIGTERM or SIGINT. Then it \
+            removes the socket, answers the frames already sent (new calls get \
+            UNAVAILABLE), closes each connection once its answers are written, and \
+            exits 0 within 2 seconds: a client that does not read its answers is cut \
+            off after 1.5 seconds. A second SIGTERM or SIGINT meanwhile changes nothing. \
+            Refuses to start while another worker answers on the socket; removes a \
+            stale socket file left by one that died.
             """
     )
 
     @Option(help: ArgumentHelp(
         "Path of the Unix socket to listen on.",
-        discussion: "Default: $XDG_RUNTIME_DIR/faceworker.sock when XDG_RUNTIME_DIR is set, else /tmp/faceworker-<uid>.sock."))
+        discussion: "Default: $FACEWORKER_SOCKET when it is set, else $XDG_RUNTIME_DIR/faceworker.sock when XDG_RUNTIME_DIR is set, else /tmp/faceworker-<uid>.sock; every client looks in the same place by the same rule."))
     var socket: String = WorkerSocket.path()
 
     @Option(help: "Directory holding the four .tflite model files (`make models` fetches them).")
@@ -77,8 +81,11 @@ struct FaceWorkerCommand: AsyncParsableCommand {
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         var logger = Logger(label: "face-worker")
         logger.logLevel = logLevel
-        let server = try await FaceWorkerServer.start(configuration: configuration, logger: logger)
-        await server.runUntilTerminated()
+        let server = FaceWorkerServer(configuration: configuration, logger: logger)
+        // The signals are caught from before the socket appears, so a client or
+        // supervisor that sees it may signal at once.
+        let group = ServiceGroup(services: [server], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        try await group.run()
     }
 }
 

@@ -114,13 +114,6 @@ final class FrameScheduler: Sendable {
         state.withLock { $0.sessions.count }
     }
 
-    /// Whether no frame waits and none is being processed.
-    var isIdle: Bool {
-        state.withLock { state in
-            state.running == 0 && !state.sessions.values.contains { $0.hasWaitingFrames }
-        }
-    }
-
     /// Blocks until work is due, and hands it out with its session's tracker;
     /// nil once the scheduler is stopped. Each inference thread passes its
     /// own `wakeup`, on which it waits while there is nothing to do.

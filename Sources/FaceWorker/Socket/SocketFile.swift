@@ -1,4 +1,5 @@
 import Glibc
+import NIOCore
 
 /// The worker's socket in the file system.
 ///
@@ -17,18 +18,32 @@ struct SocketFile: Sendable {
     private let device: UInt64
     private let inode: UInt64
 
+    /// Checks, before anything is loaded or changed, that `path` and the
+    /// private path the listener first binds at beside it both fit a socket
+    /// address.
+    static func checkLength(of path: String) throws(WorkerStartupError) {
+        _ = try SocketAddress.unixSocket(at: path)
+        let privatePath = PrivateDirectory.template(beside: path) + PrivateDirectory.socketName
+        guard (try? SocketAddress.unixSocket(at: privatePath)) != nil else {
+            throw WorkerStartupError(
+                "socket path \(path) is in a directory whose path is too long: the worker first binds at \(privatePath) beside it, "
+                    + "which must be 1 to \(SocketAddress.longestUnixSocketPath) bytes long too; choose a --socket in a directory with a shorter path")
+        }
+    }
+
     /// Claims `path` and publishes a listener there with `mode`.
     ///
     /// - Parameters:
-    ///   - listen: binds a listener to the private path it is given.
+    ///   - listen: binds a listener to the private address it is given.
     ///   - abandon: closes that listener when publishing fails.
     /// - Throws: `WorkerStartupError` when a live worker answers on `path`,
-    ///   when `path` is something other than a socket, or on a system error.
+    ///   when `path` is something other than a socket or too long, or on a
+    ///   system error.
     static func publish<Listener>(
         at path: String, mode: UInt32,
-        listen: (String) async throws -> Listener, abandon: (Listener) async -> Void
+        listen: (SocketAddress) async throws -> Listener, abandon: (Listener) async -> Void
     ) async throws -> (SocketFile, Listener) {
-        _ = try UnixSocketAddress(path)
+        try checkLength(of: path)
         let stale: Bool
         switch try SocketProbe.probe(path) {
         case .live:
@@ -44,8 +59,8 @@ struct SocketFile: Sendable {
 
         let directory = try PrivateDirectory(beside: path)
         defer { directory.remove() }
-        let privatePath = directory.path + "/socket"
-        let listener = try await listen(privatePath)
+        let privatePath = directory.path + PrivateDirectory.socketName
+        let listener = try await listen(try SocketAddress.unixSocket(at: privatePath))
         do {
             guard chmod(privatePath, mode_t(mode)) == 0 else {
                 throw WorkerStartupError("cannot set the mode of \(privatePath): \(SystemError.message(errno))")
@@ -82,15 +97,23 @@ struct SocketFile: Sendable {
 /// A fresh directory only the worker's user can enter, in the same directory
 /// (and so the same file system) as the path it is for.
 private struct PrivateDirectory {
+    /// The name of the listener's socket inside the directory, after a slash.
+    static let socketName = "/socket"
+
     let path: String
 
     init(beside target: String) throws(WorkerStartupError) {
-        let parent = target.lastIndex(of: "/").map { target[..<$0].isEmpty ? "/" : String(target[..<$0]) } ?? "."
-        var template = Array("\(parent == "/" ? "" : parent)/.faceworker-XXXXXX".utf8CString)
+        var template = Array(Self.template(beside: target).utf8CString)
         guard let created = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw WorkerStartupError("cannot create a private directory in \(parent): \(SystemError.message(errno))")
+            throw WorkerStartupError("cannot create a private directory beside \(target): \(SystemError.message(errno))")
         }
         path = String(cString: created)
+    }
+
+    /// The `mkdtemp` template of the directory, as long as the path it becomes.
+    static func template(beside target: String) -> String {
+        let parent = target.lastIndex(of: "/").map { target[..<$0].isEmpty ? "/" : String(target[..<$0]) } ?? "."
+        return "\(parent == "/" ? "" : parent)/.faceworker-XXXXXX"
     }
 
     func remove() {

@@ -1,4 +1,5 @@
 import Glibc
+import NIOCore
 
 /// What is at the socket path before the worker binds it.
 enum SocketProbe: Equatable {
@@ -25,8 +26,8 @@ enum SocketProbe: Equatable {
             throw WorkerStartupError("cannot create a socket: \(SystemError.message(errno))")
         }
         defer { close(descriptor) }
-        var address = try UnixSocketAddress(path)
-        let result = address.withSockaddr { connect(descriptor, $0, $1) }
+        let address = try SocketAddress.unixSocket(at: path)
+        let result = address.withSockAddr { connect(descriptor, $0, socklen_t($1)) }
         if result == 0 { return .live }
         switch errno {
         case ECONNREFUSED, ENOENT: return .stale

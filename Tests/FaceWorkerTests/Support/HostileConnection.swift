@@ -24,22 +24,7 @@ final class HostileConnection {
 
     /// Connects to `path`.
     init(path: String) throws {
-        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw POSIXError(.EIO) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes.prefix($0.count - 1)) }
-        let status = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        guard status == 0 else {
-            let code = errno
-            close(descriptor)
-            throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
-        }
+        descriptor = try UnixSocket.connectedDescriptor(path)
     }
 
     deinit {
@@ -100,7 +85,7 @@ final class HostileConnection {
             let remaining = deadline - ContinuousClock.now
             guard remaining > .zero else { return .timedOut }
             var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&poller, 1, Int32(remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000 + 1))
+            let ready = poll(&poller, 1, remaining.pollTimeout)
             if ready < 0, errno == EINTR { continue }
             guard ready > 0 else { return .timedOut }
             var chunk = [UInt8](repeating: 0, count: 65536)

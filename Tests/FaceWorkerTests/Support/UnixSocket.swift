@@ -10,13 +10,7 @@ final class UnixSocket {
 
     /// Connects to `path`.
     init(path: String) throws {
-        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw POSIXError(.EIO) }
-        guard Self.connect(descriptor, path) == 0 else {
-            let code = errno
-            close(descriptor)
-            throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
-        }
+        descriptor = try Self.connectedDescriptor(path)
     }
 
     deinit {
@@ -25,9 +19,31 @@ final class UnixSocket {
 
     /// Whether a connection to `path` is accepted now.
     static func accepts(_ path: String) -> Bool {
+        guard let descriptor = try? connectedDescriptor(path) else { return false }
+        close(descriptor)
+        return true
+    }
+
+    /// A new socket connected to `path`.
+    ///
+    /// - Throws: the `POSIXError` of a failed `socket` or `connect`.
+    static func connectedDescriptor(_ path: String) throws -> Int32 {
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(descriptor) }
-        return connect(descriptor, path) == 0
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: path.utf8.prefix($0.count - 1)) }
+        let status = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard status == 0 else {
+            let code = errno
+            close(descriptor)
+            throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
+        }
+        return descriptor
     }
 
     /// Writes all of `bytes`.
@@ -46,8 +62,7 @@ final class UnixSocket {
         var offset = 0
         while offset < bytes.count {
             var poller = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-            let milliseconds = Int32(stall.components.seconds * 1000 + stall.components.attoseconds / 1_000_000_000_000_000)
-            guard poll(&poller, 1, milliseconds) > 0 else { break }
+            guard poll(&poller, 1, stall.pollTimeout) > 0 else { break }
             let written = bytes[offset...].withUnsafeBytes {
                 Glibc.send(descriptor, $0.baseAddress, min($0.count, 65536), Int32(MSG_DONTWAIT))
             }
@@ -71,7 +86,7 @@ final class UnixSocket {
             if let message = try reader.next() { return message }
             let remaining = deadline - ContinuousClock.now
             var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            guard remaining > .zero, poll(&poller, 1, Int32(remaining.components.seconds * 1000 + 1)) > 0 else {
+            guard remaining > .zero, poll(&poller, 1, remaining.pollTimeout) > 0 else {
                 throw NoAnswer()
             }
             var chunk = [UInt8](repeating: 0, count: 65536)
@@ -83,16 +98,12 @@ final class UnixSocket {
 
     /// Nothing came from the worker in time.
     struct NoAnswer: Error {}
+}
 
-    private static func connect(_ descriptor: Int32, _ path: String) -> Int32 {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes.prefix($0.count - 1)) }
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
+extension Duration {
+    /// The duration as a `poll` timeout: whole milliseconds, rounded up so
+    /// that a wait never ends before the duration has passed.
+    var pollTimeout: Int32 {
+        Int32(clamping: Int((self / .milliseconds(1)).rounded(.up)))
     }
 }

@@ -1,0 +1,57 @@
+import NIOCore
+
+/// Closes a connection the worker is draining once every call read from it
+/// has been answered and the answers have reached the socket.
+///
+/// It sits between the decoder and the `ConnectionHandler`, where each
+/// message read is one call and each message written is one answer: every
+/// call gets exactly one answer (a frame that is never processed gets its
+/// FrameDropped), so the connection has nothing more to say when the counts
+/// meet. It only counts and passes every event on untouched. The
+/// `ConnectionHandler` stops reading on the same `DrainEvent`, so no call
+/// comes after the counts meet; answers still waiting to be written when
+/// they do are written before the close, and a client that never reads them
+/// is cut off by the worker's drain deadline.
+final class ConnectionDrainHandler: ChannelDuplexHandler {
+    typealias InboundIn = Any
+    typealias OutboundIn = Any
+
+    private var calls = 0
+    private var answers = 0
+    private var draining = false
+    private var closing = false
+    /// Completes once the last answer written so far has reached the socket
+    /// (or failed to): writes complete in order.
+    private var lastAnswerWritten: EventLoopFuture<Void>?
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        calls += 1
+        context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        answers += 1
+        let written = promise ?? context.eventLoop.makePromise()
+        lastAnswerWritten = written.futureResult
+        context.write(data, promise: written)
+        closeIfAnswered(context: context)
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        context.fireUserInboundEventTriggered(event)
+        if event is ConnectionHandler.DrainEvent {
+            draining = true
+            closeIfAnswered(context: context)
+        }
+    }
+
+    private func closeIfAnswered(context: ChannelHandlerContext) {
+        guard draining, !closing, answers >= calls else { return }
+        closing = true
+        let channel = context.channel
+        context.flush()
+        (lastAnswerWritten ?? context.eventLoop.makeSucceededVoidFuture()).whenComplete { _ in
+            channel.close(promise: nil)
+        }
+    }
+}
