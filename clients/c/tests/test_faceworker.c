@@ -910,7 +910,7 @@ static void test_wire_bad_flag(void)
     fw_error again;
     fw_error err = ping_against(header, sizeof header, false, &again);
     CHECK(err.code == FW_ERR_PROTOCOL, "code %s", fw_status_name(err.code));
-    CHECK(contains(err.message, "flag byte 1"), "%s", err.message);
+    CHECK(contains(err.message, "flag byte 0x01"), "%s", err.message);
 }
 
 static void test_wire_garbage_payload(void)
