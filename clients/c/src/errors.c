@@ -5,6 +5,7 @@
 #include "internal.h"
 
 #include <stdio.h>
+#include <string.h>
 
 static const char *const grpc_names[] = {
     "OK",           "CANCELLED",         "UNKNOWN",   "INVALID_ARGUMENT",   "DEADLINE_EXCEEDED",
@@ -87,7 +88,16 @@ int fwi_status_error(fw_error *err, const Faceworker__V1__Status *status)
                              code, message[0] ? message : "no message");
     if (!message[0])
         return fwi_set_error(err, code, 0, "face-worker answered %s without a message", grpc_names[code]);
-    return fwi_set_error(err, code, 0, "%s", message);
+    /* Copied by hand: printf's "%s" would read the whole of a long message
+     * only to count what does not fit. */
+    if (err) {
+        size_t len = strnlen(message, sizeof err->message - 1);
+        memcpy(err->message, message, len);
+        err->message[len] = '\0';
+        err->code = code;
+        err->sys_errno = 0;
+    }
+    return code;
 }
 
 const char *fwi_message_kind_name(int kind)

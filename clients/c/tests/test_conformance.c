@@ -429,43 +429,54 @@ static void test_worker_found_by_the_rule(void)
  * The answer cap
  * ------------------------------------------------------------------------ */
 
-/* A ping payload whose echo is a WorkerMessage of exactly `total` bytes,
- * for the first call of a client (call_id 1). */
-static size_t payload_for_answer_of(size_t total)
+/* Answers the first call with a Status whose message makes the answer
+ * exactly the cap long: the worker's refusal, which reaches the caller only
+ * if the client takes an answer of that size. */
+static void script_answer_of_the_cap(int fd, void *arg)
 {
-    Faceworker__V1__PingResponse pong = FACEWORKER__V1__PING_RESPONSE__INIT;
+    (void)arg;
+    ClientMessage *m = fake_read(fd);
+    if (!m)
+        return;
+    Faceworker__V1__Status status = FACEWORKER__V1__STATUS__INIT;
+    status.code = FACEWORKER__V1__STATUS__CODE__ABORTED;
     WorkerMessage w = FACEWORKER__V1__WORKER_MESSAGE__INIT;
-    w.call_id = 1;
-    w.kind_case = FACEWORKER__V1__WORKER_MESSAGE__KIND_PING;
-    w.ping = &pong;
-    pong.payload.len = total;
+    w.call_id = m->call_id;
+    w.kind_case = FACEWORKER__V1__WORKER_MESSAGE__KIND_ERROR;
+    w.error = &status;
+    faceworker__v1__client_message__free_unpacked(m, NULL);
     /* Varint lengths change only at powers of 128, far from the cap. */
-    size_t overhead = faceworker__v1__worker_message__get_packed_size(&w) - total;
-    pong.payload.len = total - overhead;
-    return faceworker__v1__worker_message__get_packed_size(&w) == total ? total - overhead : 0;
+    status.message = "";
+    size_t text = CONFORMANCE_MAX_ANSWER_BYTES - faceworker__v1__worker_message__get_packed_size(&w);
+    char *message = malloc(text + 1);
+    if (!message)
+        return;
+    memset(message, 'x', text);
+    message[text] = '\0';
+    status.message = message;
+    text -= faceworker__v1__worker_message__get_packed_size(&w) - CONFORMANCE_MAX_ANSWER_BYTES;
+    message[text] = '\0';
+    if (faceworker__v1__worker_message__get_packed_size(&w) == CONFORMANCE_MAX_ANSWER_BYTES)
+        fake_write(fd, &w);
+    free(message);
+    fake_wait_for_hangup(fd);
 }
 
 static void test_an_answer_of_exactly_the_cap_is_accepted(void)
 {
     CHECK(FW_MAX_ANSWER_BYTES == CONFORMANCE_MAX_ANSWER_BYTES, "FW_MAX_ANSWER_BYTES is %u, the file says %u",
           FW_MAX_ANSWER_BYTES, CONFORMANCE_MAX_ANSWER_BYTES);
-    size_t len = payload_for_answer_of(CONFORMANCE_MAX_ANSWER_BYTES);
-    REQUIRE(len > 0, "no payload makes an answer of the cap");
-    uint8_t *payload = malloc(len);
-    REQUIRE(payload, "malloc");
-    for (size_t i = 0; i < len; i++)
-        payload[i] = (uint8_t)(i * 131 + i / 4093);
-    int pings = 0;
     fake_worker *w;
-    fw_client *c = fake_connect(script_echo_pings, &pings, &w);
-    if (CHECK_AT(c != NULL, "fake worker")) {
-        fw_set_timeout(c, TIMEOUT_MS);
-        fw_error err;
-        CHECK(fw_ping(c, payload, len, &err) == FW_OK, "an answer of %u bytes: %s", CONFORMANCE_MAX_ANSWER_BYTES,
-              err.message);
-        fake_disconnect(c, w);
-    }
-    free(payload);
+    fw_client *c = fake_connect(script_answer_of_the_cap, NULL, &w);
+    REQUIRE(c, "fake worker");
+    fw_set_timeout(c, TIMEOUT_MS);
+    fw_error err;
+    int rc = fw_ping(c, NULL, 0, &err);
+    CHECK(rc == FW_ABORTED, "an answer of %u bytes reaches the caller: %s %s", CONFORMANCE_MAX_ANSWER_BYTES,
+          fw_status_name(rc), err.message);
+    CHECK(strspn(err.message, "x") == sizeof err.message - 1, "with its message, cut to fit: %.40s...",
+          err.message);
+    fake_disconnect(c, w);
 }
 
 /* Answers the first call with a header announcing one byte over the cap. */
