@@ -828,6 +828,8 @@ static void test_wire_truncated_message(void)
     fw_error again;
     fw_error err = ping_against(bytes, sizeof bytes, true, &again);
     CHECK(err.code == FW_ERR_CLOSED, "code %s: %s", fw_status_name(err.code), err.message);
+    CHECK(contains(err.message, "inside a message (15 of 105 bytes received)"), "says where it was cut: %s",
+          err.message);
     CHECK(again.code == FW_ERR_CLOSED, "still closed");
 }
 
@@ -875,6 +877,58 @@ static void test_wire_unknown_call_id(void)
     int rc = fw_ping(c, NULL, 0, &err);
     CHECK(rc == FW_ERR_PROTOCOL, "code %s", fw_status_name(rc));
     CHECK(contains(err.message, "not waiting for"), "%s", err.message);
+    fake_disconnect(c, w);
+}
+
+/* Answers four pings: with a bare INTERNAL, with a code from the future,
+ * with the worker's RESOURCE_EXHAUSTED, and with stats instead of a ping. */
+static void script_statuses(int fd, void *arg)
+{
+    (void)arg;
+    ClientMessage *m;
+    for (int i = 0; (m = fake_read(fd)) != NULL; i++) {
+        if (i == 0)
+            fake_write_status(fd, m->call_id, FACEWORKER__V1__STATUS__CODE__INTERNAL, "");
+        else if (i == 1)
+            fake_write_status(fd, m->call_id, (Faceworker__V1__Status__Code)42, "a code from the future");
+        else if (i == 2)
+            fake_write_status(fd, m->call_id, FACEWORKER__V1__STATUS__CODE__RESOURCE_EXHAUSTED,
+                              "the connection already has 8 sessions, the most allowed");
+        else if (i == 3) {
+            Faceworker__V1__GetStatsResponse stats = FACEWORKER__V1__GET_STATS_RESPONSE__INIT;
+            WorkerMessage w = FACEWORKER__V1__WORKER_MESSAGE__INIT;
+            w.call_id = m->call_id;
+            w.kind_case = FACEWORKER__V1__WORKER_MESSAGE__KIND_GET_STATS;
+            w.get_stats = &stats;
+            fake_write(fd, &w);
+        }
+        faceworker__v1__client_message__free_unpacked(m, NULL);
+    }
+}
+
+static void test_wire_every_failure_is_told_in_words(void)
+{
+    fake_worker *w;
+    fw_client *c = fake_connect(script_statuses, NULL, &w);
+    REQUIRE(c, "fake worker");
+    fw_set_timeout(c, 10000);
+    fw_error err;
+    int rc = fw_ping(c, NULL, 0, &err);
+    CHECK(rc == FW_INTERNAL, "code %s", fw_status_name(rc));
+    CHECK(contains(err.message, "INTERNAL") && contains(err.message, "without a message"),
+          "a status without a message still says what came: %s", err.message);
+    rc = fw_ping(c, NULL, 0, &err);
+    CHECK(rc == FW_UNKNOWN, "a code this client does not know is UNKNOWN: %s", fw_status_name(rc));
+    CHECK(contains(err.message, "42") && contains(err.message, "a code from the future"),
+          "with the number and the worker's words: %s", err.message);
+    rc = fw_ping(c, NULL, 0, &err);
+    CHECK(rc == FW_RESOURCE_EXHAUSTED, "code %s", fw_status_name(rc));
+    CHECK(strcmp(err.message, "the connection already has 8 sessions, the most allowed") == 0,
+          "the worker's own words: %s", err.message);
+    rc = fw_ping(c, NULL, 0, &err);
+    CHECK(rc == FW_ERR_PROTOCOL, "an answer of the wrong kind: %s", fw_status_name(rc));
+    CHECK(contains(err.message, "get_stats") && contains(err.message, "ping"),
+          "names what came and what was due: %s", err.message);
     fake_disconnect(c, w);
 }
 
@@ -1539,6 +1593,7 @@ int main(int argc, char **argv)
     RUN(test_wire_truncated_message);
     RUN(test_wire_worker_hangs_up_with_status);
     RUN(test_wire_unknown_call_id);
+    RUN(test_wire_every_failure_is_told_in_words);
     RUN(test_wire_timeout_discards_late_answer);
     RUN(test_wire_busy_poll);
     RUN(test_wire_busy_poll_keeps_timeout);
