@@ -35,25 +35,28 @@ void fwi_options_to_proto(const fw_session_options *o, Faceworker__V1__SessionOp
     p->output_face_mesh = o->output_face_mesh;
     p->output_transformation_matrix = o->output_transformation_matrix;
     p->detector_interval_frames = o->detector_interval_frames;
-    p->optional_min_face_size_case = FACEWORKER__V1__SESSION_OPTIONS__OPTIONAL_MIN_FACE_SIZE_MIN_FACE_SIZE;
     p->min_face_size = o->min_face_size;
-    p->optional_min_detection_confidence_case =
-        FACEWORKER__V1__SESSION_OPTIONS__OPTIONAL_MIN_DETECTION_CONFIDENCE_MIN_DETECTION_CONFIDENCE;
     p->min_detection_confidence = o->min_detection_confidence;
-    p->optional_min_suppression_threshold_case =
-        FACEWORKER__V1__SESSION_OPTIONS__OPTIONAL_MIN_SUPPRESSION_THRESHOLD_MIN_SUPPRESSION_THRESHOLD;
     p->min_suppression_threshold = o->min_suppression_threshold;
-    p->optional_num_faces_case = FACEWORKER__V1__SESSION_OPTIONS__OPTIONAL_NUM_FACES_NUM_FACES;
     p->num_faces = o->num_faces;
-    p->optional_min_face_presence_confidence_case =
-        FACEWORKER__V1__SESSION_OPTIONS__OPTIONAL_MIN_FACE_PRESENCE_CONFIDENCE_MIN_FACE_PRESENCE_CONFIDENCE;
     p->min_face_presence_confidence = o->min_face_presence_confidence;
-    p->optional_min_tracking_confidence_case =
-        FACEWORKER__V1__SESSION_OPTIONS__OPTIONAL_MIN_TRACKING_CONFIDENCE_MIN_TRACKING_CONFIDENCE;
     p->min_tracking_confidence = o->min_tracking_confidence;
-    p->optional_max_missed_frames_case = FACEWORKER__V1__SESSION_OPTIONS__OPTIONAL_MAX_MISSED_FRAMES_MAX_MISSED_FRAMES;
     p->max_missed_frames = o->max_missed_frames;
+    /* Every optional field is an `optional` of the .proto, a oneof of one
+     * field: present when its case holds the field's number. */
+    const ProtobufCMessageDescriptor *d = &faceworker__v1__session_options__descriptor;
+    for (unsigned i = 0; i < d->n_fields; i++)
+        if (d->fields[i].flags & PROTOBUF_C_FIELD_FLAG_ONEOF)
+            *(uint32_t *)(void *)((char *)p + d->fields[i].quantifier_offset) = d->fields[i].id;
 }
+
+/* A field the worker left unset keeps the default fw_session_options_init()
+ * gave it. */
+#define TAKE_IF_SET(field)                                                                                   \
+    do {                                                                                                     \
+        if (p->optional_##field##_case)                                                                      \
+            o->field = p->field;                                                                             \
+    } while (0)
 
 void fwi_options_from_proto(const Faceworker__V1__SessionOptions *p, fw_session_options *o)
 {
@@ -68,18 +71,11 @@ void fwi_options_from_proto(const Faceworker__V1__SessionOptions *p, fw_session_
     o->output_transformation_matrix = p->output_transformation_matrix;
     if (p->detector_interval_frames != 0) /* 0 stands for the default */
         o->detector_interval_frames = p->detector_interval_frames;
-    if (p->optional_min_face_size_case)
-        o->min_face_size = p->min_face_size;
-    if (p->optional_min_detection_confidence_case)
-        o->min_detection_confidence = p->min_detection_confidence;
-    if (p->optional_min_suppression_threshold_case)
-        o->min_suppression_threshold = p->min_suppression_threshold;
-    if (p->optional_num_faces_case)
-        o->num_faces = p->num_faces;
-    if (p->optional_min_face_presence_confidence_case)
-        o->min_face_presence_confidence = p->min_face_presence_confidence;
-    if (p->optional_min_tracking_confidence_case)
-        o->min_tracking_confidence = p->min_tracking_confidence;
-    if (p->optional_max_missed_frames_case)
-        o->max_missed_frames = p->max_missed_frames;
+    TAKE_IF_SET(min_face_size);
+    TAKE_IF_SET(min_detection_confidence);
+    TAKE_IF_SET(min_suppression_threshold);
+    TAKE_IF_SET(num_faces);
+    TAKE_IF_SET(min_face_presence_confidence);
+    TAKE_IF_SET(min_tracking_confidence);
+    TAKE_IF_SET(max_missed_frames);
 }

@@ -192,6 +192,19 @@ void fake_answer_ping(int fd, const Faceworker__V1__ClientMessage *m, uint64_t c
         fake_write(fd, &w);
 }
 
+void fake_answer_open(int fd, const Faceworker__V1__ClientMessage *m, uint64_t session_id,
+                      Faceworker__V1__SessionOptions *options)
+{
+    Faceworker__V1__OpenSessionResponse open = FACEWORKER__V1__OPEN_SESSION_RESPONSE__INIT;
+    open.session_id = session_id;
+    open.options = options;
+    Faceworker__V1__WorkerMessage w = FACEWORKER__V1__WORKER_MESSAGE__INIT;
+    w.call_id = m->call_id;
+    w.kind_case = FACEWORKER__V1__WORKER_MESSAGE__KIND_OPEN_SESSION;
+    w.open_session = &open;
+    fake_write(fd, &w);
+}
+
 void fake_wait_for_hangup(int fd)
 {
     Faceworker__V1__ClientMessage *m;

@@ -51,6 +51,11 @@ void fake_write_status(int fd, uint64_t call_id, Faceworker__V1__Status__Code co
  * byte at a time. */
 void fake_answer_ping(int fd, const Faceworker__V1__ClientMessage *m, uint64_t call_id, bool slowly);
 
+/* Answers the OpenSession m with session_id and `options` in effect (a
+ * worker may change what was asked for). */
+void fake_answer_open(int fd, const Faceworker__V1__ClientMessage *m, uint64_t session_id,
+                      Faceworker__V1__SessionOptions *options);
+
 /* Reads until the client hangs up, so that a script ends with its test. */
 void fake_wait_for_hangup(int fd);
 

@@ -26,14 +26,13 @@
 #include "conformance.h"
 #include "fake_worker.h"
 #include "faceworker.h"
+#include "support.h"
 
 typedef Faceworker__V1__ClientMessage ClientMessage;
 typedef Faceworker__V1__WorkerMessage WorkerMessage;
 
 static const char *worker_socket;
 
-/* Long enough for a debug worker and for 64 MiB under valgrind. */
-#define TIMEOUT_MS 60000
 
 /* ------------------------------------------------------------------------
  * The options of the file, read from the client's struct and from the wire
@@ -158,11 +157,6 @@ static double wire_value(const Faceworker__V1__SessionOptions *p, const Protobuf
     }
 }
 
-static bool contains(const char *haystack, const char *needle)
-{
-    return strstr(haystack, needle) != NULL;
-}
-
 /* Whether text has a number equal to value as a word of its own, however
  * it is written ("1", "1.0", "1e0"). */
 static bool mentions_number(const char *text, double value)
@@ -231,14 +225,7 @@ static void script_record_options(int fd, void *arg)
         if (m->kind_case == FACEWORKER__V1__CLIENT_MESSAGE__KIND_OPEN_SESSION && r->opened < 2) {
             Faceworker__V1__SessionOptions *o = m->open_session->options;
             r->seen[r->opened++] = *o;
-            Faceworker__V1__OpenSessionResponse open = FACEWORKER__V1__OPEN_SESSION_RESPONSE__INIT;
-            open.session_id = (uint64_t)r->opened;
-            open.options = o;
-            WorkerMessage w = FACEWORKER__V1__WORKER_MESSAGE__INIT;
-            w.call_id = m->call_id;
-            w.kind_case = FACEWORKER__V1__WORKER_MESSAGE__KIND_OPEN_SESSION;
-            w.open_session = &open;
-            fake_write(fd, &w);
+            fake_answer_open(fd, m, (uint64_t)r->opened, o);
         }
         faceworker__v1__client_message__free_unpacked(m, NULL);
     }
@@ -370,7 +357,7 @@ static bool reaches(const char *what)
     fw_client *c = fw_connect(NULL, &err);
     bool ok = CHECK_AT(c != NULL, "%s: %s", what, err.message);
     if (ok) {
-        fw_set_timeout(c, TIMEOUT_MS);
+        fw_set_timeout(c, WORKER_TIMEOUT_MS);
         ok = CHECK_AT(fw_ping(c, NULL, 0, &err) == FW_OK, "%s: %s", what, err.message);
     }
     fw_close(c);
@@ -469,7 +456,7 @@ static void test_an_answer_of_exactly_the_cap_is_accepted(void)
     fake_worker *w;
     fw_client *c = fake_connect(script_answer_of_the_cap, NULL, &w);
     REQUIRE(c, "fake worker");
-    fw_set_timeout(c, TIMEOUT_MS);
+    fw_set_timeout(c, WORKER_TIMEOUT_MS);
     fw_error err;
     int rc = fw_ping(c, NULL, 0, &err);
     CHECK(rc == FW_ABORTED, "an answer of %u bytes reaches the caller: %s %s", CONFORMANCE_MAX_ANSWER_BYTES,
@@ -498,7 +485,7 @@ static void test_an_answer_over_the_cap_is_a_protocol_error(void)
     fake_worker *w;
     fw_client *c = fake_connect(script_over_the_cap, NULL, &w);
     REQUIRE(c, "fake worker");
-    fw_set_timeout(c, TIMEOUT_MS);
+    fw_set_timeout(c, WORKER_TIMEOUT_MS);
     fw_error err;
     CHECK(fw_ping(c, NULL, 0, &err) == FW_ERR_PROTOCOL, "code %s: %s", fw_status_name(err.code), err.message);
     CHECK(mentions_number(err.message, CONFORMANCE_MAX_ANSWER_BYTES + 1.0) &&
@@ -511,20 +498,9 @@ static void test_an_answer_over_the_cap_is_a_protocol_error(void)
  * Against the worker
  * ------------------------------------------------------------------------ */
 
-static fw_client *connect_worker(void)
-{
-    fw_error err;
-    fw_client *c = fw_connect(worker_socket, &err);
-    if (!c)
-        fprintf(stderr, "    fw_connect: %s\n", err.message);
-    else
-        fw_set_timeout(c, TIMEOUT_MS);
-    return c;
-}
-
 static void test_worker_applies_the_files_defaults(void)
 {
-    fw_client *c = connect_worker();
+    fw_client *c = connect_worker(worker_socket);
     REQUIRE(c, "connect");
     fw_error err;
     fw_session *s = fw_open_session(c, NULL, &err);
@@ -550,29 +526,33 @@ static double just_outside(const struct conformance_option *opt, double bound, d
     return bound + direction;
 }
 
+/* Opens a session with the defaults but for one member; *o holds what was asked. */
+static fw_session *open_with(fw_client *c, const struct member *m, double value, fw_session_options *o,
+                             fw_error *err)
+{
+    fw_session_options_init(o);
+    set_member(o, m, value);
+    return fw_open_session(c, o, err);
+}
+
 static void check_accepted(fw_client *c, const struct conformance_option *opt, const struct member *m, double value)
 {
-    fw_session_options o;
-    fw_session_options_init(&o);
-    set_member(&o, m, value);
+    fw_session_options asked, in_effect;
     fw_error err;
-    fw_session *s = fw_open_session(c, &o, &err);
+    fw_session *s = open_with(c, m, value, &asked, &err);
     if (!CHECK_AT(s != NULL, "%s = %g is in range: %s", opt->name, value, err.message))
         return;
-    fw_session_options in_effect;
     fw_session_get_options(s, &in_effect);
-    CHECK(member_value(&in_effect, m) == member_value(&o, m), "%s = %g: the worker applies %g", opt->name, value,
-          member_value(&in_effect, m));
+    CHECK(member_value(&in_effect, m) == member_value(&asked, m), "%s = %g: the worker applies %g", opt->name,
+          value, member_value(&in_effect, m));
     CHECK(fw_close_session(s, &err) == FW_OK, "%s", err.message);
 }
 
 static void check_refused(fw_client *c, const struct conformance_option *opt, const struct member *m, double value)
 {
-    fw_session_options o;
-    fw_session_options_init(&o);
-    set_member(&o, m, value);
+    fw_session_options asked;
     fw_error err;
-    fw_session *s = fw_open_session(c, &o, &err);
+    fw_session *s = open_with(c, m, value, &asked, &err);
     CHECK(s == NULL, "%s = %.9g is out of range", opt->name, value);
     CHECK(err.code == FW_INVALID_ARGUMENT, "%s = %.9g: %s", opt->name, value, fw_status_name(err.code));
     CHECK(contains(err.message, opt->name) && mentions_number(err.message, opt->min) &&
@@ -584,7 +564,7 @@ static void check_refused(fw_client *c, const struct conformance_option *opt, co
 
 static void test_worker_takes_each_range_exactly(void)
 {
-    fw_client *c = connect_worker();
+    fw_client *c = connect_worker(worker_socket);
     REQUIRE(c, "connect");
     int ranges = 0;
     for (size_t i = 0; i < CONFORMANCE_OPTION_COUNT; i++) {
@@ -610,7 +590,7 @@ static void test_worker_takes_each_range_exactly(void)
 
 static void test_worker_takes_zero_as_the_default_where_the_file_says_so(void)
 {
-    fw_client *c = connect_worker();
+    fw_client *c = connect_worker(worker_socket);
     REQUIRE(c, "connect");
     for (size_t i = 0; i < CONFORMANCE_OPTION_COUNT; i++) {
         const struct conformance_option *opt = &conformance_options[i];
@@ -618,11 +598,9 @@ static void test_worker_takes_zero_as_the_default_where_the_file_says_so(void)
             continue;
         const struct member *m = member_of(opt->name);
         REQUIRE(m, "%s has no member", opt->name);
-        fw_session_options o;
-        fw_session_options_init(&o);
-        set_member(&o, m, 0);
+        fw_session_options asked;
         fw_error err;
-        fw_session *s = fw_open_session(c, &o, &err);
+        fw_session *s = open_with(c, m, 0, &asked, &err);
         if (CHECK_AT(s != NULL, "%s = 0: %s", opt->name, err.message)) {
             fw_session_options in_effect;
             fw_session_get_options(s, &in_effect);

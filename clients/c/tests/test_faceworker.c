@@ -23,6 +23,7 @@
 #include "check.h"
 #include "fake_worker.h"
 #include "faceworker.h"
+#include "support.h"
 
 typedef Faceworker__V1__ClientMessage ClientMessage;
 typedef Faceworker__V1__WorkerMessage WorkerMessage;
@@ -30,9 +31,6 @@ typedef Faceworker__V1__WorkerMessage WorkerMessage;
 static const char *fixtures_dir;
 static const char *worker_socket;
 
-/* Long enough for a debug worker, short enough that a hung call fails the
- * test instead of the whole run. */
-#define WORKER_TIMEOUT_MS 60000
 
 /* ------------------------------------------------------------------------
  * Helpers
@@ -60,11 +58,6 @@ static uint8_t *read_fixture(const char *name, size_t *len)
     return buf;
 }
 
-static bool contains(const char *haystack, const char *needle)
-{
-    return strstr(haystack, needle) != NULL;
-}
-
 static fw_point box_centre(fw_box b)
 {
     return (fw_point){b.x + b.width / 2, b.y + b.height / 2};
@@ -73,17 +66,6 @@ static fw_point box_centre(fw_box b)
 static float distance(fw_point a, fw_point b)
 {
     return hypotf(a.x - b.x, a.y - b.y);
-}
-
-static fw_client *connect_worker(void)
-{
-    fw_error err;
-    fw_client *c = fw_connect(worker_socket, &err);
-    if (!c)
-        fprintf(stderr, "    fw_connect: %s\n", err.message);
-    else
-        fw_set_timeout(c, WORKER_TIMEOUT_MS);
-    return c;
 }
 
 static fw_session *open_mode(fw_client *c, fw_running_mode mode, bool tracking)
@@ -114,7 +96,7 @@ static bool open_fixture_session(struct fixture_session *fx, const char *fixture
                                  bool tracking)
 {
     fx->jpeg = read_fixture(fixture, &fx->len);
-    fx->client = fx->jpeg ? connect_worker() : NULL;
+    fx->client = fx->jpeg ? connect_worker(worker_socket) : NULL;
     fx->session = fx->client ? open_mode(fx->client, mode, tracking) : NULL;
     if (!fx->session) {
         fw_close(fx->client);
@@ -257,25 +239,6 @@ static void test_wire_large_messages(void)
     free(payload);
 }
 
-/* Answers with `options` in effect: a worker may change what was asked for. */
-static void answer_open_with(int fd, const ClientMessage *m, uint64_t session_id,
-                             Faceworker__V1__SessionOptions *options)
-{
-    Faceworker__V1__OpenSessionResponse open = FACEWORKER__V1__OPEN_SESSION_RESPONSE__INIT;
-    open.session_id = session_id;
-    open.options = options;
-    WorkerMessage w = FACEWORKER__V1__WORKER_MESSAGE__INIT;
-    w.call_id = m->call_id;
-    w.kind_case = FACEWORKER__V1__WORKER_MESSAGE__KIND_OPEN_SESSION;
-    w.open_session = &open;
-    fake_write(fd, &w);
-}
-
-static void answer_open(int fd, const ClientMessage *m, uint64_t session_id)
-{
-    answer_open_with(fd, m, session_id, m->open_session->options);
-}
-
 static void answer_frame(int fd, const ClientMessage *m, bool dropped)
 {
     WorkerMessage w = FACEWORKER__V1__WORKER_MESSAGE__INIT;
@@ -321,7 +284,7 @@ static void script_out_of_order(int fd, void *arg)
         open[i] = fake_read(fd);
         if (!open[i])
             goto out;
-        answer_open(fd, open[i], 7 + (uint64_t)i);
+        fake_answer_open(fd, open[i], 7 + (uint64_t)i, open[i]->open_session->options);
     }
     ClientMessage *frames[3] = {fake_read(fd), fake_read(fd), fake_read(fd)};
     if (frames[0] && frames[1] && frames[2]) {
@@ -499,7 +462,7 @@ static void script_refuse_then_answer(int fd, void *arg)
     ClientMessage *open = fake_read(fd);
     if (!open)
         return;
-    answer_open(fd, open, 3);
+    fake_answer_open(fd, open, 3, open->open_session->options);
     faceworker__v1__client_message__free_unpacked(open, NULL);
 
     ClientMessage *m = fake_read(fd);
@@ -690,7 +653,7 @@ static void script_cap_options(int fd, void *arg)
     Faceworker__V1__SessionOptions echo = *o;
     echo.num_faces = 3;
     echo.optional_min_face_size_case = FACEWORKER__V1__SESSION_OPTIONS__OPTIONAL_MIN_FACE_SIZE__NOT_SET;
-    answer_open_with(fd, m, 1, &echo);
+    fake_answer_open(fd, m, 1, &echo);
     faceworker__v1__client_message__free_unpacked(m, NULL);
 
     while ((m = fake_read(fd)) != NULL) {
@@ -1019,7 +982,7 @@ static void script_answer_all(int fd, void *arg)
     while ((m = fake_read(fd)) != NULL) {
         switch (m->kind_case) {
         case FACEWORKER__V1__CLIENT_MESSAGE__KIND_OPEN_SESSION:
-            answer_open(fd, m, next_session++);
+            fake_answer_open(fd, m, next_session++, m->open_session->options);
             break;
         case FACEWORKER__V1__CLIENT_MESSAGE__KIND_PROCESS_FRAME:
             answer_frame(fd, m, false);
@@ -1064,7 +1027,7 @@ static void test_wire_unread_answers_are_freed(void)
 
 static void test_worker_ping(void)
 {
-    fw_client *c = connect_worker();
+    fw_client *c = connect_worker(worker_socket);
     REQUIRE(c, "connect");
     fw_error err;
     CHECK(fw_ping(c, "faceworker", 10, &err) == FW_OK, "%s", err.message);
@@ -1147,7 +1110,7 @@ static void test_worker_mlkit_outputs(void)
     size_t len;
     uint8_t *jpeg = read_fixture("astronaut.jpg", &len);
     REQUIRE(jpeg, "fixture");
-    fw_client *c = connect_worker();
+    fw_client *c = connect_worker(worker_socket);
     fw_session_options o;
     fw_session_options_init(&o);
     o.landmarks = o.contours = o.classification = true;
@@ -1241,7 +1204,7 @@ static void test_worker_raw_pixels_with_orientation(void)
             memcpy(stored + (size_t)sy * stride + sx * 3, upright + ((size_t)sx * (size_t)w + (w - 1 - sy)) * 3, 3);
     free(upright);
 
-    fw_client *c = connect_worker();
+    fw_client *c = connect_worker(worker_socket);
     fw_session *s = c ? open_mode(c, FW_MODE_IMAGE, false) : NULL;
     if (CHECK_AT(s != NULL, "session")) {
         fw_frame f = {
@@ -1288,7 +1251,7 @@ static uint8_t *read_video_frame(int i, size_t *len)
 
 static void test_worker_video_tracking(void)
 {
-    fw_client *c = connect_worker();
+    fw_client *c = connect_worker(worker_socket);
     fw_session *s = c ? open_mode(c, FW_MODE_VIDEO, true) : NULL;
     REQUIRE(s != NULL, "session");
     int32_t first_id = -1;
@@ -1379,7 +1342,7 @@ static void test_worker_corrupt_jpeg(void)
 
 static void test_worker_contradictory_options(void)
 {
-    fw_client *c = connect_worker();
+    fw_client *c = connect_worker(worker_socket);
     REQUIRE(c, "connect");
     fw_session_options o;
     fw_error err;
@@ -1451,7 +1414,7 @@ static void test_worker_live_stream(void)
             return;
         }
     }
-    fw_client *c = connect_worker();
+    fw_client *c = connect_worker(worker_socket);
     fw_session *s = c ? open_mode(c, FW_MODE_LIVE_STREAM, true) : NULL;
     struct live_tally t = {.results_in_order = true, .last_result_ts = -1};
     if (CHECK_AT(s != NULL, "session")) {
@@ -1488,7 +1451,7 @@ static void test_worker_two_live_sessions_one_connection(void)
     size_t len;
     uint8_t *jpeg = read_fixture("astronaut.jpg", &len);
     REQUIRE(jpeg, "fixture");
-    fw_client *c = connect_worker();
+    fw_client *c = connect_worker(worker_socket);
     fw_session *a = c ? open_mode(c, FW_MODE_LIVE_STREAM, false) : NULL;
     fw_session *b = c ? open_mode(c, FW_MODE_LIVE_STREAM, false) : NULL;
     if (CHECK_AT(a && b, "sessions")) {
