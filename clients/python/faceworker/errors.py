@@ -76,8 +76,8 @@ class ProtocolError(FaceWorkerError):
     A flag byte other than 0, a message longer than the client's limit,
     bytes that are no ``WorkerMessage``, an answer to no call or of the wrong
     kind. The code is DATA_LOSS: what arrives on the connection can no longer
-    be trusted. (The C client reports the same faults as FW_ERR_PROTOCOL,
-    in the same words.) Every later call on the connection fails with it.
+    be trusted. (The C client reports the same faults, worded alike, as
+    FW_ERR_PROTOCOL.) Every later call on the connection fails with it.
     """
 
     def __init__(self, message: str) -> None:
