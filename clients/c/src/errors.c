@@ -4,6 +4,7 @@
  */
 #include "internal.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 

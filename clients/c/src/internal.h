@@ -21,7 +21,6 @@
 
 #define _POSIX_C_SOURCE 200809L
 
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
