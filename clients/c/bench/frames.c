@@ -132,22 +132,38 @@ int frames_from_directory(const char *dir, bench_frames *out, char *err, size_t 
     return 0;
 }
 
+static int clamp_index(int i, int size)
+{
+    return i < 0 ? 0 : i >= size ? size - 1 : i;
+}
+
+/* Where output pixel i of n falls on a source axis of `size` pixels whose
+ * window [start, start + span) the output covers: the two pixels around it,
+ * clamped to the edge, and the weight of the second. */
+struct taps {
+    int a, b;
+    double weight;
+};
+
+static struct taps taps_at(int i, int n, double start, double span, int size)
+{
+    double at = start + (i + 0.5) * span / n - 0.5;
+    int k = (int)floor(at);
+    return (struct taps){clamp_index(k, size), clamp_index(k + 1, size), at - k};
+}
+
 /* Samples the window (x0, y0, w, h) of the RGB source into a 640x360 RGB
  * frame, bilinearly. */
 static void render(const uint8_t *src, int sw, int sh, double x0, double y0, double w, double h, uint8_t *dst)
 {
     for (int oy = 0; oy < OUT_HEIGHT; oy++) {
-        double sy = y0 + (oy + 0.5) * h / OUT_HEIGHT - 0.5;
-        int y = (int)floor(sy);
-        double fy = sy - y;
-        int ya = y < 0 ? 0 : (y >= sh ? sh - 1 : y);
-        int yb = y + 1 < 0 ? 0 : (y + 1 >= sh ? sh - 1 : y + 1);
+        struct taps ty = taps_at(oy, OUT_HEIGHT, y0, h, sh);
+        int ya = ty.a, yb = ty.b;
+        double fy = ty.weight;
         for (int ox = 0; ox < OUT_WIDTH; ox++) {
-            double sx = x0 + (ox + 0.5) * w / OUT_WIDTH - 0.5;
-            int x = (int)floor(sx);
-            double fx = sx - x;
-            int xa = x < 0 ? 0 : (x >= sw ? sw - 1 : x);
-            int xb = x + 1 < 0 ? 0 : (x + 1 >= sw ? sw - 1 : x + 1);
+            struct taps tx = taps_at(ox, OUT_WIDTH, x0, w, sw);
+            int xa = tx.a, xb = tx.b;
+            double fx = tx.weight;
             const uint8_t *p00 = src + ((size_t)ya * sw + xa) * 3, *p01 = src + ((size_t)ya * sw + xb) * 3;
             const uint8_t *p10 = src + ((size_t)yb * sw + xa) * 3, *p11 = src + ((size_t)yb * sw + xb) * 3;
             uint8_t *o = dst + ((size_t)oy * OUT_WIDTH + ox) * 3;

@@ -4,7 +4,8 @@
  *
  *   detect [-s SOCKET] [-a] IMAGE.jpg...
  *
- *   -s SOCKET  the worker's socket (default: the worker's default path)
+ *   -s SOCKET  the worker's socket (default: fw_default_socket_path(), which
+ *              FACEWORKER_SOCKET sets)
  *   -a         also ML Kit's landmarks, smiling and eyes-open
  *              probabilities, head angles and the iris centres of the
  *              478-point face mesh (runs the face mesh)

@@ -98,8 +98,10 @@ typedef enum fw_status {
     FW_ERR_CONNECT = -3,  /* no worker listens on the socket path */
     FW_ERR_IO = -4,       /* reading or writing the socket failed */
     FW_ERR_CLOSED = -5,   /* the worker closed the connection */
-    FW_ERR_PROTOCOL = -6, /* the worker sent bytes this client cannot accept,
-                             such as a message over 64 MiB */
+    FW_ERR_PROTOCOL = -6, /* the worker broke the wire protocol: a flag byte
+                             other than 0, a message over FW_MAX_ANSWER_BYTES,
+                             bytes that are no WorkerMessage, an answer to no
+                             call or of the wrong kind */
     FW_ERR_DROPPED = -7   /* the worker dropped the frame without processing it */
 } fw_status;
 
@@ -123,15 +125,28 @@ FW_API const char *fw_status_name(int code);
 
 typedef struct fw_client fw_client;
 
-/* Writes the path face-worker listens on by default into buf:
- * $XDG_RUNTIME_DIR/faceworker.sock when XDG_RUNTIME_DIR is an absolute
- * path, else /tmp/faceworker-<euid>.sock. Returns the path's length, or -1
- * if it needs more than size - 1 bytes (buf then holds an empty string). */
+/* Writes into buf the path fw_connect(NULL) connects to, by the socket rule
+ * that face-worker follows too (proto/faceworker/v1/defaults.json):
+ *   1. $FACEWORKER_SOCKET, when it is set and not empty;
+ *   2. else $XDG_RUNTIME_DIR/faceworker.sock, when XDG_RUNTIME_DIR holds an
+ *      absolute path;
+ *   3. else /tmp/faceworker-<euid>.sock.
+ * An explicit path given to fw_connect() comes before all three. Returns
+ * the path's length, or -1 if it needs more than size - 1 bytes (buf then
+ * holds an empty string). */
 FW_API int fw_default_socket_path(char *buf, size_t size);
 
-/* Connects to the worker listening on socket_path (NULL: the default path).
- * Returns a client that the caller owns and releases with fw_close(), or
- * NULL with FW_ERR_CONNECT when no worker answers there. */
+/* The longest message this client accepts from the worker, 64 MiB
+ * (client.max_answer_bytes of proto/faceworker/v1/defaults.json). A longer
+ * length in a header means the stream is corrupt: it is refused with
+ * FW_ERR_PROTOCOL before anything is allocated for it. */
+#define FW_MAX_ANSWER_BYTES (64u * 1024u * 1024u)
+
+/* Connects to the worker listening on socket_path (NULL: the path
+ * fw_default_socket_path() gives, so FACEWORKER_SOCKET can pick the worker
+ * of a program that passes NULL). Returns a client that the caller owns and
+ * releases with fw_close(), or NULL with FW_ERR_CONNECT when no worker
+ * answers there. */
 FW_API fw_client *fw_connect(const char *socket_path, fw_error *err);
 
 /* Closes the connection and frees the client, its open sessions and their

@@ -177,3 +177,59 @@ void fake_write_status(int fd, uint64_t call_id, Faceworker__V1__Status__Code co
     m.error = &status;
     fake_write(fd, &m);
 }
+
+void fake_answer_ping(int fd, const Faceworker__V1__ClientMessage *m, uint64_t call_id, bool slowly)
+{
+    Faceworker__V1__PingResponse pong = FACEWORKER__V1__PING_RESPONSE__INIT;
+    pong.payload = m->ping->payload;
+    Faceworker__V1__WorkerMessage w = FACEWORKER__V1__WORKER_MESSAGE__INIT;
+    w.call_id = call_id;
+    w.kind_case = FACEWORKER__V1__WORKER_MESSAGE__KIND_PING;
+    w.ping = &pong;
+    if (slowly)
+        fake_write_slowly(fd, &w);
+    else
+        fake_write(fd, &w);
+}
+
+void fake_answer_open(int fd, const Faceworker__V1__ClientMessage *m, uint64_t session_id,
+                      Faceworker__V1__SessionOptions *options)
+{
+    Faceworker__V1__OpenSessionResponse open = FACEWORKER__V1__OPEN_SESSION_RESPONSE__INIT;
+    open.session_id = session_id;
+    open.options = options;
+    Faceworker__V1__WorkerMessage w = FACEWORKER__V1__WORKER_MESSAGE__INIT;
+    w.call_id = m->call_id;
+    w.kind_case = FACEWORKER__V1__WORKER_MESSAGE__KIND_OPEN_SESSION;
+    w.open_session = &open;
+    fake_write(fd, &w);
+}
+
+void fake_wait_for_hangup(int fd)
+{
+    Faceworker__V1__ClientMessage *m;
+    while ((m = fake_read(fd)) != NULL)
+        faceworker__v1__client_message__free_unpacked(m, NULL);
+}
+
+fw_client *fake_connect(fake_script script, void *arg, fake_worker **w)
+{
+    *w = fake_worker_start(script, arg);
+    if (!*w) {
+        fprintf(stderr, "    cannot start the fake worker\n");
+        return NULL;
+    }
+    fw_error err;
+    fw_client *c = fw_connect(fake_worker_path(*w), &err);
+    if (!c) {
+        fprintf(stderr, "    fw_connect: %s\n", err.message);
+        fake_worker_stop(*w);
+    }
+    return c;
+}
+
+void fake_disconnect(fw_client *c, fake_worker *w)
+{
+    fw_close(c);
+    fake_worker_stop(w);
+}

@@ -7,9 +7,11 @@
 #ifndef FW_TEST_FAKE_WORKER_H
 #define FW_TEST_FAKE_WORKER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "faceworker.h"
 #include "faceworker/v1/faceworker.pb-c.h"
 
 typedef struct fake_worker fake_worker;
@@ -44,5 +46,25 @@ void fake_write_slowly(int fd, const Faceworker__V1__WorkerMessage *m);
 
 /* Answers call_id with a Status. */
 void fake_write_status(int fd, uint64_t call_id, Faceworker__V1__Status__Code code, const char *message);
+
+/* Answers the ping m under call_id with its own payload, at once or one
+ * byte at a time. */
+void fake_answer_ping(int fd, const Faceworker__V1__ClientMessage *m, uint64_t call_id, bool slowly);
+
+/* Answers the OpenSession m with session_id and `options` in effect (a
+ * worker may change what was asked for). */
+void fake_answer_open(int fd, const Faceworker__V1__ClientMessage *m, uint64_t session_id,
+                      Faceworker__V1__SessionOptions *options);
+
+/* Reads until the client hangs up, so that a script ends with its test. */
+void fake_wait_for_hangup(int fd);
+
+/* Starts a fake worker running script and connects a client to it; NULL,
+ * with the worker stopped and the reason on stderr, if either fails. */
+fw_client *fake_connect(fake_script script, void *arg, fake_worker **w);
+
+/* Closes the client, then waits for the script to end: the client hangs up
+ * first, and the scripts read until it does. */
+void fake_disconnect(fw_client *c, fake_worker *w);
 
 #endif

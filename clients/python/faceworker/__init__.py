@@ -10,8 +10,8 @@ The worker must be running (``make run`` in the FaceWorker repository).
 """
 
 from . import vision
-from ._connection import default_socket_path
-from .errors import FaceWorkerError, FrameDroppedError, StatusCode, WorkerNotRunningError
+from ._connection import MAX_ANSWER_BYTES, default_socket_path
+from .errors import FaceWorkerError, FrameDroppedError, ProtocolError, StatusCode, WorkerNotRunningError
 from .image import Image, ImageFormat, Orientation
 from .options import BaseOptions
 from .worker import ModelInfo, StageLatency, WorkerStats, get_stats, ping
@@ -24,8 +24,10 @@ __all__ = [
     "FrameDroppedError",
     "Image",
     "ImageFormat",
+    "MAX_ANSWER_BYTES",
     "ModelInfo",
     "Orientation",
+    "ProtocolError",
     "StageLatency",
     "StatusCode",
     "WorkerNotRunningError",

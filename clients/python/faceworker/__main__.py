@@ -39,7 +39,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     annotate.add_argument("input", help="the image to look at (JPEG, or any format Pillow reads)")
     annotate.add_argument("output", help="where to write the annotated image (PNG, or any format Pillow writes)")
-    annotate.add_argument("--socket", help="the worker's socket (default: the worker's default socket)")
+    annotate.add_argument(
+        "--socket", help="the worker's socket (default: $FACEWORKER_SOCKET, else the worker's default socket)"
+    )
     annotate.add_argument("--accurate", action="store_true", help="use the full-range detector (smaller faces)")
     annotate.set_defaults(run=_annotate)
     return parser

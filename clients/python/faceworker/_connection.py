@@ -15,14 +15,31 @@ import socket
 import struct
 import threading
 from concurrent.futures import Future
-from typing import Callable, Dict, Optional
+from typing import Callable, Dict, Optional, Tuple
 
 from google.protobuf.message import DecodeError
 
 from ._proto import faceworker_pb2 as pb
-from .errors import FaceWorkerError, StatusCode, WorkerNotRunningError
+from .errors import FaceWorkerError, ProtocolError, StatusCode, WorkerNotRunningError
 
 _HEADER = struct.Struct(">BI")
+_UNCOMPRESSED = 0
+MAX_ANSWER_BYTES = 64 * 1024 * 1024
+"""The longest message this client accepts from the worker: 64 MiB, the
+``client.max_answer_bytes`` of proto/faceworker/v1/defaults.json. A longer
+length in a header means the stream is corrupt; it is refused before anything
+is read or allocated for it."""
+
+# The kinds of WorkerMessage that answer each kind of ClientMessage, besides
+# an error.
+_ANSWERS = {
+    "open_session": ("open_session",),
+    "process_frame": ("frame_result", "frame_dropped"),
+    "close_session": ("close_session",),
+    "reset_session": ("reset_session",),
+    "ping": ("ping",),
+    "get_stats": ("get_stats",),
+}
 # How long a failed send waits for the reader to learn why the worker closed.
 _CLOSING_GRACE_SECONDS = 5.0
 
@@ -32,15 +49,32 @@ _ErrorFactory = Callable[[], FaceWorkerError]
 
 
 def default_socket_path() -> str:
-    """The socket a worker started without ``--socket`` listens on.
+    """The socket the client connects to when it is given none.
 
-    ``$XDG_RUNTIME_DIR/faceworker.sock`` when that variable holds an absolute
-    path, else ``/tmp/faceworker-<uid>.sock`` (the worker's own rule).
+    The socket rule of proto/faceworker/v1/defaults.json, which the worker
+    follows too:
+
+    1. ``$FACEWORKER_SOCKET``, when it is set and not empty, so that a
+       program that names no socket (MediaPipe's ``create_from_model_path``
+       has no place for one) can still be pointed at its worker;
+    2. else ``$XDG_RUNTIME_DIR/faceworker.sock``, when that variable holds an
+       absolute path;
+    3. else ``/tmp/faceworker-<euid>.sock``.
+
+    A path given explicitly (``BaseOptions(socket_path=...)``) comes first.
     """
+    chosen = os.environ.get("FACEWORKER_SOCKET", "")
+    if chosen:
+        return chosen
     runtime = os.environ.get("XDG_RUNTIME_DIR", "")
     if runtime.startswith("/"):
         return os.path.join(runtime, "faceworker.sock")
     return f"/tmp/faceworker-{os.geteuid()}.sock"
+
+
+def socket_path_for(explicit: Optional[str]) -> str:
+    """``explicit`` when given, else :func:`default_socket_path`."""
+    return explicit or default_socket_path()
 
 
 def _connect(socket_path: str) -> socket.socket:
@@ -71,11 +105,12 @@ class Connection:
     ``on_done``.
     """
 
-    def __init__(self, socket_path: str) -> None:
-        self.socket_path = socket_path
-        self._socket = _connect(socket_path)
+    def __init__(self, socket_path: Optional[str]) -> None:
+        """Connects to ``socket_path``, or to :func:`default_socket_path` when it is None."""
+        self.socket_path = socket_path_for(socket_path)
+        self._socket = _connect(self.socket_path)
         self._call_ids = itertools.count(1)
-        self._pending: Dict[int, Future] = {}
+        self._pending: Dict[int, Tuple[Future, Tuple[str, ...]]] = {}
         self._lock = threading.Lock()
         self._send_lock = threading.Lock()
         self._failure: Optional[_ErrorFactory] = None
@@ -101,12 +136,12 @@ class Connection:
             if self._failure is not None:
                 raise self._failure()
             call_id = next(self._call_ids)
-            self._pending[call_id] = future
+            self._pending[call_id] = (future, _ANSWERS.get(message.WhichOneof("kind") or "", ()))
         message.call_id = call_id
         payload = message.SerializeToString()
         try:
             with self._send_lock:
-                self._socket.sendall(_HEADER.pack(0, len(payload)) + payload)
+                self._socket.sendall(_HEADER.pack(_UNCOMPRESSED, len(payload)) + payload)
         except OSError as error:
             # The worker closed the connection, perhaps after saying why (a
             # message too large, for one): let the reader read that first.
@@ -147,43 +182,78 @@ class Connection:
             self._reader.join()
         self._socket.close()
 
-    def _lost(self, error: Optional[BaseException] = None) -> _ErrorFactory:
+    def _lost(self, error: Optional[BaseException] = None, cut: str = "") -> _ErrorFactory:
         detail = f": {error}" if error is not None else ""
         path = self.socket_path
-        return lambda: FaceWorkerError(StatusCode.UNAVAILABLE, f"the worker at {path} closed the connection{detail}")
+        return lambda: FaceWorkerError(
+            StatusCode.UNAVAILABLE, f"the worker at {path} closed the connection{cut}{detail}"
+        )
 
     def _read_answers(self) -> None:
         # A connection-level status (call_id 0) says why the worker is about to
         # close the connection; the calls it leaves unanswered fail with it.
         last_status: Optional[pb.Status] = None
-        failure: Optional[_ErrorFactory] = None
         try:
             while True:
-                header = self._read_exactly(_HEADER.size)
-                if header is None:
-                    break
-                flag, length = _HEADER.unpack(header)
-                payload = self._read_exactly(length)
-                if flag != 0 or payload is None:
-                    failure = self._lost()
-                    break
-                message = pb.WorkerMessage.FromString(payload)
+                message = self._read_message()
                 if message.call_id == 0:
                     if message.WhichOneof("kind") == "error":
                         last_status = message.error
                     continue
-                with self._lock:
-                    future = self._pending.pop(message.call_id, None)
-                if future is not None:
-                    _resolve(future, message)
-        except DecodeError:
-            failure = lambda: FaceWorkerError(StatusCode.INTERNAL, "the worker sent a message that is not a WorkerMessage")
+                self._answer(message)
+        except _StreamEnded as ended:
+            status = last_status
+            if status is not None:
+                failure = lambda: FaceWorkerError.from_status(status)  # noqa: E731
+            else:
+                failure = self._lost(cut=ended.cut)
+        except ProtocolError as error:
+            failure = _raising(error)
         except OSError as error:
             failure = self._lost(error)
-        if failure is None:
-            status = last_status
-            failure = (lambda: FaceWorkerError.from_status(status)) if status is not None else self._lost()
+        except Exception as error:  # a fault of this client: the calls must still end, and say so
+            failure = _internal(error)
         self._fail_pending(failure)
+
+    def _read_message(self) -> pb.WorkerMessage:
+        header = self._read_exactly(_HEADER.size, 0, None)
+        flag, length = _HEADER.unpack(header)
+        if flag != _UNCOMPRESSED:
+            raise ProtocolError(
+                f"the worker sent a message with flag byte 0x{flag:02x}, which this client does not support "
+                "(only 0x00, uncompressed)"
+            )
+        if length > MAX_ANSWER_BYTES:
+            raise ProtocolError(
+                f"the worker sent a message of {length} bytes, over this client's limit of {MAX_ANSWER_BYTES} bytes"
+            )
+        payload = self._read_exactly(length, _HEADER.size, _HEADER.size + length)
+        try:
+            return pb.WorkerMessage.FromString(payload)
+        except DecodeError:
+            raise ProtocolError(f"the worker sent a message of {length} bytes that is not a WorkerMessage") from None
+
+    def _answer(self, message: pb.WorkerMessage) -> None:
+        kind = message.WhichOneof("kind")
+        with self._lock:
+            call = self._pending.pop(message.call_id, None)
+        if call is None:
+            raise ProtocolError(
+                f"the worker answered call {message.call_id} with {kind or 'a message of no kind'}, "
+                "but this client is not waiting for that call"
+            )
+        future, expected = call
+        if kind == "error":
+            future.set_exception(FaceWorkerError.from_status(message.error))
+        elif kind in expected:
+            future.set_result(message)
+        else:
+            error = ProtocolError(
+                f"the worker answered call {message.call_id} with {kind or 'a message of no kind'} "
+                f"where {' or '.join(expected + ('error',))} was due"
+            )
+            future.set_exception(error)
+            raise error
 
     def _fail_pending(self, failure: _ErrorFactory) -> None:
         with self._lock:
@@ -191,23 +261,47 @@ class Connection:
                 self._failure = failure
             pending, self._pending = self._pending, {}
             failure = self._failure
-        for future in pending.values():
+        for future, _ in pending.values():
             future.set_exception(failure())
 
-    def _read_exactly(self, count: int) -> Optional[bytes]:
+    def _read_exactly(self, count: int, before: int, message_bytes: Optional[int]) -> bytes:
+        """``count`` bytes; ``before`` bytes of the message came before them.
+
+        Raises _StreamEnded when the stream ends first, saying where a
+        message (of ``message_bytes`` bytes, None while its header is read)
+        was cut.
+        """
         buffer = bytearray(count)
         view = memoryview(buffer)
         received = 0
         while received < count:
             got = self._socket.recv_into(view[received:])
             if got == 0:
-                return None
+                raise _StreamEnded(_cut_at(before + received, message_bytes))
             received += got
         return bytes(buffer)
 
 
-def _resolve(future: Future, message: pb.WorkerMessage) -> None:
-    if message.WhichOneof("kind") == "error":
-        future.set_exception(FaceWorkerError.from_status(message.error))
-    else:
-        future.set_result(message)
+class _StreamEnded(Exception):
+    """The worker closed the connection; ``cut`` says where in a message, if inside one."""
+
+    def __init__(self, cut: str) -> None:
+        super().__init__(cut)
+        self.cut = cut
+
+
+def _cut_at(received: int, message_bytes: Optional[int]) -> str:
+    if received == 0:
+        return ""
+    if message_bytes is None:
+        return f" inside a message header ({received} of {_HEADER.size} bytes received)"
+    return f" inside a message ({received} of {message_bytes} bytes received)"
+
+
+def _raising(error: ProtocolError) -> _ErrorFactory:
+    """A factory of copies of ``error``, one for each call it fails."""
+    return lambda: ProtocolError(error.message)
+
+
+def _internal(error: Exception) -> _ErrorFactory:
+    return lambda: FaceWorkerError(StatusCode.INTERNAL, f"the client failed while reading the worker's answers: {error!r}")

@@ -2,48 +2,28 @@
 
 from __future__ import annotations
 
-from typing import Any, List, Optional
+from dataclasses import fields
+from typing import Any, Dict, List, Optional
 
+from . import results
 from ._numpy import numpy
 from ._proto import faceworker_pb2 as pb
-from .results import (
-    BoundingBox,
-    Category,
-    ContourType,
-    Detection,
-    FaceContour,
-    FaceDetectorResult,
-    FaceLandmark,
-    FaceLandmarkerResult,
-    FaceMesh,
-    LandmarkType,
-    NormalizedKeypoint,
-    Point,
-    StageTimings,
-)
 
 _KEYPOINT_PREFIX = "KEYPOINT_TYPE_"
 # Types added to the API after this client are skipped, as the .proto allows.
-_LANDMARK_TYPES = frozenset(item.value for item in LandmarkType)
-_CONTOUR_TYPES = frozenset(item.value for item in ContourType)
+_LANDMARK_TYPES = frozenset(item.value for item in results.LandmarkType)
+_CONTOUR_TYPES = frozenset(item.value for item in results.ContourType)
 
 
-def detector_result(frame: pb.FrameResult) -> FaceDetectorResult:
+def detector_result(frame: pb.FrameResult) -> results.FaceDetectorResult:
     """MediaPipe's FaceDetectorResult for one frame, with FaceWorker's extras."""
-    return FaceDetectorResult(
-        detections=[_detection(face) for face in frame.faces],
-        timestamp_ms=frame.timestamp_ms,
-        image_width=frame.image_width,
-        image_height=frame.image_height,
-        detector_ran=frame.detector_ran,
-        timings=_timings(frame.timings),
-    )
+    return results.FaceDetectorResult(detections=[_detection(face) for face in frame.faces], **_frame_facts(frame))
 
 
-def landmarker_result(frame: pb.FrameResult) -> FaceLandmarkerResult:
+def landmarker_result(frame: pb.FrameResult) -> results.FaceLandmarkerResult:
     """MediaPipe's FaceLandmarkerResult for one frame, with FaceWorker's extras."""
     detections = [_detection(face) for face in frame.faces]
-    return FaceLandmarkerResult(
+    return results.FaceLandmarkerResult(
         face_landmarks=[detection.face_landmarks for detection in detections],
         face_blendshapes=[],
         facial_transformation_matrixes=[
@@ -52,33 +32,42 @@ def landmarker_result(frame: pb.FrameResult) -> FaceLandmarkerResult:
             if detection.facial_transformation_matrix is not None
         ],
         detections=detections,
-        timestamp_ms=frame.timestamp_ms,
-        image_width=frame.image_width,
-        image_height=frame.image_height,
-        detector_ran=frame.detector_ran,
-        timings=_timings(frame.timings),
+        **_frame_facts(frame),
     )
 
 
-def _detection(face: pb.Face) -> Detection:
+def _frame_facts(frame: pb.FrameResult) -> Dict[str, Any]:
+    return {
+        "timestamp_ms": frame.timestamp_ms,
+        "image_width": frame.image_width,
+        "image_height": frame.image_height,
+        "detector_ran": frame.detector_ran,
+        # The message and the dataclass name the same fields.
+        "timings": results.StageTimings(
+            **{item.name: getattr(frame.timings, item.name) for item in fields(results.StageTimings)}
+        ),
+    }
+
+
+def _detection(face: pb.Face) -> results.Detection:
     box = face.bounding_box
-    return Detection(
-        bounding_box=BoundingBox(
+    return results.Detection(
+        bounding_box=results.BoundingBox(
             origin_x=round(box.x), origin_y=round(box.y), width=round(box.width), height=round(box.height)
         ),
-        categories=[Category(index=0, score=face.score)],
+        categories=[results.Category(index=0, score=face.score)],
         keypoints=[
-            NormalizedKeypoint(x=point.normalized.x, y=point.normalized.y, label=_keypoint_label(point.type))
+            results.NormalizedKeypoint(x=point.normalized.x, y=point.normalized.y, label=_keypoint_label(point.type))
             for point in face.keypoints
         ],
         tracking_id=_optional(face, "tracking_id"),
         landmarks=[
-            FaceLandmark(LandmarkType(item.type), Point(item.position.x, item.position.y))
+            results.FaceLandmark(results.LandmarkType(item.type), results.Point(item.position.x, item.position.y))
             for item in face.landmarks
             if item.type in _LANDMARK_TYPES
         ],
         contours=[
-            FaceContour(ContourType(item.type), _points(item.points_xy))
+            results.FaceContour(results.ContourType(item.type), _points(item.points_xy))
             for item in face.contours
             if item.type in _CONTOUR_TYPES
         ],
@@ -89,14 +78,14 @@ def _detection(face: pb.Face) -> Detection:
         left_eye_open_probability=_optional(face, "left_eye_open_probability"),
         right_eye_open_probability=_optional(face, "right_eye_open_probability"),
         presence_score=_optional(face, "presence_score"),
-        face_landmarks=FaceMesh(face.mesh_xyz),
+        face_landmarks=results.FaceMesh(face.mesh_xyz),
         facial_transformation_matrix=_matrix(face.transformation_matrix),
     )
 
 
-def _points(packed_xy: Any) -> List[Point]:
+def _points(packed_xy: Any) -> List[results.Point]:
     xy = list(packed_xy)
-    return list(map(Point, xy[0::2], xy[1::2]))
+    return list(map(results.Point, xy[0::2], xy[1::2]))
 
 
 def _keypoint_label(keypoint_type: int) -> Optional[str]:
@@ -115,14 +104,3 @@ def _matrix(elements: List[float]) -> Any:
         return None
     rows = [list(elements[row * 4 : row * 4 + 4]) for row in range(4)]
     return numpy.array(rows, dtype=numpy.float32) if numpy is not None else rows
-
-
-def _timings(timings: pb.StageTimings) -> StageTimings:
-    return StageTimings(
-        received_unix_us=timings.received_unix_us,
-        queued_us=timings.queued_us,
-        decode_us=timings.decode_us,
-        detect_us=timings.detect_us,
-        landmarks_us=timings.landmarks_us,
-        total_us=timings.total_us,
-    )

@@ -56,13 +56,32 @@ class FaceWorkerError(Exception):
     @classmethod
     def from_status(cls, status: pb.Status) -> "FaceWorkerError":
         """The error a worker's ``Status`` message describes."""
+        session_id = status.session_id if status.HasField("session_id") else None
         try:
             code = StatusCode(status.code)
         except ValueError:
-            # A code added after this client was written: keep its number visible.
-            return cls(StatusCode.UNKNOWN, f"status code {status.code}: {status.message}")
-        session_id = status.session_id if status.HasField("session_id") else None
-        return cls(code, status.message, session_id)
+            # A code added after this client was written: gRPC's UNKNOWN, with its number kept.
+            return cls(
+                StatusCode.UNKNOWN,
+                f"the worker sent status code {status.code}, which this client does not know: "
+                f"{status.message or 'no message'}",
+                session_id,
+            )
+        return cls(code, status.message or f"the worker answered {code.name} without a message", session_id)
+
+
+class ProtocolError(FaceWorkerError):
+    """The worker broke the wire protocol, and the connection is no longer usable.
+
+    A flag byte other than 0, a message longer than the client's limit,
+    bytes that are no ``WorkerMessage``, an answer to no call or of the wrong
+    kind. The code is DATA_LOSS: what arrives on the connection can no longer
+    be trusted. (The C client reports the same faults, worded alike, as
+    FW_ERR_PROTOCOL.) Every later call on the connection fails with it.
+    """
+
+    def __init__(self, message: str) -> None:
+        super().__init__(StatusCode.DATA_LOSS, message)
 
 
 class WorkerNotRunningError(FaceWorkerError):

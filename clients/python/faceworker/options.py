@@ -11,12 +11,13 @@ import enum
 from dataclasses import KW_ONLY, dataclass, field
 from typing import Any, Callable, Optional
 
-from ._connection import default_socket_path
+from ._connection import socket_path_for
 from ._proto import faceworker_pb2 as pb
 from .image import Image, Orientation
 from .results import DropReason, FaceDetectorResult, FaceLandmarkerResult
 
-# The most faces a session may ask for (the worker's num_faces maximum);
+# The most faces a session may ask for (num_faces' maximum in
+# proto/faceworker/v1/defaults.json, which the tests check it against);
 # FaceDetector asks for it, since MediaPipe's face detector reports every face.
 _ALL_FACES = 64
 
@@ -70,8 +71,10 @@ class BaseOptions:
         model_asset_path: Accepted so that MediaPipe code runs unchanged, and
             ignored: the worker holds the models (``performance_mode`` picks
             the detector).
-        socket_path: The worker's socket; None means the worker's default,
-            ``$XDG_RUNTIME_DIR/faceworker.sock`` or ``/tmp/faceworker-<uid>.sock``.
+        socket_path: The worker's socket. None follows the socket rule of
+            :func:`faceworker.default_socket_path`: ``$FACEWORKER_SOCKET``
+            when set and not empty, else ``$XDG_RUNTIME_DIR/faceworker.sock``
+            when that is an absolute path, else ``/tmp/faceworker-<euid>.sock``.
     """
 
     model_asset_path: Optional[str] = None
@@ -79,7 +82,7 @@ class BaseOptions:
 
     def resolved_socket_path(self) -> str:
         """The socket to connect to."""
-        return self.socket_path or default_socket_path()
+        return socket_path_for(self.socket_path)
 
 
 @dataclass

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import enum
 import operator
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Union, overload
 
 from ._numpy import numpy
@@ -319,11 +319,10 @@ class StageTimings:
 
 
 @dataclass
-class FaceDetectorResult:
-    """The faces on one frame, as MediaPipe's FaceDetectorResult, plus frame facts.
+class FrameFacts:
+    """What every result says about its frame besides the faces (keyword-only).
 
     Attributes:
-        detections: The faces, highest score first.
         timestamp_ms: The frame's timestamp, echoed.
         image_width: Width of the upright image, in pixels.
         image_height: Height of the upright image, in pixels.
@@ -331,7 +330,7 @@ class FaceDetectorResult:
         timings: The worker's stage timings for this frame.
     """
 
-    detections: List[Detection]
+    _: KW_ONLY
     timestamp_ms: int = 0
     image_width: int = 0
     image_height: int = 0
@@ -340,8 +339,19 @@ class FaceDetectorResult:
 
 
 @dataclass
-class FaceLandmarkerResult:
-    """The faces on one frame, as MediaPipe's FaceLandmarkerResult, plus extras.
+class FaceDetectorResult(FrameFacts):
+    """The faces on one frame, as MediaPipe's FaceDetectorResult, plus the :class:`FrameFacts`.
+
+    Attributes:
+        detections: The faces, highest score first.
+    """
+
+    detections: List[Detection]
+
+
+@dataclass
+class FaceLandmarkerResult(FrameFacts):
+    """The faces on one frame, as MediaPipe's FaceLandmarkerResult, plus extras and the :class:`FrameFacts`.
 
     ``face_landmarks[i]`` and ``facial_transformation_matrixes[i]`` belong to
     ``detections[i]``, which carries that face's other outputs.
@@ -352,22 +362,12 @@ class FaceLandmarkerResult:
         facial_transformation_matrixes: Each face's 4x4 matrix, with
             ``output_facial_transformation_matrixes``; empty otherwise.
         detections: Each face's box, keypoints and ML Kit outputs.
-        timestamp_ms: The frame's timestamp, echoed.
-        image_width: Width of the upright image, in pixels.
-        image_height: Height of the upright image, in pixels.
-        detector_ran: False when every face was followed from the previous frame.
-        timings: The worker's stage timings for this frame.
     """
 
     face_landmarks: List[FaceMesh]
     face_blendshapes: List[List[Category]] = field(default_factory=list)
     facial_transformation_matrixes: List[Any] = field(default_factory=list)
     detections: List[Detection] = field(default_factory=list)
-    timestamp_ms: int = 0
-    image_width: int = 0
-    image_height: int = 0
-    detector_ran: bool = False
-    timings: Optional[StageTimings] = None
 
 
 class DropReason(enum.IntEnum):

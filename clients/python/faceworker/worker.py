@@ -6,9 +6,9 @@ import time
 from dataclasses import dataclass
 from typing import Dict, List, Optional
 
-from ._connection import Connection, default_socket_path
+from ._connection import Connection
 from ._proto import faceworker_pb2 as pb
-from .errors import FaceWorkerError, StatusCode
+from .errors import ProtocolError
 
 _STAGE_PREFIX = "STAGE_"
 
@@ -65,11 +65,13 @@ class WorkerStats:
 def ping(socket_path: Optional[str] = None, payload: bytes = b"") -> float:
     """Checks that the worker answers; returns the round trip in seconds.
 
+    ``socket_path`` None follows :func:`faceworker.default_socket_path`.
+
     Raises:
         WorkerNotRunningError: When no worker listens on the socket.
-        FaceWorkerError: When the worker does not echo the payload.
+        ProtocolError: When the worker does not echo the payload.
     """
-    connection = Connection(socket_path or default_socket_path())
+    connection = Connection(socket_path)
     try:
         start = time.perf_counter()
         answer = connection.call(pb.ClientMessage(ping=pb.PingRequest(payload=payload)))
@@ -77,17 +79,19 @@ def ping(socket_path: Optional[str] = None, payload: bytes = b"") -> float:
     finally:
         connection.close()
     if answer.ping.payload != payload:
-        raise FaceWorkerError(StatusCode.DATA_LOSS, "the worker's ping answer does not echo the payload")
+        raise ProtocolError(
+            f"the worker answered a ping of {len(payload)} bytes with {len(answer.ping.payload)} bytes that differ from it"
+        )
     return elapsed
 
 
 def get_stats(socket_path: Optional[str] = None) -> WorkerStats:
-    """Reads the worker's counters.
+    """Reads the worker's counters (``socket_path`` as for :func:`ping`).
 
     Raises:
         WorkerNotRunningError: When no worker listens on the socket.
     """
-    connection = Connection(socket_path or default_socket_path())
+    connection = Connection(socket_path)
     try:
         stats = connection.call(pb.ClientMessage(get_stats=pb.GetStatsRequest())).get_stats
     finally:

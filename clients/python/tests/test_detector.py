@@ -183,6 +183,7 @@ def test_accurate_mode_finds_the_face_too(base_options):
 
 def test_create_from_model_path_opens_an_image_mode_detector(worker, monkeypatch):
     # The fixture's socket is named as the worker's default one in XDG_RUNTIME_DIR.
+    monkeypatch.delenv("FACEWORKER_SOCKET", raising=False)
     monkeypatch.setenv("XDG_RUNTIME_DIR", str(Path(worker.socket_path).parent))
     with vision.FaceDetector.create_from_model_path("blaze_face_short_range.tflite") as detector:
         result = detector.detect(mp.Image.create_from_file(fixture_path("astronaut.jpg")))

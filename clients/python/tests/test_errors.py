@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
 import pytest
 
@@ -13,38 +11,14 @@ from faceworker import BaseOptions, StatusCode, vision
 from conftest import fixture_path, start_worker, stop_worker
 
 
-@pytest.mark.parametrize(
-    ("options", "field"),
-    [
-        ({"min_detection_confidence": 1.5}, "min_detection_confidence"),
-        ({"min_suppression_threshold": -0.1}, "min_suppression_threshold"),
-        ({"num_faces": 0}, "num_faces"),
-        ({"min_face_size": 2.0}, "min_face_size"),
-        ({"tracking_enabled": True}, "tracking_enabled"),
-    ],
-)
-def test_bad_detector_options_are_invalid_argument(base_options, options, field):
+def test_tracking_in_image_mode_is_invalid_argument_that_says_why(base_options):
+    options = vision.FaceDetectorOptions(base_options=base_options, tracking_enabled=True)
+
     with pytest.raises(mp.FaceWorkerError) as raised:
-        vision.FaceDetector.create_from_options(vision.FaceDetectorOptions(base_options=base_options, **options))
+        vision.FaceDetector.create_from_options(options)
 
     assert raised.value.code == StatusCode.INVALID_ARGUMENT
-    assert field in raised.value.message
-
-
-@pytest.mark.parametrize(
-    ("options", "field"),
-    [
-        ({"min_face_presence_confidence": 7.0}, "min_face_presence_confidence"),
-        ({"min_tracking_confidence": -1.0}, "min_tracking_confidence"),
-        ({"num_faces": 1000}, "num_faces"),
-    ],
-)
-def test_bad_landmarker_options_are_invalid_argument(base_options, options, field):
-    with pytest.raises(mp.FaceWorkerError) as raised:
-        vision.FaceLandmarker.create_from_options(vision.FaceLandmarkerOptions(base_options=base_options, **options))
-
-    assert raised.value.code == StatusCode.INVALID_ARGUMENT
-    assert field in raised.value.message
+    assert "tracking_enabled" in raised.value.message and "IMAGE" in raised.value.message
 
 
 def test_a_corrupt_jpeg_is_invalid_argument_and_the_detector_goes_on(base_options):
@@ -133,15 +107,6 @@ def test_the_workers_limits_come_back_as_resource_exhausted_with_its_message(tmp
     assert too_large.value.code == StatusCode.RESOURCE_EXHAUSTED
     assert "200000" in too_large.value.message
     assert afterwards.value.code == StatusCode.RESOURCE_EXHAUSTED
-
-
-def test_default_socket_follows_the_workers_rule(monkeypatch):
-    monkeypatch.setenv("XDG_RUNTIME_DIR", "/run/user/1234")
-    assert mp.default_socket_path() == "/run/user/1234/faceworker.sock"
-    monkeypatch.delenv("XDG_RUNTIME_DIR")
-    assert mp.default_socket_path() == f"/tmp/faceworker-{os.geteuid()}.sock"
-    monkeypatch.setenv("XDG_RUNTIME_DIR", "relative/dir")
-    assert mp.default_socket_path() == f"/tmp/faceworker-{os.geteuid()}.sock"
 
 
 def test_a_bare_array_is_refused_because_its_channel_order_is_unknown(base_options):

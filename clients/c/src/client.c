@@ -1,0 +1,53 @@
+/*
+ * The client: one connection to the worker, its settings, and freeing it
+ * with everything it still holds.
+ */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <unistd.h>
+
+fw_client *fw_connect(const char *socket_path, fw_error *err)
+{
+    fw_client *c = calloc(1, sizeof *c);
+    if (!c) {
+        fwi_set_error(err, FW_ERR_NOMEM, 0, "out of memory for a client");
+        return NULL;
+    }
+    c->fd = fwi_open_socket(socket_path, err);
+    if (c->fd < 0) {
+        free(c);
+        return NULL;
+    }
+    c->timeout_ms = -1;
+    c->next_call_id = 1;
+    fwi_clear_error(err);
+    return c;
+}
+
+void fw_close(fw_client *c)
+{
+    if (!c)
+        return;
+    close(c->fd);
+    fwi_free_calls(c->in_flight);
+    fw_session *s = c->sessions;
+    while (s) {
+        fw_session *next = s->next;
+        fwi_free_session(s);
+        s = next;
+    }
+    free(c->rbuf);
+    free(c->wbuf);
+    free(c);
+}
+
+void fw_set_timeout(fw_client *c, int timeout_ms)
+{
+    c->timeout_ms = timeout_ms < 0 ? -1 : timeout_ms;
+}
+
+void fw_set_busy_poll(fw_client *c, int busy_poll_us)
+{
+    c->busy_poll_us = busy_poll_us < 0 ? 0 : busy_poll_us > FW_BUSY_POLL_MAX_US ? FW_BUSY_POLL_MAX_US : busy_poll_us;
+}

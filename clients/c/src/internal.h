@@ -1,0 +1,130 @@
+/*
+ * What the files of libfaceworker share, and nothing an application sees.
+ * Shared functions are named fwi_ so that the static library's symbols do
+ * not clash with an application's own.
+ *
+ * The library is split by job, one file each:
+ *
+ *   errors.c    status names, filling fw_error, breaking a connection
+ *   net.c       the socket: default path, connect(2), waiting with deadlines
+ *   framing.c   length-prefixed messages in and out of the socket buffers
+ *   calls.c     call ids, blocking calls, routing answers to their callers
+ *   client.c    fw_connect(), fw_close() and the client's settings
+ *   worker.c    the calls that need no session: ping and statistics
+ *   options.c   session options: defaults, to and from the wire
+ *   session.c   opening, resetting and closing sessions
+ *   frames.c    sending frames and taking their answers
+ *   result.c    the result and face accessors
+ */
+#ifndef FW_INTERNAL_H
+#define FW_INTERNAL_H
+
+#define _POSIX_C_SOURCE 200809L
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "faceworker.h"
+#include "faceworker/v1/faceworker.pb-c.h"
+
+typedef Faceworker__V1__ClientMessage ClientMessage;
+typedef Faceworker__V1__WorkerMessage WorkerMessage;
+
+/* gRPC's length prefix: a flag byte, then the length, big-endian. */
+#define HEADER_BYTES 5
+#define UNCOMPRESSED_FLAG 0
+
+/* A call whose answer has not been handed to the user yet: in flight on the
+ * client's list, then, once answered, queued on its session. */
+struct call {
+    struct call *next;
+    uint64_t call_id;
+    fw_session *session; /* NULL once abandoned: its answer is discarded */
+    int64_t timestamp_ms;
+    WorkerMessage *answer;
+};
+
+struct fw_session {
+    fw_client *client;
+    fw_session *next;
+    uint64_t id;
+    fw_session_options options;
+    size_t pending;
+    struct call *events_head;
+    struct call *events_tail;
+};
+
+struct fw_client {
+    int fd;
+    int timeout_ms;
+    int busy_poll_us;
+    uint64_t next_call_id;
+    fw_session *sessions;
+    struct call *in_flight;
+    uint8_t *rbuf;
+    size_t roff, rlen, rcap; /* unparsed bytes are rbuf[roff, rlen) */
+    uint8_t *wbuf;
+    size_t wcap;
+    fw_error broken;   /* code != FW_OK once the connection is unusable */
+    fw_error farewell; /* the last status the worker sent under call_id 0 */
+};
+
+/* errors.c */
+__attribute__((format(printf, 4, 5))) int fwi_set_error(fw_error *err, int code, int sys_errno, const char *fmt, ...);
+void fwi_clear_error(fw_error *err);
+/* Marks the connection unusable; every later call reports the same error. */
+__attribute__((format(printf, 5, 6))) int fwi_break_connection(fw_client *c, fw_error *err, int code, int sys_errno,
+                                                           const char *fmt, ...);
+/* FW_OK, or the error that broke the connection. */
+int fwi_check_usable(const fw_client *c, fw_error *err);
+/* Fills *err from a Status the worker sent and returns its code. */
+int fwi_status_error(fw_error *err, const Faceworker__V1__Status *status);
+/* The WorkerMessage field a kind_case stands for, such as "open_session". */
+const char *fwi_message_kind_name(int kind);
+/* Breaks the connection over an answer of a kind no call of this sort gets,
+ * and frees it. */
+int fwi_unexpected_answer(fw_client *c, WorkerMessage *m, const char *due, fw_error *err);
+
+/* net.c */
+/* A deadline is a CLOCK_MONOTONIC time in ns, or -1 for none. */
+int64_t fwi_deadline_after(int timeout_ms);
+/* Connects a new non-blocking socket to path (NULL: the default path);
+ * the socket, or -1 with *err filled. */
+int fwi_open_socket(const char *path, fw_error *err);
+/* poll(2) on the client's socket, restarted after signals; returns the
+ * revents, 0 on timeout, or -1 with errno set. */
+int fwi_wait_socket(fw_client *c, short events, int64_t deadline);
+
+/* framing.c */
+/* Returns the next message from the worker, or FW_OK with *out NULL when
+ * none arrived before the deadline. */
+int fwi_receive_message(fw_client *c, int64_t deadline, WorkerMessage **out, fw_error *err);
+int fwi_send_message(fw_client *c, ClientMessage *m, int64_t deadline, fw_error *err);
+
+/* calls.c */
+void fwi_free_call(struct call *call);
+void fwi_free_calls(struct call *call);
+/* Takes a message that answers no blocking call: remembers a connection
+ * status, queues a frame's answer on its session, or drops the answer to an
+ * abandoned call. */
+int fwi_route(fw_client *c, WorkerMessage *m, fw_error *err);
+/* Sends m as a new call and waits for its answer, routing every other
+ * message meanwhile. A worker Status comes back as its code; on FW_OK,
+ * *answer is the caller's to free. `expected` is the answer's kind, or
+ * KIND__NOT_SET to accept any. */
+int fwi_call_worker(fw_client *c, ClientMessage *m, int expected, WorkerMessage **answer, fw_error *err);
+/* fwi_call_worker() for a call whose answer says nothing but that it is done. */
+int fwi_call_worker_done(fw_client *c, ClientMessage *m, int expected, fw_error *err);
+
+/* options.c */
+/* Every optional field is sent as present, so the worker applies exactly
+ * what the caller holds, defaults included. */
+void fwi_options_to_proto(const fw_session_options *o, Faceworker__V1__SessionOptions *p);
+/* The worker's echo; a field it left unset keeps the documented default. */
+void fwi_options_from_proto(const Faceworker__V1__SessionOptions *p, fw_session_options *o);
+
+/* session.c */
+void fwi_free_session(fw_session *s);
+
+#endif

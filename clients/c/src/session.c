@@ -1,0 +1,110 @@
+/*
+ * Sessions: opening one with its options, and resetting and closing it.
+ * A session belongs to its client, which frees it at the latest in
+ * fw_close().
+ */
+#include "internal.h"
+
+#include <stdlib.h>
+
+void fwi_free_session(fw_session *s)
+{
+    fwi_free_calls(s->events_head);
+    free(s);
+}
+
+fw_session *fw_open_session(fw_client *c, const fw_session_options *options, fw_error *err)
+{
+    if (!c) {
+        fwi_set_error(err, FW_ERR_USAGE, 0, "fw_open_session: no client");
+        return NULL;
+    }
+    fw_session_options defaults;
+    if (!options) {
+        fw_session_options_init(&defaults);
+        options = &defaults;
+    }
+    /* Allocated first: a session the worker opened but this client could
+     * not hold would live on unseen until the connection closes. */
+    fw_session *s = calloc(1, sizeof *s);
+    if (!s) {
+        fwi_set_error(err, FW_ERR_NOMEM, 0, "out of memory for a session");
+        return NULL;
+    }
+    Faceworker__V1__SessionOptions po = FACEWORKER__V1__SESSION_OPTIONS__INIT;
+    fwi_options_to_proto(options, &po);
+    Faceworker__V1__OpenSessionRequest req = FACEWORKER__V1__OPEN_SESSION_REQUEST__INIT;
+    req.options = &po;
+    ClientMessage m = FACEWORKER__V1__CLIENT_MESSAGE__INIT;
+    m.kind_case = FACEWORKER__V1__CLIENT_MESSAGE__KIND_OPEN_SESSION;
+    m.open_session = &req;
+    WorkerMessage *answer;
+    if (fwi_call_worker(c, &m, FACEWORKER__V1__WORKER_MESSAGE__KIND_OPEN_SESSION, &answer, err) != FW_OK) {
+        free(s);
+        return NULL;
+    }
+    s->client = c;
+    s->id = answer->open_session->session_id;
+    if (answer->open_session->options)
+        fwi_options_from_proto(answer->open_session->options, &s->options);
+    else
+        s->options = *options;
+    faceworker__v1__worker_message__free_unpacked(answer, NULL);
+    s->next = c->sessions;
+    c->sessions = s;
+    return s;
+}
+
+void fw_session_get_options(const fw_session *s, fw_session_options *out)
+{
+    *out = s->options;
+}
+
+uint64_t fw_session_id(const fw_session *s)
+{
+    return s->id;
+}
+
+size_t fw_session_pending(const fw_session *s)
+{
+    return s->pending;
+}
+
+int fw_close_session(fw_session *s, fw_error *err)
+{
+    if (!s) {
+        fwi_clear_error(err);
+        return FW_OK;
+    }
+    fw_client *c = s->client;
+    Faceworker__V1__CloseSessionRequest req = FACEWORKER__V1__CLOSE_SESSION_REQUEST__INIT;
+    req.session_id = s->id;
+    ClientMessage m = FACEWORKER__V1__CLIENT_MESSAGE__INIT;
+    m.kind_case = FACEWORKER__V1__CLIENT_MESSAGE__KIND_CLOSE_SESSION;
+    m.close_session = &req;
+    int rc = fwi_call_worker_done(c, &m, FACEWORKER__V1__WORKER_MESSAGE__KIND_CLOSE_SESSION, err);
+    /* Answers still to come for this session are no one's any more. */
+    for (struct call *call = c->in_flight; call; call = call->next)
+        if (call->session == s)
+            call->session = NULL;
+    for (fw_session **link = &c->sessions; *link; link = &(*link)->next) {
+        if (*link == s) {
+            *link = s->next;
+            break;
+        }
+    }
+    fwi_free_session(s);
+    return rc;
+}
+
+int fw_reset_session(fw_session *s, fw_error *err)
+{
+    if (!s)
+        return fwi_set_error(err, FW_ERR_USAGE, 0, "fw_reset_session: no session");
+    Faceworker__V1__ResetSessionRequest req = FACEWORKER__V1__RESET_SESSION_REQUEST__INIT;
+    req.session_id = s->id;
+    ClientMessage m = FACEWORKER__V1__CLIENT_MESSAGE__INIT;
+    m.kind_case = FACEWORKER__V1__CLIENT_MESSAGE__KIND_RESET_SESSION;
+    m.reset_session = &req;
+    return fwi_call_worker_done(s->client, &m, FACEWORKER__V1__WORKER_MESSAGE__KIND_RESET_SESSION, err);
+}

@@ -1,0 +1,21 @@
+/*
+ * What the test programs share besides the fake worker and the harness.
+ */
+#ifndef FW_TEST_SUPPORT_H
+#define FW_TEST_SUPPORT_H
+
+#include <stdbool.h>
+
+#include "faceworker.h"
+
+/* Long enough for a debug worker, and for 64 MiB under valgrind; short
+ * enough that a hung call fails its test instead of the whole run. */
+#define WORKER_TIMEOUT_MS 60000
+
+bool contains(const char *haystack, const char *needle);
+
+/* Connects to the worker at path with WORKER_TIMEOUT_MS on every call;
+ * NULL, with the reason on stderr, if none answers there. */
+fw_client *connect_worker(const char *path);
+
+#endif
