@@ -4,6 +4,9 @@ import NIOCore
 /// Reads the worker's messages, as the wire's decoder splits them, and
 /// routes them; a stream that breaks the framing or is not faceworker.v1
 /// closes the connection with the reason, which every waiting call then gets.
+///
+/// Every such fault is DATA_LOSS, as the Python and C clients report it:
+/// nothing more that arrives on the connection can be trusted.
 final class ClientHandler: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
 
@@ -18,7 +21,7 @@ final class ClientHandler: ChannelInboundHandler {
         do {
             router.deliver(try Faceworker_V1_WorkerMessage(serializedBytes: payload.readableBytesSpan))
         } catch {
-            fail(context: context, FaceWorkerError(code: .internal, message: "the worker sent a message that is not a faceworker.v1.WorkerMessage: \(error)"))
+            fail(context: context, FaceWorkerError(code: .dataLoss, message: "the worker sent a message that is not a faceworker.v1.WorkerMessage: \(error)"))
         }
     }
 
@@ -30,8 +33,7 @@ final class ClientHandler: ChannelInboundHandler {
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         if case ByteToMessageDecoderError.dataReceivedInErrorState = error { return }
         if let framing = error as? FramingError {
-            let status = Faceworker_V1_Status(framing)
-            fail(context: context, FaceWorkerError(code: status.code, message: "the worker's stream broke the framing: \(framing)"))
+            fail(context: context, FaceWorkerError(code: .dataLoss, message: "the worker's stream broke the framing: \(framing)"))
         } else {
             fail(context: context, FaceWorkerError(code: .unavailable, message: "the connection to the worker failed: \(error)"))
         }

@@ -15,8 +15,7 @@ extension ConnectionHandler {
             return
         }
         let maxQueued = worker.configuration.limits.maxQueuedFrames
-        let outcome = worker.scheduler.submit(callID: callID, admission.admit(request.frame), timestampMs: request.frame.timestampMs,
-                                              to: sessionID, received: received, receivedUnixMicros: Self.unixMicroseconds(), maxQueued: maxQueued)
+        let outcome = worker.scheduler.submit(callID: callID, admission.admit(request.frame), to: sessionID, received: received, receivedUnixMicros: Self.unixMicroseconds(), maxQueued: maxQueued)
         switch outcome {
         case .queued:
             break

@@ -84,7 +84,7 @@ extension ConnectionHandler {
     func dropAnswers(_ work: [SessionWork], sessionID: UInt64, reason: Faceworker_V1_FrameDropped.Reason) -> [Faceworker_V1_WorkerMessage] {
         work.map { item in
             switch item {
-            case .refusal(let callID, _, let error):
+            case .refusal(let callID, let error):
                 return .failure(callID: callID, error, sessionID: sessionID)
             case .frame(let frame):
                 worker.stats.recordDropped(1)

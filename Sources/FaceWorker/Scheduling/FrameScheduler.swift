@@ -66,11 +66,11 @@ final class FrameScheduler: Sendable {
 
     /// Hands a session a frame that passed admission, or the reason it did
     /// not; the session checks its timestamp and queues it or its refusal.
-    func submit(callID: UInt64, _ admission: Result<AdmittedFrame, CallError>, timestampMs: Int64, to sessionID: UInt64,
+    func submit(callID: UInt64, _ admission: Result<AdmittedFrame, CallError>, to sessionID: UInt64,
                 received: ContinuousClock.Instant, receivedUnixMicros: Int64, maxQueued: Int) -> SubmitOutcome {
         let (outcome, wake) = state.withLock { state -> (SubmitOutcome, DispatchSemaphore?) in
             guard let session = state.sessions[sessionID], session.closeCallID == nil else { return (.unknownSession, nil) }
-            let outcome = session.accept(callID: callID, admission, timestampMs: timestampMs, received: received,
+            let outcome = session.accept(callID: callID, admission, received: received,
                                          receivedUnixMicros: receivedUnixMicros, maxQueued: maxQueued)
             return (outcome, Self.markReady(session, in: &state) ? state.idle.popLast() : nil)
         }

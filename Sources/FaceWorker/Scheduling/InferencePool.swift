@@ -25,7 +25,7 @@ final class InferencePool: Sendable {
                 while var job = scheduler.next(wakeup: wakeup) {
                     let answer: Faceworker_V1_WorkerMessage
                     switch job.work {
-                    case .refusal(let callID, _, let error):
+                    case .refusal(let callID, let error):
                         answer = .failure(callID: callID, error, sessionID: job.sessionID)
                     case .frame(let pending):
                         if job.runsAlone, let splitEngine,

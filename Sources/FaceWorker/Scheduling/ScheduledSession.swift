@@ -52,19 +52,15 @@ final class ScheduledSession {
     /// its timestamp, then queues it (a live-stream frame replaces the waiting
     /// one) or its refusal, which waits its turn behind the session's earlier
     /// frames in image and video mode.
-    func accept(callID: UInt64, _ admission: Result<AdmittedFrame, CallError>, timestampMs: Int64,
+    func accept(callID: UInt64, _ admission: Result<AdmittedFrame, CallError>,
                 received: ContinuousClock.Instant, receivedUnixMicros: Int64, maxQueued: Int) -> FrameScheduler.SubmitOutcome {
         let frame: AdmittedFrame
-        do throws(CallError) {
-            frame = try admission.get()
-            do throws(FaceError) {
-                try timestamps.check(frame.timestampMs)
-            } catch {
-                throw CallError(error)
-            }
-        } catch {
+        switch admission.flatMap(checkTimestamp) {
+        case .success(let checked):
+            frame = checked
+        case .failure(let error):
             guard !isLiveStream, isRunning || hasWaitingFrames, queue.count < maxQueued else { return .refused(error, inTurn: false) }
-            queue.append(.refusal(callID: callID, timestampMs: timestampMs, error))
+            queue.append(.refusal(callID: callID, error))
             return .refused(error, inTurn: true)
         }
         guard isLiveStream || queue.count < maxQueued else { return .queueFull }
@@ -75,6 +71,15 @@ final class ScheduledSession {
         }
         queue.append(.frame(pending))
         return .queued
+    }
+
+    private func checkTimestamp(_ frame: AdmittedFrame) -> Result<AdmittedFrame, CallError> {
+        do throws(FaceError) {
+            try timestamps.check(frame.timestampMs)
+            return .success(frame)
+        } catch {
+            return .failure(CallError(error))
+        }
     }
 
     /// Takes the next work to do.

@@ -5,21 +5,5 @@ enum SessionWork: Sendable {
     /// The error of a frame refused while earlier frames of its session were
     /// still waiting or running: it waits its turn so that the session's
     /// answers keep the order in which the frames came.
-    case refusal(callID: UInt64, timestampMs: Int64, CallError)
-
-    /// The ProcessFrame call it answers.
-    var callID: UInt64 {
-        switch self {
-        case .frame(let frame): frame.callID
-        case .refusal(let callID, _, _): callID
-        }
-    }
-
-    /// The timestamp the frame was sent with.
-    var timestampMs: Int64 {
-        switch self {
-        case .frame(let frame): frame.frame.timestampMs
-        case .refusal(_, let timestampMs, _): timestampMs
-        }
-    }
+    case refusal(callID: UInt64, CallError)
 }
