@@ -99,6 +99,8 @@ final class ConnectionHandler: ChannelInboundHandler {
             closeSession(callID: message.callID, request.sessionID)
         case .resetSession(let request):
             resetSession(callID: message.callID, request.sessionID)
+        case .subscribe, .unsubscribe, .registerBuffer, .unregisterBuffer:
+            fail(callID: message.callID, CallError(.unimplemented, "this worker does not offer shared sessions or shared memory yet"))
         case nil:
             fail(callID: message.callID, CallError(.unimplemented, "the call is empty or of a kind this worker does not know (it speaks faceworker.v1)"))
         }

@@ -39,6 +39,8 @@ struct FrameAdmission {
                 pixels = try admit(jpeg: jpeg)
             case .raw(let raw):
                 pixels = try admit(raw: raw)
+            case .sharedJpeg:
+                throw CallError(.unimplemented, "this worker does not offer shared memory yet")
             }
             return AdmittedFrame(pixels: pixels, orientation: orientation, timestampMs: frame.timestampMs)
         }

@@ -34,12 +34,34 @@
 // Status in `error`. Answers to different calls may arrive in any order, so
 // a client may keep many calls in flight on one connection. The worker never
 // reads call_id; it only echoes it. call_id 0 in a WorkerMessage means "not an
-// answer to any call" (see FRAMING).
+// answer to any call" (see FRAMING). The one exception to "exactly one" is
+// Subscribe, a streaming call (see SUBSCRIPTIONS).
 //
 // SESSIONS. A session holds one stream of frames and its state: options,
 // tracked faces, the last timestamp. It belongs to the connection that opened
-// it. Other connections cannot see it (NOT_FOUND), and it is closed when that
-// connection closes. The models are shared by every session of the worker.
+// it: only that connection sends it frames, resets or closes it (NOT_FOUND for
+// any other), and it is closed when that connection closes. The models are
+// shared by every session of the worker.
+//
+// SUBSCRIPTIONS. A session opened with a name is shared: any connection the
+// worker admits may Subscribe to it by that name and from then on receives,
+// under the Subscribe call's call_id, a SessionEvent for every answer the
+// session's frames get (results, drop notices and errors), in the order the
+// producing connection gets them, without sending frames itself. Each
+// subscriber has a bounded queue of events not yet read; a subscriber that
+// does not keep up loses events, never slows the producer or the other
+// subscribers, and is told how many it lost (EventsMissed). The stream ends
+// with exactly one SessionEnded event, after which the call_id is free again:
+// when the producer closes the session or its connection closes, when the
+// subscriber unsubscribes, or when the worker stops.
+//
+// SHARED MEMORY. Instead of carrying its bytes, a frame may name a region of a
+// memory buffer the client registered on its connection (RegisterBuffer): a
+// Linux memfd, sealed against shrinking, handed to the worker with
+// SCM_RIGHTS. The worker maps it read-only and reads the frame's pixels
+// straight from it. A region is the worker's to read from the moment the
+// frame is sent until the frame's answer (FrameResult, FrameDropped or an
+// error) arrives; after that the client may write it again.
 //
 // PRESENCE. A field whose absence means something (a default applies, or a
 // value was not computed) sits alone in a oneof named optional_<field>. On
@@ -754,78 +776,110 @@ public nonisolated enum Faceworker_V1_Stage: SwiftProtobuf.Enum, Swift.CaseItera
 }
 
 /// Everything a client sends: one call.
-public nonisolated struct Faceworker_V1_ClientMessage: @unchecked Sendable {
+public nonisolated struct Faceworker_V1_ClientMessage: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// Chosen by the client and echoed by the worker in the answer; see CALLS.
-  public var callID: UInt64 {
-    get {_storage._callID}
-    set {_uniqueStorage()._callID = newValue}
-  }
+  public var callID: UInt64 = 0
 
   /// The call. A message with no kind set (for example, a kind added by a
   /// later version of this API that this worker does not know) is answered
   /// with UNIMPLEMENTED.
-  public var kind: OneOf_Kind? {
-    get {return _storage._kind}
-    set {_uniqueStorage()._kind = newValue}
-  }
+  public var kind: Faceworker_V1_ClientMessage.OneOf_Kind? = nil
 
   /// Opens a session; answered with `open_session`.
   public var openSession: Faceworker_V1_OpenSessionRequest {
     get {
-      if case .openSession(let v)? = _storage._kind {return v}
+      if case .openSession(let v)? = kind {return v}
       return Faceworker_V1_OpenSessionRequest()
     }
-    set {_uniqueStorage()._kind = .openSession(newValue)}
+    set {kind = .openSession(newValue)}
   }
 
   /// Processes one frame of a session; answered with `frame_result`, or
   /// `frame_dropped` when the frame was never processed.
   public var processFrame: Faceworker_V1_ProcessFrameRequest {
     get {
-      if case .processFrame(let v)? = _storage._kind {return v}
+      if case .processFrame(let v)? = kind {return v}
       return Faceworker_V1_ProcessFrameRequest()
     }
-    set {_uniqueStorage()._kind = .processFrame(newValue)}
+    set {kind = .processFrame(newValue)}
   }
 
   /// Closes a session; answered with `close_session`.
   public var closeSession: Faceworker_V1_CloseSessionRequest {
     get {
-      if case .closeSession(let v)? = _storage._kind {return v}
+      if case .closeSession(let v)? = kind {return v}
       return Faceworker_V1_CloseSessionRequest()
     }
-    set {_uniqueStorage()._kind = .closeSession(newValue)}
+    set {kind = .closeSession(newValue)}
   }
 
   /// Forgets a session's tracking state; answered with `reset_session`.
   public var resetSession: Faceworker_V1_ResetSessionRequest {
     get {
-      if case .resetSession(let v)? = _storage._kind {return v}
+      if case .resetSession(let v)? = kind {return v}
       return Faceworker_V1_ResetSessionRequest()
     }
-    set {_uniqueStorage()._kind = .resetSession(newValue)}
+    set {kind = .resetSession(newValue)}
   }
 
   /// Checks that the worker answers; answered with `ping`.
   public var ping: Faceworker_V1_PingRequest {
     get {
-      if case .ping(let v)? = _storage._kind {return v}
+      if case .ping(let v)? = kind {return v}
       return Faceworker_V1_PingRequest()
     }
-    set {_uniqueStorage()._kind = .ping(newValue)}
+    set {kind = .ping(newValue)}
   }
 
   /// Reads worker-wide counters; answered with `get_stats`.
   public var getStats: Faceworker_V1_GetStatsRequest {
     get {
-      if case .getStats(let v)? = _storage._kind {return v}
+      if case .getStats(let v)? = kind {return v}
       return Faceworker_V1_GetStatsRequest()
     }
-    set {_uniqueStorage()._kind = .getStats(newValue)}
+    set {kind = .getStats(newValue)}
+  }
+
+  /// Follows a named session; answered with `subscribe`, then with a stream
+  /// of `session_event` under the same call_id (see SUBSCRIPTIONS).
+  public var subscribe: Faceworker_V1_SubscribeRequest {
+    get {
+      if case .subscribe(let v)? = kind {return v}
+      return Faceworker_V1_SubscribeRequest()
+    }
+    set {kind = .subscribe(newValue)}
+  }
+
+  /// Ends a subscription; answered with `unsubscribe`.
+  public var unsubscribe: Faceworker_V1_UnsubscribeRequest {
+    get {
+      if case .unsubscribe(let v)? = kind {return v}
+      return Faceworker_V1_UnsubscribeRequest()
+    }
+    set {kind = .unsubscribe(newValue)}
+  }
+
+  /// Starts registering a shared-memory buffer; answered with
+  /// `register_buffer` (see RegisterBufferRequest).
+  public var registerBuffer: Faceworker_V1_RegisterBufferRequest {
+    get {
+      if case .registerBuffer(let v)? = kind {return v}
+      return Faceworker_V1_RegisterBufferRequest()
+    }
+    set {kind = .registerBuffer(newValue)}
+  }
+
+  /// Forgets a shared-memory buffer; answered with `unregister_buffer`.
+  public var unregisterBuffer: Faceworker_V1_UnregisterBufferRequest {
+    get {
+      if case .unregisterBuffer(let v)? = kind {return v}
+      return Faceworker_V1_UnregisterBufferRequest()
+    }
+    set {kind = .unregisterBuffer(newValue)}
   }
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
@@ -847,12 +901,20 @@ public nonisolated struct Faceworker_V1_ClientMessage: @unchecked Sendable {
     case ping(Faceworker_V1_PingRequest)
     /// Reads worker-wide counters; answered with `get_stats`.
     case getStats(Faceworker_V1_GetStatsRequest)
+    /// Follows a named session; answered with `subscribe`, then with a stream
+    /// of `session_event` under the same call_id (see SUBSCRIPTIONS).
+    case subscribe(Faceworker_V1_SubscribeRequest)
+    /// Ends a subscription; answered with `unsubscribe`.
+    case unsubscribe(Faceworker_V1_UnsubscribeRequest)
+    /// Starts registering a shared-memory buffer; answered with
+    /// `register_buffer` (see RegisterBufferRequest).
+    case registerBuffer(Faceworker_V1_RegisterBufferRequest)
+    /// Forgets a shared-memory buffer; answered with `unregister_buffer`.
+    case unregisterBuffer(Faceworker_V1_UnregisterBufferRequest)
 
   }
 
   public init() {}
-
-  fileprivate var _storage = _StorageClass.defaultInstance
 }
 
 /// Everything the worker sends: the answer to one call.
@@ -931,6 +993,57 @@ public nonisolated struct Faceworker_V1_WorkerMessage: Sendable {
     set {kind = .error(newValue)}
   }
 
+  public var subscribe: Faceworker_V1_SubscribeResponse {
+    get {
+      if case .subscribe(let v)? = kind {return v}
+      return Faceworker_V1_SubscribeResponse()
+    }
+    set {kind = .subscribe(newValue)}
+  }
+
+  /// One event of a subscription, under the Subscribe call's call_id.
+  public var sessionEvent: Faceworker_V1_SessionEvent {
+    get {
+      if case .sessionEvent(let v)? = kind {return v}
+      return Faceworker_V1_SessionEvent()
+    }
+    set {kind = .sessionEvent(newValue)}
+  }
+
+  public var unsubscribe: Faceworker_V1_UnsubscribeResponse {
+    get {
+      if case .unsubscribe(let v)? = kind {return v}
+      return Faceworker_V1_UnsubscribeResponse()
+    }
+    set {kind = .unsubscribe(newValue)}
+  }
+
+  public var registerBuffer: Faceworker_V1_RegisterBufferResponse {
+    get {
+      if case .registerBuffer(let v)? = kind {return v}
+      return Faceworker_V1_RegisterBufferResponse()
+    }
+    set {kind = .registerBuffer(newValue)}
+  }
+
+  /// Sent only on a buffer handoff connection, never on the worker's socket
+  /// (see RegisterBufferResponse).
+  public var bufferRegistered: Faceworker_V1_BufferRegistered {
+    get {
+      if case .bufferRegistered(let v)? = kind {return v}
+      return Faceworker_V1_BufferRegistered()
+    }
+    set {kind = .bufferRegistered(newValue)}
+  }
+
+  public var unregisterBuffer: Faceworker_V1_UnregisterBufferResponse {
+    get {
+      if case .unregisterBuffer(let v)? = kind {return v}
+      return Faceworker_V1_UnregisterBufferResponse()
+    }
+    set {kind = .unregisterBuffer(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   /// The answer. `error` replaces the normal answer when the call failed.
@@ -943,6 +1056,15 @@ public nonisolated struct Faceworker_V1_WorkerMessage: Sendable {
     case ping(Faceworker_V1_PingResponse)
     case getStats(Faceworker_V1_GetStatsResponse)
     case error(Faceworker_V1_Status)
+    case subscribe(Faceworker_V1_SubscribeResponse)
+    /// One event of a subscription, under the Subscribe call's call_id.
+    case sessionEvent(Faceworker_V1_SessionEvent)
+    case unsubscribe(Faceworker_V1_UnsubscribeResponse)
+    case registerBuffer(Faceworker_V1_RegisterBufferResponse)
+    /// Sent only on a buffer handoff connection, never on the worker's socket
+    /// (see RegisterBufferResponse).
+    case bufferRegistered(Faceworker_V1_BufferRegistered)
+    case unregisterBuffer(Faceworker_V1_UnregisterBufferResponse)
 
   }
 
@@ -952,7 +1074,9 @@ public nonisolated struct Faceworker_V1_WorkerMessage: Sendable {
 /// Opens a session.
 ///
 /// Errors: INVALID_ARGUMENT when an option is out of range or options
-/// contradict each other; RESOURCE_EXHAUSTED when the connection or the worker
+/// contradict each other, or the name is empty, longer than 128 bytes or holds
+/// a control character; ALREADY_EXISTS when an open session of the worker
+/// already has the name; RESOURCE_EXHAUSTED when the connection or the worker
 /// already has as many sessions as its limits allow.
 public nonisolated struct Faceworker_V1_OpenSessionRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
@@ -969,7 +1093,30 @@ public nonisolated struct Faceworker_V1_OpenSessionRequest: Sendable {
   /// Clears the value of `options`. Subsequent reads from it will return its default value.
   public mutating func clearOptions() {self._options = nil}
 
+  /// Shares the session under this name (see SUBSCRIPTIONS): 1 to 128 bytes
+  /// of UTF-8 without control characters, unique among the worker's open
+  /// sessions. The name is free again once the session is closed. Unset: the
+  /// session is private to its connection.
+  public var optionalName: Faceworker_V1_OpenSessionRequest.OneOf_OptionalName? = nil
+
+  public var name: String {
+    get {
+      if case .name(let v)? = optionalName {return v}
+      return String()
+    }
+    set {optionalName = .name(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  /// Shares the session under this name (see SUBSCRIPTIONS): 1 to 128 bytes
+  /// of UTF-8 without control characters, unique among the worker's open
+  /// sessions. The name is free again once the session is closed. Unset: the
+  /// session is private to its connection.
+  public nonisolated enum OneOf_OptionalName: Equatable, Sendable {
+    case name(String)
+
+  }
 
   public init() {}
 
@@ -977,34 +1124,34 @@ public nonisolated struct Faceworker_V1_OpenSessionRequest: Sendable {
 }
 
 /// The session was opened.
-public nonisolated struct Faceworker_V1_OpenSessionResponse: @unchecked Sendable {
+public nonisolated struct Faceworker_V1_OpenSessionResponse: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// Identifies the session in later calls. Never 0, never reused while the
   /// worker runs.
-  public var sessionID: UInt64 {
-    get {_storage._sessionID}
-    set {_uniqueStorage()._sessionID = newValue}
-  }
+  public var sessionID: UInt64 = 0
 
   /// The options in effect, with every default filled in explicitly, so a
   /// client can see what it got.
   public var options: Faceworker_V1_SessionOptions {
-    get {_storage._options ?? Faceworker_V1_SessionOptions()}
-    set {_uniqueStorage()._options = newValue}
+    get {_options ?? Faceworker_V1_SessionOptions()}
+    set {_options = newValue}
   }
   /// Returns true if `options` has been explicitly set.
-  public var hasOptions: Bool {_storage._options != nil}
+  public var hasOptions: Bool {self._options != nil}
   /// Clears the value of `options`. Subsequent reads from it will return its default value.
-  public mutating func clearOptions() {_uniqueStorage()._options = nil}
+  public mutating func clearOptions() {self._options = nil}
+
+  /// The session's name; empty for a private session.
+  public var name: String = String()
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
 
-  fileprivate var _storage = _StorageClass.defaultInstance
+  fileprivate var _options: Faceworker_V1_SessionOptions? = nil
 }
 
 /// Closes a session and frees its state.
@@ -1080,79 +1227,109 @@ public nonisolated struct Faceworker_V1_ResetSessionResponse: Sendable {
 /// otherwise the 468-point face mesh, which costs less. Without either, each
 /// face has only its box, score, six keypoints, head_euler_angle_z and, with
 /// tracking_enabled, its tracking_id, and the detector runs on every frame.
-public nonisolated struct Faceworker_V1_SessionOptions: Sendable {
+public nonisolated struct Faceworker_V1_SessionOptions: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// How frames relate to each other. Default IMAGE.
-  public var runningMode: Faceworker_V1_RunningMode = .image
+  public var runningMode: Faceworker_V1_RunningMode {
+    get {_storage._runningMode}
+    set {_uniqueStorage()._runningMode = newValue}
+  }
 
   /// Which detector model runs. Default FAST.
-  public var performanceMode: Faceworker_V1_PerformanceMode = .fast
+  public var performanceMode: Faceworker_V1_PerformanceMode {
+    get {_storage._performanceMode}
+    set {_uniqueStorage()._performanceMode = newValue}
+  }
 
   /// Whether to report the 10 ML Kit landmarks. Default NONE.
-  public var landmarkMode: Faceworker_V1_LandmarkMode = .none
+  public var landmarkMode: Faceworker_V1_LandmarkMode {
+    get {_storage._landmarkMode}
+    set {_uniqueStorage()._landmarkMode = newValue}
+  }
 
   /// Whether to report the 15 ML Kit contours. Default NONE.
-  public var contourMode: Faceworker_V1_ContourMode = .none
+  public var contourMode: Faceworker_V1_ContourMode {
+    get {_storage._contourMode}
+    set {_uniqueStorage()._contourMode = newValue}
+  }
 
   /// Whether to report smiling and eyes-open probabilities. Default NONE.
-  public var classificationMode: Faceworker_V1_ClassificationMode = .none
+  public var classificationMode: Faceworker_V1_ClassificationMode {
+    get {_storage._classificationMode}
+    set {_uniqueStorage()._classificationMode = newValue}
+  }
 
   /// Smallest face reported, as the face width divided by the upright image
   /// width, in [0, 1] (ML Kit's minFaceSize). Default 0.1.
-  public var optionalMinFaceSize: Faceworker_V1_SessionOptions.OneOf_OptionalMinFaceSize? = nil
+  public var optionalMinFaceSize: OneOf_OptionalMinFaceSize? {
+    get {return _storage._optionalMinFaceSize}
+    set {_uniqueStorage()._optionalMinFaceSize = newValue}
+  }
 
   public var minFaceSize: Float {
     get {
-      if case .minFaceSize(let v)? = optionalMinFaceSize {return v}
+      if case .minFaceSize(let v)? = _storage._optionalMinFaceSize {return v}
       return 0
     }
-    set {optionalMinFaceSize = .minFaceSize(newValue)}
+    set {_uniqueStorage()._optionalMinFaceSize = .minFaceSize(newValue)}
   }
 
   /// Whether faces get a tracking_id that stays the same while the face is
   /// followed from frame to frame (ML Kit's isTrackingEnabled). Default false.
   /// Needs running_mode VIDEO or LIVE_STREAM (INVALID_ARGUMENT in IMAGE mode,
   /// where frames are unrelated).
-  public var trackingEnabled: Bool = false
+  public var trackingEnabled: Bool {
+    get {_storage._trackingEnabled}
+    set {_uniqueStorage()._trackingEnabled = newValue}
+  }
 
   /// Lowest detector score, in [0, 1], for a face to be reported (MediaPipe's
   /// min_detection_confidence). Default 0.5.
-  public var optionalMinDetectionConfidence: Faceworker_V1_SessionOptions.OneOf_OptionalMinDetectionConfidence? = nil
+  public var optionalMinDetectionConfidence: OneOf_OptionalMinDetectionConfidence? {
+    get {return _storage._optionalMinDetectionConfidence}
+    set {_uniqueStorage()._optionalMinDetectionConfidence = newValue}
+  }
 
   public var minDetectionConfidence: Float {
     get {
-      if case .minDetectionConfidence(let v)? = optionalMinDetectionConfidence {return v}
+      if case .minDetectionConfidence(let v)? = _storage._optionalMinDetectionConfidence {return v}
       return 0
     }
-    set {optionalMinDetectionConfidence = .minDetectionConfidence(newValue)}
+    set {_uniqueStorage()._optionalMinDetectionConfidence = .minDetectionConfidence(newValue)}
   }
 
   /// Intersection-over-union above which two detections count as the same
   /// face and are merged (non-maximum suppression), in [0, 1] (MediaPipe's
   /// min_suppression_threshold). Default 0.3.
-  public var optionalMinSuppressionThreshold: Faceworker_V1_SessionOptions.OneOf_OptionalMinSuppressionThreshold? = nil
+  public var optionalMinSuppressionThreshold: OneOf_OptionalMinSuppressionThreshold? {
+    get {return _storage._optionalMinSuppressionThreshold}
+    set {_uniqueStorage()._optionalMinSuppressionThreshold = newValue}
+  }
 
   public var minSuppressionThreshold: Float {
     get {
-      if case .minSuppressionThreshold(let v)? = optionalMinSuppressionThreshold {return v}
+      if case .minSuppressionThreshold(let v)? = _storage._optionalMinSuppressionThreshold {return v}
       return 0
     }
-    set {optionalMinSuppressionThreshold = .minSuppressionThreshold(newValue)}
+    set {_uniqueStorage()._optionalMinSuppressionThreshold = .minSuppressionThreshold(newValue)}
   }
 
   /// Most faces reported per frame, highest detector score first (MediaPipe's
   /// num_faces). Default 1; 0 is INVALID_ARGUMENT, and the worker may cap it.
-  public var optionalNumFaces: Faceworker_V1_SessionOptions.OneOf_OptionalNumFaces? = nil
+  public var optionalNumFaces: OneOf_OptionalNumFaces? {
+    get {return _storage._optionalNumFaces}
+    set {_uniqueStorage()._optionalNumFaces = newValue}
+  }
 
   public var numFaces: UInt32 {
     get {
-      if case .numFaces(let v)? = optionalNumFaces {return v}
+      if case .numFaces(let v)? = _storage._optionalNumFaces {return v}
       return 0
     }
-    set {optionalNumFaces = .numFaces(newValue)}
+    set {_uniqueStorage()._optionalNumFaces = .numFaces(newValue)}
   }
 
   /// Lowest face mesh presence score, in [0, 1], for a face to be reported
@@ -1160,14 +1337,17 @@ public nonisolated struct Faceworker_V1_SessionOptions: Sendable {
   /// VIDEO and LIVE_STREAM modes a followed face whose presence score drops
   /// to this value or below is lost, and the detector runs on the next frame.
   /// Default 0.5.
-  public var optionalMinFacePresenceConfidence: Faceworker_V1_SessionOptions.OneOf_OptionalMinFacePresenceConfidence? = nil
+  public var optionalMinFacePresenceConfidence: OneOf_OptionalMinFacePresenceConfidence? {
+    get {return _storage._optionalMinFacePresenceConfidence}
+    set {_uniqueStorage()._optionalMinFacePresenceConfidence = newValue}
+  }
 
   public var minFacePresenceConfidence: Float {
     get {
-      if case .minFacePresenceConfidence(let v)? = optionalMinFacePresenceConfidence {return v}
+      if case .minFacePresenceConfidence(let v)? = _storage._optionalMinFacePresenceConfidence {return v}
       return 0
     }
-    set {optionalMinFacePresenceConfidence = .minFacePresenceConfidence(newValue)}
+    set {_uniqueStorage()._optionalMinFacePresenceConfidence = .minFacePresenceConfidence(newValue)}
   }
 
   /// In VIDEO and LIVE_STREAM modes, when the face mesh runs, a face found on
@@ -1177,23 +1357,32 @@ public nonisolated struct Faceworker_V1_SessionOptions: Sendable {
   /// [0, 1], is taken as that same face (its region is refreshed from the
   /// detection) rather than as a new one (MediaPipe Face Landmarker's
   /// min_tracking_confidence). Default 0.5.
-  public var optionalMinTrackingConfidence: Faceworker_V1_SessionOptions.OneOf_OptionalMinTrackingConfidence? = nil
+  public var optionalMinTrackingConfidence: OneOf_OptionalMinTrackingConfidence? {
+    get {return _storage._optionalMinTrackingConfidence}
+    set {_uniqueStorage()._optionalMinTrackingConfidence = newValue}
+  }
 
   public var minTrackingConfidence: Float {
     get {
-      if case .minTrackingConfidence(let v)? = optionalMinTrackingConfidence {return v}
+      if case .minTrackingConfidence(let v)? = _storage._optionalMinTrackingConfidence {return v}
       return 0
     }
-    set {optionalMinTrackingConfidence = .minTrackingConfidence(newValue)}
+    set {_uniqueStorage()._optionalMinTrackingConfidence = .minTrackingConfidence(newValue)}
   }
 
   /// Report the 478-point face mesh (468 face points, then 5 iris points for
   /// each eye) in Face.mesh_xyz. Default false.
-  public var outputFaceMesh: Bool = false
+  public var outputFaceMesh: Bool {
+    get {_storage._outputFaceMesh}
+    set {_uniqueStorage()._outputFaceMesh = newValue}
+  }
 
   /// Report the 4x4 facial transformation matrix in
   /// Face.transformation_matrix. Default false.
-  public var outputTransformationMatrix: Bool = false
+  public var outputTransformationMatrix: Bool {
+    get {_storage._outputTransformationMatrix}
+    set {_uniqueStorage()._outputTransformationMatrix = newValue}
+  }
 
   /// In VIDEO and LIVE_STREAM modes, when the face mesh runs: while fewer than
   /// num_faces faces are followed, the detector runs on at most one frame in
@@ -1203,19 +1392,36 @@ public nonisolated struct Faceworker_V1_SessionOptions: Sendable {
   /// the detector does not run. Without the face mesh, and in IMAGE mode, the
   /// detector runs on every frame. 0 or unset means the default, 5;
   /// otherwise 1 (every frame) to 1000.
-  public var detectorIntervalFrames: UInt32 = 0
+  public var detectorIntervalFrames: UInt32 {
+    get {_storage._detectorIntervalFrames}
+    set {_uniqueStorage()._detectorIntervalFrames = newValue}
+  }
 
   /// With tracking_enabled, a face that is not found on up to this many
   /// consecutive frames keeps its tracking_id when it is found again at about
   /// the same place. 0 to 1000. Default 3.
-  public var optionalMaxMissedFrames: Faceworker_V1_SessionOptions.OneOf_OptionalMaxMissedFrames? = nil
+  public var optionalMaxMissedFrames: OneOf_OptionalMaxMissedFrames? {
+    get {return _storage._optionalMaxMissedFrames}
+    set {_uniqueStorage()._optionalMaxMissedFrames = newValue}
+  }
 
   public var maxMissedFrames: UInt32 {
     get {
-      if case .maxMissedFrames(let v)? = optionalMaxMissedFrames {return v}
+      if case .maxMissedFrames(let v)? = _storage._optionalMaxMissedFrames {return v}
       return 0
     }
-    set {optionalMaxMissedFrames = .maxMissedFrames(newValue)}
+    set {_uniqueStorage()._optionalMaxMissedFrames = .maxMissedFrames(newValue)}
+  }
+
+  /// A JPEG whose header is sound but whose compressed data is damaged or cut
+  /// short is, by default, decoded as libjpeg decodes it (as OpenCV and image
+  /// viewers show it: what cannot be decoded is grey), and its FrameResult
+  /// carries libjpeg's warning in `warnings`. With this set, such a frame is
+  /// refused with INVALID_ARGUMENT instead. A JPEG whose header is unreadable
+  /// is refused either way. Default false.
+  public var refuseDamagedJpeg: Bool {
+    get {_storage._refuseDamagedJpeg}
+    set {_uniqueStorage()._refuseDamagedJpeg = newValue}
   }
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
@@ -1280,6 +1486,8 @@ public nonisolated struct Faceworker_V1_SessionOptions: Sendable {
   }
 
   public init() {}
+
+  fileprivate var _storage = _StorageClass.defaultInstance
 }
 
 /// Processes one frame of a session.
@@ -1333,13 +1541,23 @@ public nonisolated struct Faceworker_V1_Frame: Sendable {
     set {image = .jpeg(newValue)}
   }
 
-  /// Uncompressed pixels.
+  /// Uncompressed pixels, carried in `data` or in a shared buffer (`region`).
   public var raw: Faceworker_V1_RawImage {
     get {
       if case .raw(let v)? = image {return v}
       return Faceworker_V1_RawImage()
     }
     set {image = .raw(newValue)}
+  }
+
+  /// A JPEG file, as `jpeg`, in a region of a shared buffer of this
+  /// connection; the region holds exactly the file.
+  public var sharedJpeg: Faceworker_V1_BufferRegion {
+    get {
+      if case .sharedJpeg(let v)? = image {return v}
+      return Faceworker_V1_BufferRegion()
+    }
+    set {image = .sharedJpeg(newValue)}
   }
 
   /// How the stored pixels must be turned to look upright. Default
@@ -1359,8 +1577,11 @@ public nonisolated struct Faceworker_V1_Frame: Sendable {
     /// A baseline or progressive JPEG file. Any EXIF orientation tag inside
     /// it is ignored: only `orientation` below counts.
     case jpeg(Data)
-    /// Uncompressed pixels.
+    /// Uncompressed pixels, carried in `data` or in a shared buffer (`region`).
     case raw(Faceworker_V1_RawImage)
+    /// A JPEG file, as `jpeg`, in a region of a shared buffer of this
+    /// connection; the region holds exactly the file.
+    case sharedJpeg(Faceworker_V1_BufferRegion)
 
   }
 
@@ -1402,8 +1623,48 @@ public nonisolated struct Faceworker_V1_RawImage: Sendable {
   /// tightly packed.
   public var rowStride: UInt32 = 0
 
-  /// The pixel bytes.
+  /// The pixel bytes, unless `region` is set.
   public var data: Data = Data()
+
+  /// Where the pixel bytes are in a shared buffer of this connection, instead
+  /// of `data` (which must then be empty): the region's length must be
+  /// exactly the layout's, as data's would.
+  public var region: Faceworker_V1_BufferRegion {
+    get {_region ?? Faceworker_V1_BufferRegion()}
+    set {_region = newValue}
+  }
+  /// Returns true if `region` has been explicitly set.
+  public var hasRegion: Bool {self._region != nil}
+  /// Clears the value of `region`. Subsequent reads from it will return its default value.
+  public mutating func clearRegion() {self._region = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _region: Faceworker_V1_BufferRegion? = nil
+}
+
+/// Bytes of a shared-memory buffer registered on the connection that sends the
+/// frame (see SHARED MEMORY).
+///
+/// Errors: NOT_FOUND when no buffer with this id is registered on this
+/// connection (a buffer of another connection included); OUT_OF_RANGE when the
+/// region does not lie inside the buffer (offset + length past its end,
+/// overflowing included); INVALID_ARGUMENT when the length is 0.
+public nonisolated struct Faceworker_V1_BufferRegion: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// The buffer_id RegisterBuffer returned.
+  public var bufferID: UInt64 = 0
+
+  /// First byte of the region, from the start of the buffer.
+  public var offset: UInt64 = 0
+
+  /// Bytes in the region, at least 1.
+  public var length: UInt64 = 0
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -1444,6 +1705,11 @@ public nonisolated struct Faceworker_V1_FrameResult: Sendable {
   /// Whether the face detector ran on this frame. False when every face was
   /// followed from the previous frame (VIDEO and LIVE_STREAM modes).
   public var detectorRan: Bool = false
+
+  /// What was wrong with the frame that did not stop it being processed, for
+  /// people: libjpeg's warning for a damaged JPEG decoded anyway (see
+  /// SessionOptions.refuse_damaged_jpeg). Empty for a sound frame.
+  public var warnings: [String] = []
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -1949,6 +2215,17 @@ public nonisolated struct Faceworker_V1_Status: Sendable {
     set {optionalSessionID = .sessionID(newValue)}
   }
 
+  /// The frame's timestamp_ms, when the failed call was a ProcessFrame.
+  public var optionalTimestampMs: Faceworker_V1_Status.OneOf_OptionalTimestampMs? = nil
+
+  public var timestampMs: Int64 {
+    get {
+      if case .timestampMs(let v)? = optionalTimestampMs {return v}
+      return 0
+    }
+    set {optionalTimestampMs = .timestampMs(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   /// The session the failed call was about, when there is one.
@@ -1957,13 +2234,22 @@ public nonisolated struct Faceworker_V1_Status: Sendable {
 
   }
 
+  /// The frame's timestamp_ms, when the failed call was a ProcessFrame.
+  public nonisolated enum OneOf_OptionalTimestampMs: Equatable, Sendable {
+    case timestampMs(Int64)
+
+  }
+
   /// gRPC's status codes, with gRPC's numbers. The worker uses:
-  /// INVALID_ARGUMENT for a bad request (options, image, timestamp);
-  /// NOT_FOUND for an unknown session; FAILED_PRECONDITION for a call the
-  /// session's state does not allow; RESOURCE_EXHAUSTED when a limit is
-  /// reached (message size, pixels, sessions, waiting frames); UNIMPLEMENTED
-  /// for a call or a framing feature it does not support; UNAVAILABLE when it
-  /// is shutting down; INTERNAL for a fault of its own; PERMISSION_DENIED,
+  /// INVALID_ARGUMENT for a bad request (options, image, timestamp, a
+  /// damaged JPEG with refuse_damaged_jpeg, a buffer that is not a sealed
+  /// memfd); NOT_FOUND for an unknown session, name, subscription or buffer;
+  /// ALREADY_EXISTS for a session name in use; OUT_OF_RANGE for a region past
+  /// the end of its buffer; FAILED_PRECONDITION for a call the session's state
+  /// does not allow; RESOURCE_EXHAUSTED when a limit is reached (message size,
+  /// pixels, sessions, waiting frames, subscriptions, buffers, mapped bytes);
+  /// UNIMPLEMENTED for a call or a framing feature it does not support;
+  /// UNAVAILABLE when it is shutting down; INTERNAL for a fault of its own; PERMISSION_DENIED,
   /// under call_id 0 just before it closes the connection, when the peer's
   /// user (read from the kernel, SO_PEERCRED) may not use this worker.
   public nonisolated enum Code: SwiftProtobuf.Enum, Swift.CaseIterable {
@@ -2138,6 +2424,18 @@ public nonisolated struct Faceworker_V1_GetStatsResponse: Sendable {
   /// The model files the worker loaded.
   public var models: [Faceworker_V1_ModelInfo] = []
 
+  /// Subscriptions open now, over all connections.
+  public var subscriptions: UInt32 = 0
+
+  /// Events subscribers lost because they did not read them in time.
+  public var eventsMissed: UInt64 = 0
+
+  /// Shared-memory buffers registered now, over all connections.
+  public var sharedBuffers: UInt32 = 0
+
+  /// Bytes of shared memory the worker has mapped now.
+  public var mappedBytes: UInt64 = 0
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -2180,6 +2478,369 @@ public nonisolated struct Faceworker_V1_ModelInfo: Sendable {
 
   /// The file's size in bytes.
   public var sizeBytes: UInt64 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// Follows a named session of any connection (see SUBSCRIPTIONS).
+///
+/// Errors: NOT_FOUND when no open session has the name; FAILED_PRECONDITION
+/// when the session is this connection's own (its answers already come here);
+/// INVALID_ARGUMENT for an empty name; RESOURCE_EXHAUSTED when the session or
+/// this connection already has as many subscriptions as the worker allows
+/// (--max-subscribers-per-session, --max-subscriptions-per-connection).
+public nonisolated struct Faceworker_V1_SubscribeRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// The name the session was opened with.
+  public var name: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// The subscription is open: SessionEvents follow under the same call_id.
+public nonisolated struct Faceworker_V1_SubscribeResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// Identifies the subscription in UnsubscribeRequest and in its events.
+  public var subscriptionID: UInt64 = 0
+
+  /// The session followed.
+  public var sessionID: UInt64 = 0
+
+  public var name: String = String()
+
+  /// The session's options in effect, as its OpenSessionResponse gave them.
+  public var options: Faceworker_V1_SessionOptions {
+    get {_options ?? Faceworker_V1_SessionOptions()}
+    set {_options = newValue}
+  }
+  /// Returns true if `options` has been explicitly set.
+  public var hasOptions: Bool {self._options != nil}
+  /// Clears the value of `options`. Subsequent reads from it will return its default value.
+  public mutating func clearOptions() {self._options = nil}
+
+  /// How many events may wait for this subscriber to read them before it
+  /// starts losing events (--subscriber-queue).
+  public var queueLimit: UInt32 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _options: Faceworker_V1_SessionOptions? = nil
+}
+
+/// One thing that happened to a followed session.
+public nonisolated struct Faceworker_V1_SessionEvent: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var subscriptionID: UInt64 = 0
+
+  public var event: Faceworker_V1_SessionEvent.OneOf_Event? = nil
+
+  /// A frame of the session was processed.
+  public var frameResult: Faceworker_V1_FrameResult {
+    get {
+      if case .frameResult(let v)? = event {return v}
+      return Faceworker_V1_FrameResult()
+    }
+    set {event = .frameResult(newValue)}
+  }
+
+  /// A frame of the session was accepted but never processed.
+  public var frameDropped: Faceworker_V1_FrameDropped {
+    get {
+      if case .frameDropped(let v)? = event {return v}
+      return Faceworker_V1_FrameDropped()
+    }
+    set {event = .frameDropped(newValue)}
+  }
+
+  /// A frame of the session was refused or failed; the status names the
+  /// session and the frame's timestamp_ms.
+  public var frameError: Faceworker_V1_Status {
+    get {
+      if case .frameError(let v)? = event {return v}
+      return Faceworker_V1_Status()
+    }
+    set {event = .frameError(newValue)}
+  }
+
+  /// This subscriber lost events: it did not read them in time.
+  public var eventsMissed: Faceworker_V1_EventsMissed {
+    get {
+      if case .eventsMissed(let v)? = event {return v}
+      return Faceworker_V1_EventsMissed()
+    }
+    set {event = .eventsMissed(newValue)}
+  }
+
+  /// The producer reset the session: tracking starts again and timestamps
+  /// may restart.
+  public var sessionReset: Faceworker_V1_SessionReset {
+    get {
+      if case .sessionReset(let v)? = event {return v}
+      return Faceworker_V1_SessionReset()
+    }
+    set {event = .sessionReset(newValue)}
+  }
+
+  /// The subscription is over; nothing follows under this call_id.
+  public var sessionEnded: Faceworker_V1_SessionEnded {
+    get {
+      if case .sessionEnded(let v)? = event {return v}
+      return Faceworker_V1_SessionEnded()
+    }
+    set {event = .sessionEnded(newValue)}
+  }
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public nonisolated enum OneOf_Event: Equatable, Sendable {
+    /// A frame of the session was processed.
+    case frameResult(Faceworker_V1_FrameResult)
+    /// A frame of the session was accepted but never processed.
+    case frameDropped(Faceworker_V1_FrameDropped)
+    /// A frame of the session was refused or failed; the status names the
+    /// session and the frame's timestamp_ms.
+    case frameError(Faceworker_V1_Status)
+    /// This subscriber lost events: it did not read them in time.
+    case eventsMissed(Faceworker_V1_EventsMissed)
+    /// The producer reset the session: tracking starts again and timestamps
+    /// may restart.
+    case sessionReset(Faceworker_V1_SessionReset)
+    /// The subscription is over; nothing follows under this call_id.
+    case sessionEnded(Faceworker_V1_SessionEnded)
+
+  }
+
+  public init() {}
+}
+
+/// Events a subscriber lost because its queue was full; the events after this
+/// one are complete again until the next EventsMissed.
+public nonisolated struct Faceworker_V1_EventsMissed: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// How many events were lost since the previous event this subscriber got.
+  public var count: UInt64 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// The session followed was reset by its producer.
+public nonisolated struct Faceworker_V1_SessionReset: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// The last event of a subscription.
+public nonisolated struct Faceworker_V1_SessionEnded: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var reason: Faceworker_V1_SessionEnded.Reason = .unspecified
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  /// Why the subscription ended.
+  public nonisolated enum Reason: SwiftProtobuf.Enum, Swift.CaseIterable {
+    public typealias RawValue = Int
+    case unspecified // = 0
+
+    /// The producer closed the session.
+    case sessionClosed // = 1
+
+    /// The producer's connection closed (its process may have ended).
+    case producerGone // = 2
+
+    /// The subscriber unsubscribed.
+    case unsubscribed // = 3
+
+    /// The worker is shutting down.
+    case workerStopping // = 4
+    case UNRECOGNIZED(Int)
+
+    public init() {
+      self = .unspecified
+    }
+
+    public init?(rawValue: Int) {
+      switch rawValue {
+      case 0: self = .unspecified
+      case 1: self = .sessionClosed
+      case 2: self = .producerGone
+      case 3: self = .unsubscribed
+      case 4: self = .workerStopping
+      default: self = .UNRECOGNIZED(rawValue)
+      }
+    }
+
+    public var rawValue: Int {
+      switch self {
+      case .unspecified: return 0
+      case .sessionClosed: return 1
+      case .producerGone: return 2
+      case .unsubscribed: return 3
+      case .workerStopping: return 4
+      case .UNRECOGNIZED(let i): return i
+      }
+    }
+
+    // The compiler won't synthesize support with the UNRECOGNIZED case.
+    public static let allCases: [Faceworker_V1_SessionEnded.Reason] = [
+      .unspecified,
+      .sessionClosed,
+      .producerGone,
+      .unsubscribed,
+      .workerStopping,
+    ]
+
+  }
+
+  public init() {}
+}
+
+/// Ends a subscription: its SessionEnded (UNSUBSCRIBED) is sent, then this
+/// call's answer. Errors: NOT_FOUND when this connection has no such
+/// subscription (an ended one included).
+public nonisolated struct Faceworker_V1_UnsubscribeRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var subscriptionID: UInt64 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// The subscription is over.
+public nonisolated struct Faceworker_V1_UnsubscribeResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var subscriptionID: UInt64 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// Reserves a buffer id for a shared-memory buffer of this connection. The
+/// descriptor itself travels on a second, short connection, because it must
+/// ride with SCM_RIGHTS ancillary data (see RegisterBufferResponse).
+///
+/// Errors: RESOURCE_EXHAUSTED when this connection already has as many
+/// buffers, registered or reserved, as the worker allows
+/// (--max-buffers-per-connection).
+public nonisolated struct Faceworker_V1_RegisterBufferRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// A reserved buffer id and how to hand the buffer over.
+///
+/// The handoff: connect a Unix stream socket to `handoff_address`; in one
+/// sendmsg, send exactly the bytes of `token` with one SCM_RIGHTS control
+/// message carrying exactly one descriptor, the buffer's memfd; then read one
+/// length-prefixed WorkerMessage (FRAMING) and close the socket. That message
+/// is `buffer_registered` when the buffer can be used, or `error`:
+/// INVALID_ARGUMENT when no descriptor or more than one came, or the
+/// descriptor is not a memfd (a pipe, a directory, a regular file), is not
+/// sealed against shrinking (F_SEAL_SHRINK, so the worker can never fault on
+/// a truncated buffer), or is empty; NOT_FOUND when the token is unknown, used
+/// or expired; RESOURCE_EXHAUSTED when mapping it would pass this connection's
+/// limit (--max-mapped-bytes-per-connection); PERMISSION_DENIED when the
+/// handoff's peer is not a user the worker admits. The handoff connection's
+/// peer must be the same process as the connection that asked. The token is
+/// single-use and expires after 10 seconds, and with it the reserved id.
+public nonisolated struct Faceworker_V1_RegisterBufferResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// The id frames will name, once the handoff succeeded.
+  public var bufferID: UInt64 = 0
+
+  /// Proves, on the handoff connection, which reservation the descriptor is for.
+  public var token: Data = Data()
+
+  /// The handoff socket: a Linux abstract socket address when it starts with
+  /// "@" (the "@" stands for the leading NUL byte), otherwise a path.
+  public var handoffAddress: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// The handed-over buffer is mapped and frames may name it.
+public nonisolated struct Faceworker_V1_BufferRegistered: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var bufferID: UInt64 = 0
+
+  /// The buffer's size when it was handed over: regions must lie within it.
+  public var sizeBytes: UInt64 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// Forgets a buffer: later frames naming it are NOT_FOUND. The worker unmaps
+/// it once the frames already sent from it are answered, and every buffer of a
+/// connection when the connection closes. Errors: NOT_FOUND.
+public nonisolated struct Faceworker_V1_UnregisterBufferRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var bufferID: UInt64 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// The buffer is forgotten.
+public nonisolated struct Faceworker_V1_UnregisterBufferResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var bufferID: UInt64 = 0
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -2236,177 +2897,207 @@ nonisolated extension Faceworker_V1_Stage: SwiftProtobuf._ProtoNameProviding {
 
 nonisolated extension Faceworker_V1_ClientMessage: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".ClientMessage"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}call_id\0\u{3}open_session\0\u{3}process_frame\0\u{3}close_session\0\u{3}reset_session\0\u{1}ping\0\u{3}get_stats\0")
-
-  fileprivate class _StorageClass {
-    var _callID: UInt64 = 0
-    var _kind: Faceworker_V1_ClientMessage.OneOf_Kind?
-
-      // This property is used as the initial default value for new instances of the type.
-      // The type itself is protecting the reference to its storage via CoW semantics.
-      // This will force a copy to be made of this reference when the first mutation occurs;
-      // hence, it is safe to mark this as `nonisolated(unsafe)`.
-      static nonisolated(unsafe) let defaultInstance = _StorageClass()
-
-    private init() {}
-
-    init(copying source: _StorageClass) {
-      _callID = source._callID
-      _kind = source._kind
-    }
-  }
-
-  fileprivate mutating func _uniqueStorage() -> _StorageClass {
-    if !isKnownUniquelyReferenced(&_storage) {
-      _storage = _StorageClass(copying: _storage)
-    }
-    return _storage
-  }
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}call_id\0\u{3}open_session\0\u{3}process_frame\0\u{3}close_session\0\u{3}reset_session\0\u{1}ping\0\u{3}get_stats\0\u{1}subscribe\0\u{1}unsubscribe\0\u{3}register_buffer\0\u{3}unregister_buffer\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
-    _ = _uniqueStorage()
-    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
-      while let fieldNumber = try decoder.nextFieldNumber() {
-        // The use of inline closures is to circumvent an issue where the compiler
-        // allocates stack space for every case branch when no optimizations are
-        // enabled. https://github.com/apple/swift-protobuf/issues/1034
-        switch fieldNumber {
-        case 1: try { try decoder.decodeSingularUInt64Field(value: &_storage._callID) }()
-        case 2: try {
-          var v: Faceworker_V1_OpenSessionRequest?
-          var hadOneofValue = false
-          if let current = _storage._kind {
-            hadOneofValue = true
-            if case .openSession(let m) = current {v = m}
-          }
-          try decoder.decodeSingularMessageField(value: &v)
-          if let v = v {
-            if hadOneofValue {try decoder.handleConflictingOneOf()}
-            _storage._kind = .openSession(v)
-          }
-        }()
-        case 3: try {
-          var v: Faceworker_V1_ProcessFrameRequest?
-          var hadOneofValue = false
-          if let current = _storage._kind {
-            hadOneofValue = true
-            if case .processFrame(let m) = current {v = m}
-          }
-          try decoder.decodeSingularMessageField(value: &v)
-          if let v = v {
-            if hadOneofValue {try decoder.handleConflictingOneOf()}
-            _storage._kind = .processFrame(v)
-          }
-        }()
-        case 4: try {
-          var v: Faceworker_V1_CloseSessionRequest?
-          var hadOneofValue = false
-          if let current = _storage._kind {
-            hadOneofValue = true
-            if case .closeSession(let m) = current {v = m}
-          }
-          try decoder.decodeSingularMessageField(value: &v)
-          if let v = v {
-            if hadOneofValue {try decoder.handleConflictingOneOf()}
-            _storage._kind = .closeSession(v)
-          }
-        }()
-        case 5: try {
-          var v: Faceworker_V1_ResetSessionRequest?
-          var hadOneofValue = false
-          if let current = _storage._kind {
-            hadOneofValue = true
-            if case .resetSession(let m) = current {v = m}
-          }
-          try decoder.decodeSingularMessageField(value: &v)
-          if let v = v {
-            if hadOneofValue {try decoder.handleConflictingOneOf()}
-            _storage._kind = .resetSession(v)
-          }
-        }()
-        case 6: try {
-          var v: Faceworker_V1_PingRequest?
-          var hadOneofValue = false
-          if let current = _storage._kind {
-            hadOneofValue = true
-            if case .ping(let m) = current {v = m}
-          }
-          try decoder.decodeSingularMessageField(value: &v)
-          if let v = v {
-            if hadOneofValue {try decoder.handleConflictingOneOf()}
-            _storage._kind = .ping(v)
-          }
-        }()
-        case 7: try {
-          var v: Faceworker_V1_GetStatsRequest?
-          var hadOneofValue = false
-          if let current = _storage._kind {
-            hadOneofValue = true
-            if case .getStats(let m) = current {v = m}
-          }
-          try decoder.decodeSingularMessageField(value: &v)
-          if let v = v {
-            if hadOneofValue {try decoder.handleConflictingOneOf()}
-            _storage._kind = .getStats(v)
-          }
-        }()
-        default: break
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.callID) }()
+      case 2: try {
+        var v: Faceworker_V1_OpenSessionRequest?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .openSession(let m) = current {v = m}
         }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .openSession(v)
+        }
+      }()
+      case 3: try {
+        var v: Faceworker_V1_ProcessFrameRequest?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .processFrame(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .processFrame(v)
+        }
+      }()
+      case 4: try {
+        var v: Faceworker_V1_CloseSessionRequest?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .closeSession(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .closeSession(v)
+        }
+      }()
+      case 5: try {
+        var v: Faceworker_V1_ResetSessionRequest?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .resetSession(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .resetSession(v)
+        }
+      }()
+      case 6: try {
+        var v: Faceworker_V1_PingRequest?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .ping(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .ping(v)
+        }
+      }()
+      case 7: try {
+        var v: Faceworker_V1_GetStatsRequest?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .getStats(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .getStats(v)
+        }
+      }()
+      case 8: try {
+        var v: Faceworker_V1_SubscribeRequest?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .subscribe(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .subscribe(v)
+        }
+      }()
+      case 9: try {
+        var v: Faceworker_V1_UnsubscribeRequest?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .unsubscribe(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .unsubscribe(v)
+        }
+      }()
+      case 10: try {
+        var v: Faceworker_V1_RegisterBufferRequest?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .registerBuffer(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .registerBuffer(v)
+        }
+      }()
+      case 11: try {
+        var v: Faceworker_V1_UnregisterBufferRequest?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .unregisterBuffer(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .unregisterBuffer(v)
+        }
+      }()
+      default: break
       }
     }
   }
 
   public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
-    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
-      // The use of inline closures is to circumvent an issue where the compiler
-      // allocates stack space for every if/case branch local when no optimizations
-      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
-      // https://github.com/apple/swift-protobuf/issues/1182
-      if _storage._callID != 0 {
-        try visitor.visitSingularUInt64Field(value: _storage._callID, fieldNumber: 1)
-      }
-      switch _storage._kind {
-      case .openSession?: try {
-        guard case .openSession(let v)? = _storage._kind else { preconditionFailure() }
-        try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
-      }()
-      case .processFrame?: try {
-        guard case .processFrame(let v)? = _storage._kind else { preconditionFailure() }
-        try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
-      }()
-      case .closeSession?: try {
-        guard case .closeSession(let v)? = _storage._kind else { preconditionFailure() }
-        try visitor.visitSingularMessageField(value: v, fieldNumber: 4)
-      }()
-      case .resetSession?: try {
-        guard case .resetSession(let v)? = _storage._kind else { preconditionFailure() }
-        try visitor.visitSingularMessageField(value: v, fieldNumber: 5)
-      }()
-      case .ping?: try {
-        guard case .ping(let v)? = _storage._kind else { preconditionFailure() }
-        try visitor.visitSingularMessageField(value: v, fieldNumber: 6)
-      }()
-      case .getStats?: try {
-        guard case .getStats(let v)? = _storage._kind else { preconditionFailure() }
-        try visitor.visitSingularMessageField(value: v, fieldNumber: 7)
-      }()
-      case nil: break
-      }
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if self.callID != 0 {
+      try visitor.visitSingularUInt64Field(value: self.callID, fieldNumber: 1)
+    }
+    switch self.kind {
+    case .openSession?: try {
+      guard case .openSession(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+    }()
+    case .processFrame?: try {
+      guard case .processFrame(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
+    }()
+    case .closeSession?: try {
+      guard case .closeSession(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 4)
+    }()
+    case .resetSession?: try {
+      guard case .resetSession(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 5)
+    }()
+    case .ping?: try {
+      guard case .ping(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 6)
+    }()
+    case .getStats?: try {
+      guard case .getStats(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 7)
+    }()
+    case .subscribe?: try {
+      guard case .subscribe(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 8)
+    }()
+    case .unsubscribe?: try {
+      guard case .unsubscribe(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 9)
+    }()
+    case .registerBuffer?: try {
+      guard case .registerBuffer(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 10)
+    }()
+    case .unregisterBuffer?: try {
+      guard case .unregisterBuffer(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 11)
+    }()
+    case nil: break
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Faceworker_V1_ClientMessage, rhs: Faceworker_V1_ClientMessage) -> Bool {
-    if lhs._storage !== rhs._storage {
-      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
-        let _storage = _args.0
-        let rhs_storage = _args.1
-        if _storage._callID != rhs_storage._callID {return false}
-        if _storage._kind != rhs_storage._kind {return false}
-        return true
-      }
-      if !storagesAreEqual {return false}
-    }
+    if lhs.callID != rhs.callID {return false}
+    if lhs.kind != rhs.kind {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -2414,7 +3105,7 @@ nonisolated extension Faceworker_V1_ClientMessage: SwiftProtobuf.Message, SwiftP
 
 nonisolated extension Faceworker_V1_WorkerMessage: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".WorkerMessage"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}call_id\0\u{3}open_session\0\u{3}frame_result\0\u{3}frame_dropped\0\u{3}close_session\0\u{3}reset_session\0\u{1}ping\0\u{3}get_stats\0\u{1}error\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}call_id\0\u{3}open_session\0\u{3}frame_result\0\u{3}frame_dropped\0\u{3}close_session\0\u{3}reset_session\0\u{1}ping\0\u{3}get_stats\0\u{1}error\0\u{1}subscribe\0\u{3}session_event\0\u{1}unsubscribe\0\u{3}register_buffer\0\u{3}buffer_registered\0\u{3}unregister_buffer\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2527,6 +3218,84 @@ nonisolated extension Faceworker_V1_WorkerMessage: SwiftProtobuf.Message, SwiftP
           self.kind = .error(v)
         }
       }()
+      case 10: try {
+        var v: Faceworker_V1_SubscribeResponse?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .subscribe(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .subscribe(v)
+        }
+      }()
+      case 11: try {
+        var v: Faceworker_V1_SessionEvent?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .sessionEvent(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .sessionEvent(v)
+        }
+      }()
+      case 12: try {
+        var v: Faceworker_V1_UnsubscribeResponse?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .unsubscribe(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .unsubscribe(v)
+        }
+      }()
+      case 13: try {
+        var v: Faceworker_V1_RegisterBufferResponse?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .registerBuffer(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .registerBuffer(v)
+        }
+      }()
+      case 14: try {
+        var v: Faceworker_V1_BufferRegistered?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .bufferRegistered(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .bufferRegistered(v)
+        }
+      }()
+      case 15: try {
+        var v: Faceworker_V1_UnregisterBufferResponse?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .unregisterBuffer(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .unregisterBuffer(v)
+        }
+      }()
       default: break
       }
     }
@@ -2573,6 +3342,30 @@ nonisolated extension Faceworker_V1_WorkerMessage: SwiftProtobuf.Message, SwiftP
       guard case .error(let v)? = self.kind else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 9)
     }()
+    case .subscribe?: try {
+      guard case .subscribe(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 10)
+    }()
+    case .sessionEvent?: try {
+      guard case .sessionEvent(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 11)
+    }()
+    case .unsubscribe?: try {
+      guard case .unsubscribe(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 12)
+    }()
+    case .registerBuffer?: try {
+      guard case .registerBuffer(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 13)
+    }()
+    case .bufferRegistered?: try {
+      guard case .bufferRegistered(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 14)
+    }()
+    case .unregisterBuffer?: try {
+      guard case .unregisterBuffer(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 15)
+    }()
     case nil: break
     }
     try unknownFields.traverse(visitor: &visitor)
@@ -2588,7 +3381,7 @@ nonisolated extension Faceworker_V1_WorkerMessage: SwiftProtobuf.Message, SwiftP
 
 nonisolated extension Faceworker_V1_OpenSessionRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".OpenSessionRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}options\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}options\0\u{1}name\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2597,6 +3390,14 @@ nonisolated extension Faceworker_V1_OpenSessionRequest: SwiftProtobuf.Message, S
       // enabled. https://github.com/apple/swift-protobuf/issues/1034
       switch fieldNumber {
       case 1: try { try decoder.decodeSingularMessageField(value: &self._options) }()
+      case 2: try {
+        var v: String?
+        try decoder.decodeSingularStringField(value: &v)
+        if let v = v {
+          if self.optionalName != nil {try decoder.handleConflictingOneOf()}
+          self.optionalName = .name(v)
+        }
+      }()
       default: break
       }
     }
@@ -2610,11 +3411,15 @@ nonisolated extension Faceworker_V1_OpenSessionRequest: SwiftProtobuf.Message, S
     try { if let v = self._options {
       try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
     } }()
+    try { if case .name(let v)? = self.optionalName {
+      try visitor.visitSingularStringField(value: v, fieldNumber: 2)
+    } }()
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Faceworker_V1_OpenSessionRequest, rhs: Faceworker_V1_OpenSessionRequest) -> Bool {
     if lhs._options != rhs._options {return false}
+    if lhs.optionalName != rhs.optionalName {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -2622,76 +3427,43 @@ nonisolated extension Faceworker_V1_OpenSessionRequest: SwiftProtobuf.Message, S
 
 nonisolated extension Faceworker_V1_OpenSessionResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".OpenSessionResponse"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}session_id\0\u{1}options\0")
-
-  fileprivate class _StorageClass {
-    var _sessionID: UInt64 = 0
-    var _options: Faceworker_V1_SessionOptions? = nil
-
-      // This property is used as the initial default value for new instances of the type.
-      // The type itself is protecting the reference to its storage via CoW semantics.
-      // This will force a copy to be made of this reference when the first mutation occurs;
-      // hence, it is safe to mark this as `nonisolated(unsafe)`.
-      static nonisolated(unsafe) let defaultInstance = _StorageClass()
-
-    private init() {}
-
-    init(copying source: _StorageClass) {
-      _sessionID = source._sessionID
-      _options = source._options
-    }
-  }
-
-  fileprivate mutating func _uniqueStorage() -> _StorageClass {
-    if !isKnownUniquelyReferenced(&_storage) {
-      _storage = _StorageClass(copying: _storage)
-    }
-    return _storage
-  }
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}session_id\0\u{1}options\0\u{1}name\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
-    _ = _uniqueStorage()
-    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
-      while let fieldNumber = try decoder.nextFieldNumber() {
-        // The use of inline closures is to circumvent an issue where the compiler
-        // allocates stack space for every case branch when no optimizations are
-        // enabled. https://github.com/apple/swift-protobuf/issues/1034
-        switch fieldNumber {
-        case 1: try { try decoder.decodeSingularUInt64Field(value: &_storage._sessionID) }()
-        case 2: try { try decoder.decodeSingularMessageField(value: &_storage._options) }()
-        default: break
-        }
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.sessionID) }()
+      case 2: try { try decoder.decodeSingularMessageField(value: &self._options) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.name) }()
+      default: break
       }
     }
   }
 
   public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
-    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
-      // The use of inline closures is to circumvent an issue where the compiler
-      // allocates stack space for every if/case branch local when no optimizations
-      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
-      // https://github.com/apple/swift-protobuf/issues/1182
-      if _storage._sessionID != 0 {
-        try visitor.visitSingularUInt64Field(value: _storage._sessionID, fieldNumber: 1)
-      }
-      try { if let v = _storage._options {
-        try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
-      } }()
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if self.sessionID != 0 {
+      try visitor.visitSingularUInt64Field(value: self.sessionID, fieldNumber: 1)
+    }
+    try { if let v = self._options {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+    } }()
+    if !self.name.isEmpty {
+      try visitor.visitSingularStringField(value: self.name, fieldNumber: 3)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Faceworker_V1_OpenSessionResponse, rhs: Faceworker_V1_OpenSessionResponse) -> Bool {
-    if lhs._storage !== rhs._storage {
-      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
-        let _storage = _args.0
-        let rhs_storage = _args.1
-        if _storage._sessionID != rhs_storage._sessionID {return false}
-        if _storage._options != rhs_storage._options {return false}
-        return true
-      }
-      if !storagesAreEqual {return false}
-    }
+    if lhs.sessionID != rhs.sessionID {return false}
+    if lhs._options != rhs._options {return false}
+    if lhs.name != rhs.name {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -2819,157 +3591,230 @@ nonisolated extension Faceworker_V1_ResetSessionResponse: SwiftProtobuf.Message,
 
 nonisolated extension Faceworker_V1_SessionOptions: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".SessionOptions"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}running_mode\0\u{3}performance_mode\0\u{3}landmark_mode\0\u{3}contour_mode\0\u{3}classification_mode\0\u{3}min_face_size\0\u{3}tracking_enabled\0\u{3}min_detection_confidence\0\u{3}min_suppression_threshold\0\u{3}num_faces\0\u{3}min_face_presence_confidence\0\u{3}min_tracking_confidence\0\u{3}output_face_mesh\0\u{3}output_transformation_matrix\0\u{3}detector_interval_frames\0\u{3}max_missed_frames\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}running_mode\0\u{3}performance_mode\0\u{3}landmark_mode\0\u{3}contour_mode\0\u{3}classification_mode\0\u{3}min_face_size\0\u{3}tracking_enabled\0\u{3}min_detection_confidence\0\u{3}min_suppression_threshold\0\u{3}num_faces\0\u{3}min_face_presence_confidence\0\u{3}min_tracking_confidence\0\u{3}output_face_mesh\0\u{3}output_transformation_matrix\0\u{3}detector_interval_frames\0\u{3}max_missed_frames\0\u{3}refuse_damaged_jpeg\0")
+
+  fileprivate class _StorageClass {
+    var _runningMode: Faceworker_V1_RunningMode = .image
+    var _performanceMode: Faceworker_V1_PerformanceMode = .fast
+    var _landmarkMode: Faceworker_V1_LandmarkMode = .none
+    var _contourMode: Faceworker_V1_ContourMode = .none
+    var _classificationMode: Faceworker_V1_ClassificationMode = .none
+    var _optionalMinFaceSize: Faceworker_V1_SessionOptions.OneOf_OptionalMinFaceSize?
+    var _trackingEnabled: Bool = false
+    var _optionalMinDetectionConfidence: Faceworker_V1_SessionOptions.OneOf_OptionalMinDetectionConfidence?
+    var _optionalMinSuppressionThreshold: Faceworker_V1_SessionOptions.OneOf_OptionalMinSuppressionThreshold?
+    var _optionalNumFaces: Faceworker_V1_SessionOptions.OneOf_OptionalNumFaces?
+    var _optionalMinFacePresenceConfidence: Faceworker_V1_SessionOptions.OneOf_OptionalMinFacePresenceConfidence?
+    var _optionalMinTrackingConfidence: Faceworker_V1_SessionOptions.OneOf_OptionalMinTrackingConfidence?
+    var _outputFaceMesh: Bool = false
+    var _outputTransformationMatrix: Bool = false
+    var _detectorIntervalFrames: UInt32 = 0
+    var _optionalMaxMissedFrames: Faceworker_V1_SessionOptions.OneOf_OptionalMaxMissedFrames?
+    var _refuseDamagedJpeg: Bool = false
+
+      // This property is used as the initial default value for new instances of the type.
+      // The type itself is protecting the reference to its storage via CoW semantics.
+      // This will force a copy to be made of this reference when the first mutation occurs;
+      // hence, it is safe to mark this as `nonisolated(unsafe)`.
+      static nonisolated(unsafe) let defaultInstance = _StorageClass()
+
+    private init() {}
+
+    init(copying source: _StorageClass) {
+      _runningMode = source._runningMode
+      _performanceMode = source._performanceMode
+      _landmarkMode = source._landmarkMode
+      _contourMode = source._contourMode
+      _classificationMode = source._classificationMode
+      _optionalMinFaceSize = source._optionalMinFaceSize
+      _trackingEnabled = source._trackingEnabled
+      _optionalMinDetectionConfidence = source._optionalMinDetectionConfidence
+      _optionalMinSuppressionThreshold = source._optionalMinSuppressionThreshold
+      _optionalNumFaces = source._optionalNumFaces
+      _optionalMinFacePresenceConfidence = source._optionalMinFacePresenceConfidence
+      _optionalMinTrackingConfidence = source._optionalMinTrackingConfidence
+      _outputFaceMesh = source._outputFaceMesh
+      _outputTransformationMatrix = source._outputTransformationMatrix
+      _detectorIntervalFrames = source._detectorIntervalFrames
+      _optionalMaxMissedFrames = source._optionalMaxMissedFrames
+      _refuseDamagedJpeg = source._refuseDamagedJpeg
+    }
+  }
+
+  fileprivate mutating func _uniqueStorage() -> _StorageClass {
+    if !isKnownUniquelyReferenced(&_storage) {
+      _storage = _StorageClass(copying: _storage)
+    }
+    return _storage
+  }
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
-    while let fieldNumber = try decoder.nextFieldNumber() {
-      // The use of inline closures is to circumvent an issue where the compiler
-      // allocates stack space for every case branch when no optimizations are
-      // enabled. https://github.com/apple/swift-protobuf/issues/1034
-      switch fieldNumber {
-      case 1: try { try decoder.decodeSingularEnumField(value: &self.runningMode) }()
-      case 2: try { try decoder.decodeSingularEnumField(value: &self.performanceMode) }()
-      case 3: try { try decoder.decodeSingularEnumField(value: &self.landmarkMode) }()
-      case 4: try { try decoder.decodeSingularEnumField(value: &self.contourMode) }()
-      case 5: try { try decoder.decodeSingularEnumField(value: &self.classificationMode) }()
-      case 6: try {
-        var v: Float?
-        try decoder.decodeSingularFloatField(value: &v)
-        if let v = v {
-          if self.optionalMinFaceSize != nil {try decoder.handleConflictingOneOf()}
-          self.optionalMinFaceSize = .minFaceSize(v)
+    _ = _uniqueStorage()
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      while let fieldNumber = try decoder.nextFieldNumber() {
+        // The use of inline closures is to circumvent an issue where the compiler
+        // allocates stack space for every case branch when no optimizations are
+        // enabled. https://github.com/apple/swift-protobuf/issues/1034
+        switch fieldNumber {
+        case 1: try { try decoder.decodeSingularEnumField(value: &_storage._runningMode) }()
+        case 2: try { try decoder.decodeSingularEnumField(value: &_storage._performanceMode) }()
+        case 3: try { try decoder.decodeSingularEnumField(value: &_storage._landmarkMode) }()
+        case 4: try { try decoder.decodeSingularEnumField(value: &_storage._contourMode) }()
+        case 5: try { try decoder.decodeSingularEnumField(value: &_storage._classificationMode) }()
+        case 6: try {
+          var v: Float?
+          try decoder.decodeSingularFloatField(value: &v)
+          if let v = v {
+            if _storage._optionalMinFaceSize != nil {try decoder.handleConflictingOneOf()}
+            _storage._optionalMinFaceSize = .minFaceSize(v)
+          }
+        }()
+        case 7: try { try decoder.decodeSingularBoolField(value: &_storage._trackingEnabled) }()
+        case 8: try {
+          var v: Float?
+          try decoder.decodeSingularFloatField(value: &v)
+          if let v = v {
+            if _storage._optionalMinDetectionConfidence != nil {try decoder.handleConflictingOneOf()}
+            _storage._optionalMinDetectionConfidence = .minDetectionConfidence(v)
+          }
+        }()
+        case 9: try {
+          var v: Float?
+          try decoder.decodeSingularFloatField(value: &v)
+          if let v = v {
+            if _storage._optionalMinSuppressionThreshold != nil {try decoder.handleConflictingOneOf()}
+            _storage._optionalMinSuppressionThreshold = .minSuppressionThreshold(v)
+          }
+        }()
+        case 10: try {
+          var v: UInt32?
+          try decoder.decodeSingularUInt32Field(value: &v)
+          if let v = v {
+            if _storage._optionalNumFaces != nil {try decoder.handleConflictingOneOf()}
+            _storage._optionalNumFaces = .numFaces(v)
+          }
+        }()
+        case 11: try {
+          var v: Float?
+          try decoder.decodeSingularFloatField(value: &v)
+          if let v = v {
+            if _storage._optionalMinFacePresenceConfidence != nil {try decoder.handleConflictingOneOf()}
+            _storage._optionalMinFacePresenceConfidence = .minFacePresenceConfidence(v)
+          }
+        }()
+        case 12: try {
+          var v: Float?
+          try decoder.decodeSingularFloatField(value: &v)
+          if let v = v {
+            if _storage._optionalMinTrackingConfidence != nil {try decoder.handleConflictingOneOf()}
+            _storage._optionalMinTrackingConfidence = .minTrackingConfidence(v)
+          }
+        }()
+        case 13: try { try decoder.decodeSingularBoolField(value: &_storage._outputFaceMesh) }()
+        case 14: try { try decoder.decodeSingularBoolField(value: &_storage._outputTransformationMatrix) }()
+        case 15: try { try decoder.decodeSingularUInt32Field(value: &_storage._detectorIntervalFrames) }()
+        case 16: try {
+          var v: UInt32?
+          try decoder.decodeSingularUInt32Field(value: &v)
+          if let v = v {
+            if _storage._optionalMaxMissedFrames != nil {try decoder.handleConflictingOneOf()}
+            _storage._optionalMaxMissedFrames = .maxMissedFrames(v)
+          }
+        }()
+        case 17: try { try decoder.decodeSingularBoolField(value: &_storage._refuseDamagedJpeg) }()
+        default: break
         }
-      }()
-      case 7: try { try decoder.decodeSingularBoolField(value: &self.trackingEnabled) }()
-      case 8: try {
-        var v: Float?
-        try decoder.decodeSingularFloatField(value: &v)
-        if let v = v {
-          if self.optionalMinDetectionConfidence != nil {try decoder.handleConflictingOneOf()}
-          self.optionalMinDetectionConfidence = .minDetectionConfidence(v)
-        }
-      }()
-      case 9: try {
-        var v: Float?
-        try decoder.decodeSingularFloatField(value: &v)
-        if let v = v {
-          if self.optionalMinSuppressionThreshold != nil {try decoder.handleConflictingOneOf()}
-          self.optionalMinSuppressionThreshold = .minSuppressionThreshold(v)
-        }
-      }()
-      case 10: try {
-        var v: UInt32?
-        try decoder.decodeSingularUInt32Field(value: &v)
-        if let v = v {
-          if self.optionalNumFaces != nil {try decoder.handleConflictingOneOf()}
-          self.optionalNumFaces = .numFaces(v)
-        }
-      }()
-      case 11: try {
-        var v: Float?
-        try decoder.decodeSingularFloatField(value: &v)
-        if let v = v {
-          if self.optionalMinFacePresenceConfidence != nil {try decoder.handleConflictingOneOf()}
-          self.optionalMinFacePresenceConfidence = .minFacePresenceConfidence(v)
-        }
-      }()
-      case 12: try {
-        var v: Float?
-        try decoder.decodeSingularFloatField(value: &v)
-        if let v = v {
-          if self.optionalMinTrackingConfidence != nil {try decoder.handleConflictingOneOf()}
-          self.optionalMinTrackingConfidence = .minTrackingConfidence(v)
-        }
-      }()
-      case 13: try { try decoder.decodeSingularBoolField(value: &self.outputFaceMesh) }()
-      case 14: try { try decoder.decodeSingularBoolField(value: &self.outputTransformationMatrix) }()
-      case 15: try { try decoder.decodeSingularUInt32Field(value: &self.detectorIntervalFrames) }()
-      case 16: try {
-        var v: UInt32?
-        try decoder.decodeSingularUInt32Field(value: &v)
-        if let v = v {
-          if self.optionalMaxMissedFrames != nil {try decoder.handleConflictingOneOf()}
-          self.optionalMaxMissedFrames = .maxMissedFrames(v)
-        }
-      }()
-      default: break
       }
     }
   }
 
   public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
-    // The use of inline closures is to circumvent an issue where the compiler
-    // allocates stack space for every if/case branch local when no optimizations
-    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
-    // https://github.com/apple/swift-protobuf/issues/1182
-    if self.runningMode != .image {
-      try visitor.visitSingularEnumField(value: self.runningMode, fieldNumber: 1)
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every if/case branch local when no optimizations
+      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+      // https://github.com/apple/swift-protobuf/issues/1182
+      if _storage._runningMode != .image {
+        try visitor.visitSingularEnumField(value: _storage._runningMode, fieldNumber: 1)
+      }
+      if _storage._performanceMode != .fast {
+        try visitor.visitSingularEnumField(value: _storage._performanceMode, fieldNumber: 2)
+      }
+      if _storage._landmarkMode != .none {
+        try visitor.visitSingularEnumField(value: _storage._landmarkMode, fieldNumber: 3)
+      }
+      if _storage._contourMode != .none {
+        try visitor.visitSingularEnumField(value: _storage._contourMode, fieldNumber: 4)
+      }
+      if _storage._classificationMode != .none {
+        try visitor.visitSingularEnumField(value: _storage._classificationMode, fieldNumber: 5)
+      }
+      try { if case .minFaceSize(let v)? = _storage._optionalMinFaceSize {
+        try visitor.visitSingularFloatField(value: v, fieldNumber: 6)
+      } }()
+      if _storage._trackingEnabled != false {
+        try visitor.visitSingularBoolField(value: _storage._trackingEnabled, fieldNumber: 7)
+      }
+      try { if case .minDetectionConfidence(let v)? = _storage._optionalMinDetectionConfidence {
+        try visitor.visitSingularFloatField(value: v, fieldNumber: 8)
+      } }()
+      try { if case .minSuppressionThreshold(let v)? = _storage._optionalMinSuppressionThreshold {
+        try visitor.visitSingularFloatField(value: v, fieldNumber: 9)
+      } }()
+      try { if case .numFaces(let v)? = _storage._optionalNumFaces {
+        try visitor.visitSingularUInt32Field(value: v, fieldNumber: 10)
+      } }()
+      try { if case .minFacePresenceConfidence(let v)? = _storage._optionalMinFacePresenceConfidence {
+        try visitor.visitSingularFloatField(value: v, fieldNumber: 11)
+      } }()
+      try { if case .minTrackingConfidence(let v)? = _storage._optionalMinTrackingConfidence {
+        try visitor.visitSingularFloatField(value: v, fieldNumber: 12)
+      } }()
+      if _storage._outputFaceMesh != false {
+        try visitor.visitSingularBoolField(value: _storage._outputFaceMesh, fieldNumber: 13)
+      }
+      if _storage._outputTransformationMatrix != false {
+        try visitor.visitSingularBoolField(value: _storage._outputTransformationMatrix, fieldNumber: 14)
+      }
+      if _storage._detectorIntervalFrames != 0 {
+        try visitor.visitSingularUInt32Field(value: _storage._detectorIntervalFrames, fieldNumber: 15)
+      }
+      try { if case .maxMissedFrames(let v)? = _storage._optionalMaxMissedFrames {
+        try visitor.visitSingularUInt32Field(value: v, fieldNumber: 16)
+      } }()
+      if _storage._refuseDamagedJpeg != false {
+        try visitor.visitSingularBoolField(value: _storage._refuseDamagedJpeg, fieldNumber: 17)
+      }
     }
-    if self.performanceMode != .fast {
-      try visitor.visitSingularEnumField(value: self.performanceMode, fieldNumber: 2)
-    }
-    if self.landmarkMode != .none {
-      try visitor.visitSingularEnumField(value: self.landmarkMode, fieldNumber: 3)
-    }
-    if self.contourMode != .none {
-      try visitor.visitSingularEnumField(value: self.contourMode, fieldNumber: 4)
-    }
-    if self.classificationMode != .none {
-      try visitor.visitSingularEnumField(value: self.classificationMode, fieldNumber: 5)
-    }
-    try { if case .minFaceSize(let v)? = self.optionalMinFaceSize {
-      try visitor.visitSingularFloatField(value: v, fieldNumber: 6)
-    } }()
-    if self.trackingEnabled != false {
-      try visitor.visitSingularBoolField(value: self.trackingEnabled, fieldNumber: 7)
-    }
-    try { if case .minDetectionConfidence(let v)? = self.optionalMinDetectionConfidence {
-      try visitor.visitSingularFloatField(value: v, fieldNumber: 8)
-    } }()
-    try { if case .minSuppressionThreshold(let v)? = self.optionalMinSuppressionThreshold {
-      try visitor.visitSingularFloatField(value: v, fieldNumber: 9)
-    } }()
-    try { if case .numFaces(let v)? = self.optionalNumFaces {
-      try visitor.visitSingularUInt32Field(value: v, fieldNumber: 10)
-    } }()
-    try { if case .minFacePresenceConfidence(let v)? = self.optionalMinFacePresenceConfidence {
-      try visitor.visitSingularFloatField(value: v, fieldNumber: 11)
-    } }()
-    try { if case .minTrackingConfidence(let v)? = self.optionalMinTrackingConfidence {
-      try visitor.visitSingularFloatField(value: v, fieldNumber: 12)
-    } }()
-    if self.outputFaceMesh != false {
-      try visitor.visitSingularBoolField(value: self.outputFaceMesh, fieldNumber: 13)
-    }
-    if self.outputTransformationMatrix != false {
-      try visitor.visitSingularBoolField(value: self.outputTransformationMatrix, fieldNumber: 14)
-    }
-    if self.detectorIntervalFrames != 0 {
-      try visitor.visitSingularUInt32Field(value: self.detectorIntervalFrames, fieldNumber: 15)
-    }
-    try { if case .maxMissedFrames(let v)? = self.optionalMaxMissedFrames {
-      try visitor.visitSingularUInt32Field(value: v, fieldNumber: 16)
-    } }()
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Faceworker_V1_SessionOptions, rhs: Faceworker_V1_SessionOptions) -> Bool {
-    if lhs.runningMode != rhs.runningMode {return false}
-    if lhs.performanceMode != rhs.performanceMode {return false}
-    if lhs.landmarkMode != rhs.landmarkMode {return false}
-    if lhs.contourMode != rhs.contourMode {return false}
-    if lhs.classificationMode != rhs.classificationMode {return false}
-    if lhs.optionalMinFaceSize != rhs.optionalMinFaceSize {return false}
-    if lhs.trackingEnabled != rhs.trackingEnabled {return false}
-    if lhs.optionalMinDetectionConfidence != rhs.optionalMinDetectionConfidence {return false}
-    if lhs.optionalMinSuppressionThreshold != rhs.optionalMinSuppressionThreshold {return false}
-    if lhs.optionalNumFaces != rhs.optionalNumFaces {return false}
-    if lhs.optionalMinFacePresenceConfidence != rhs.optionalMinFacePresenceConfidence {return false}
-    if lhs.optionalMinTrackingConfidence != rhs.optionalMinTrackingConfidence {return false}
-    if lhs.outputFaceMesh != rhs.outputFaceMesh {return false}
-    if lhs.outputTransformationMatrix != rhs.outputTransformationMatrix {return false}
-    if lhs.detectorIntervalFrames != rhs.detectorIntervalFrames {return false}
-    if lhs.optionalMaxMissedFrames != rhs.optionalMaxMissedFrames {return false}
+    if lhs._storage !== rhs._storage {
+      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
+        let _storage = _args.0
+        let rhs_storage = _args.1
+        if _storage._runningMode != rhs_storage._runningMode {return false}
+        if _storage._performanceMode != rhs_storage._performanceMode {return false}
+        if _storage._landmarkMode != rhs_storage._landmarkMode {return false}
+        if _storage._contourMode != rhs_storage._contourMode {return false}
+        if _storage._classificationMode != rhs_storage._classificationMode {return false}
+        if _storage._optionalMinFaceSize != rhs_storage._optionalMinFaceSize {return false}
+        if _storage._trackingEnabled != rhs_storage._trackingEnabled {return false}
+        if _storage._optionalMinDetectionConfidence != rhs_storage._optionalMinDetectionConfidence {return false}
+        if _storage._optionalMinSuppressionThreshold != rhs_storage._optionalMinSuppressionThreshold {return false}
+        if _storage._optionalNumFaces != rhs_storage._optionalNumFaces {return false}
+        if _storage._optionalMinFacePresenceConfidence != rhs_storage._optionalMinFacePresenceConfidence {return false}
+        if _storage._optionalMinTrackingConfidence != rhs_storage._optionalMinTrackingConfidence {return false}
+        if _storage._outputFaceMesh != rhs_storage._outputFaceMesh {return false}
+        if _storage._outputTransformationMatrix != rhs_storage._outputTransformationMatrix {return false}
+        if _storage._detectorIntervalFrames != rhs_storage._detectorIntervalFrames {return false}
+        if _storage._optionalMaxMissedFrames != rhs_storage._optionalMaxMissedFrames {return false}
+        if _storage._refuseDamagedJpeg != rhs_storage._refuseDamagedJpeg {return false}
+        return true
+      }
+      if !storagesAreEqual {return false}
+    }
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -3016,7 +3861,7 @@ nonisolated extension Faceworker_V1_ProcessFrameRequest: SwiftProtobuf.Message, 
 
 nonisolated extension Faceworker_V1_Frame: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Frame"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}jpeg\0\u{1}raw\0\u{1}orientation\0\u{3}timestamp_ms\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}jpeg\0\u{1}raw\0\u{1}orientation\0\u{3}timestamp_ms\0\u{3}shared_jpeg\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -3047,6 +3892,19 @@ nonisolated extension Faceworker_V1_Frame: SwiftProtobuf.Message, SwiftProtobuf.
       }()
       case 3: try { try decoder.decodeSingularEnumField(value: &self.orientation) }()
       case 4: try { try decoder.decodeSingularInt64Field(value: &self.timestampMs) }()
+      case 5: try {
+        var v: Faceworker_V1_BufferRegion?
+        var hadOneofValue = false
+        if let current = self.image {
+          hadOneofValue = true
+          if case .sharedJpeg(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.image = .sharedJpeg(v)
+        }
+      }()
       default: break
       }
     }
@@ -3066,7 +3924,7 @@ nonisolated extension Faceworker_V1_Frame: SwiftProtobuf.Message, SwiftProtobuf.
       guard case .raw(let v)? = self.image else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
     }()
-    case nil: break
+    default: break
     }
     if self.orientation != .topLeft {
       try visitor.visitSingularEnumField(value: self.orientation, fieldNumber: 3)
@@ -3074,6 +3932,9 @@ nonisolated extension Faceworker_V1_Frame: SwiftProtobuf.Message, SwiftProtobuf.
     if self.timestampMs != 0 {
       try visitor.visitSingularInt64Field(value: self.timestampMs, fieldNumber: 4)
     }
+    try { if case .sharedJpeg(let v)? = self.image {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 5)
+    } }()
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -3088,7 +3949,7 @@ nonisolated extension Faceworker_V1_Frame: SwiftProtobuf.Message, SwiftProtobuf.
 
 nonisolated extension Faceworker_V1_RawImage: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".RawImage"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}format\0\u{1}width\0\u{1}height\0\u{3}row_stride\0\u{1}data\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}format\0\u{1}width\0\u{1}height\0\u{3}row_stride\0\u{1}data\0\u{1}region\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -3101,12 +3962,17 @@ nonisolated extension Faceworker_V1_RawImage: SwiftProtobuf.Message, SwiftProtob
       case 3: try { try decoder.decodeSingularUInt32Field(value: &self.height) }()
       case 4: try { try decoder.decodeSingularUInt32Field(value: &self.rowStride) }()
       case 5: try { try decoder.decodeSingularBytesField(value: &self.data) }()
+      case 6: try { try decoder.decodeSingularMessageField(value: &self._region) }()
       default: break
       }
     }
   }
 
   public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
     if self.format != .unspecified {
       try visitor.visitSingularEnumField(value: self.format, fieldNumber: 1)
     }
@@ -3122,6 +3988,9 @@ nonisolated extension Faceworker_V1_RawImage: SwiftProtobuf.Message, SwiftProtob
     if !self.data.isEmpty {
       try visitor.visitSingularBytesField(value: self.data, fieldNumber: 5)
     }
+    try { if let v = self._region {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 6)
+    } }()
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -3131,6 +4000,47 @@ nonisolated extension Faceworker_V1_RawImage: SwiftProtobuf.Message, SwiftProtob
     if lhs.height != rhs.height {return false}
     if lhs.rowStride != rhs.rowStride {return false}
     if lhs.data != rhs.data {return false}
+    if lhs._region != rhs._region {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Faceworker_V1_BufferRegion: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".BufferRegion"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}buffer_id\0\u{1}offset\0\u{1}length\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.bufferID) }()
+      case 2: try { try decoder.decodeSingularUInt64Field(value: &self.offset) }()
+      case 3: try { try decoder.decodeSingularUInt64Field(value: &self.length) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.bufferID != 0 {
+      try visitor.visitSingularUInt64Field(value: self.bufferID, fieldNumber: 1)
+    }
+    if self.offset != 0 {
+      try visitor.visitSingularUInt64Field(value: self.offset, fieldNumber: 2)
+    }
+    if self.length != 0 {
+      try visitor.visitSingularUInt64Field(value: self.length, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Faceworker_V1_BufferRegion, rhs: Faceworker_V1_BufferRegion) -> Bool {
+    if lhs.bufferID != rhs.bufferID {return false}
+    if lhs.offset != rhs.offset {return false}
+    if lhs.length != rhs.length {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -3138,7 +4048,7 @@ nonisolated extension Faceworker_V1_RawImage: SwiftProtobuf.Message, SwiftProtob
 
 nonisolated extension Faceworker_V1_FrameResult: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".FrameResult"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}session_id\0\u{3}timestamp_ms\0\u{3}image_width\0\u{3}image_height\0\u{1}faces\0\u{1}timings\0\u{3}detector_ran\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}session_id\0\u{3}timestamp_ms\0\u{3}image_width\0\u{3}image_height\0\u{1}faces\0\u{1}timings\0\u{3}detector_ran\0\u{1}warnings\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -3153,6 +4063,7 @@ nonisolated extension Faceworker_V1_FrameResult: SwiftProtobuf.Message, SwiftPro
       case 5: try { try decoder.decodeRepeatedMessageField(value: &self.faces) }()
       case 6: try { try decoder.decodeSingularMessageField(value: &self._timings) }()
       case 7: try { try decoder.decodeSingularBoolField(value: &self.detectorRan) }()
+      case 8: try { try decoder.decodeRepeatedStringField(value: &self.warnings) }()
       default: break
       }
     }
@@ -3184,6 +4095,9 @@ nonisolated extension Faceworker_V1_FrameResult: SwiftProtobuf.Message, SwiftPro
     if self.detectorRan != false {
       try visitor.visitSingularBoolField(value: self.detectorRan, fieldNumber: 7)
     }
+    if !self.warnings.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.warnings, fieldNumber: 8)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -3195,6 +4109,7 @@ nonisolated extension Faceworker_V1_FrameResult: SwiftProtobuf.Message, SwiftPro
     if lhs.faces != rhs.faces {return false}
     if lhs._timings != rhs._timings {return false}
     if lhs.detectorRan != rhs.detectorRan {return false}
+    if lhs.warnings != rhs.warnings {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -3723,7 +4638,7 @@ nonisolated extension Faceworker_V1_FrameDropped.Reason: SwiftProtobuf._ProtoNam
 
 nonisolated extension Faceworker_V1_Status: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Status"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}code\0\u{1}message\0\u{3}session_id\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}code\0\u{1}message\0\u{3}session_id\0\u{3}timestamp_ms\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -3739,6 +4654,14 @@ nonisolated extension Faceworker_V1_Status: SwiftProtobuf.Message, SwiftProtobuf
         if let v = v {
           if self.optionalSessionID != nil {try decoder.handleConflictingOneOf()}
           self.optionalSessionID = .sessionID(v)
+        }
+      }()
+      case 4: try {
+        var v: Int64?
+        try decoder.decodeSingularInt64Field(value: &v)
+        if let v = v {
+          if self.optionalTimestampMs != nil {try decoder.handleConflictingOneOf()}
+          self.optionalTimestampMs = .timestampMs(v)
         }
       }()
       default: break
@@ -3760,6 +4683,9 @@ nonisolated extension Faceworker_V1_Status: SwiftProtobuf.Message, SwiftProtobuf
     try { if case .sessionID(let v)? = self.optionalSessionID {
       try visitor.visitSingularUInt64Field(value: v, fieldNumber: 3)
     } }()
+    try { if case .timestampMs(let v)? = self.optionalTimestampMs {
+      try visitor.visitSingularInt64Field(value: v, fieldNumber: 4)
+    } }()
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -3767,6 +4693,7 @@ nonisolated extension Faceworker_V1_Status: SwiftProtobuf.Message, SwiftProtobuf
     if lhs.code != rhs.code {return false}
     if lhs.message != rhs.message {return false}
     if lhs.optionalSessionID != rhs.optionalSessionID {return false}
+    if lhs.optionalTimestampMs != rhs.optionalTimestampMs {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -3857,7 +4784,7 @@ nonisolated extension Faceworker_V1_GetStatsRequest: SwiftProtobuf.Message, Swif
 
 nonisolated extension Faceworker_V1_GetStatsResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".GetStatsResponse"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}uptime_seconds\0\u{1}connections\0\u{1}sessions\0\u{3}frames_processed\0\u{3}frames_dropped\0\u{3}frames_failed\0\u{3}stage_latencies\0\u{3}resident_memory_bytes\0\u{3}inference_threads\0\u{1}models\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}uptime_seconds\0\u{1}connections\0\u{1}sessions\0\u{3}frames_processed\0\u{3}frames_dropped\0\u{3}frames_failed\0\u{3}stage_latencies\0\u{3}resident_memory_bytes\0\u{3}inference_threads\0\u{1}models\0\u{1}subscriptions\0\u{3}events_missed\0\u{3}shared_buffers\0\u{3}mapped_bytes\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -3875,6 +4802,10 @@ nonisolated extension Faceworker_V1_GetStatsResponse: SwiftProtobuf.Message, Swi
       case 8: try { try decoder.decodeSingularUInt64Field(value: &self.residentMemoryBytes) }()
       case 9: try { try decoder.decodeSingularUInt32Field(value: &self.inferenceThreads) }()
       case 10: try { try decoder.decodeRepeatedMessageField(value: &self.models) }()
+      case 11: try { try decoder.decodeSingularUInt32Field(value: &self.subscriptions) }()
+      case 12: try { try decoder.decodeSingularUInt64Field(value: &self.eventsMissed) }()
+      case 13: try { try decoder.decodeSingularUInt32Field(value: &self.sharedBuffers) }()
+      case 14: try { try decoder.decodeSingularUInt64Field(value: &self.mappedBytes) }()
       default: break
       }
     }
@@ -3911,6 +4842,18 @@ nonisolated extension Faceworker_V1_GetStatsResponse: SwiftProtobuf.Message, Swi
     if !self.models.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.models, fieldNumber: 10)
     }
+    if self.subscriptions != 0 {
+      try visitor.visitSingularUInt32Field(value: self.subscriptions, fieldNumber: 11)
+    }
+    if self.eventsMissed != 0 {
+      try visitor.visitSingularUInt64Field(value: self.eventsMissed, fieldNumber: 12)
+    }
+    if self.sharedBuffers != 0 {
+      try visitor.visitSingularUInt32Field(value: self.sharedBuffers, fieldNumber: 13)
+    }
+    if self.mappedBytes != 0 {
+      try visitor.visitSingularUInt64Field(value: self.mappedBytes, fieldNumber: 14)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -3925,6 +4868,10 @@ nonisolated extension Faceworker_V1_GetStatsResponse: SwiftProtobuf.Message, Swi
     if lhs.residentMemoryBytes != rhs.residentMemoryBytes {return false}
     if lhs.inferenceThreads != rhs.inferenceThreads {return false}
     if lhs.models != rhs.models {return false}
+    if lhs.subscriptions != rhs.subscriptions {return false}
+    if lhs.eventsMissed != rhs.eventsMissed {return false}
+    if lhs.sharedBuffers != rhs.sharedBuffers {return false}
+    if lhs.mappedBytes != rhs.mappedBytes {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -4015,6 +4962,527 @@ nonisolated extension Faceworker_V1_ModelInfo: SwiftProtobuf.Message, SwiftProto
     if lhs.name != rhs.name {return false}
     if lhs.sha256 != rhs.sha256 {return false}
     if lhs.sizeBytes != rhs.sizeBytes {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Faceworker_V1_SubscribeRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".SubscribeRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.name) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.name.isEmpty {
+      try visitor.visitSingularStringField(value: self.name, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Faceworker_V1_SubscribeRequest, rhs: Faceworker_V1_SubscribeRequest) -> Bool {
+    if lhs.name != rhs.name {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Faceworker_V1_SubscribeResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".SubscribeResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}subscription_id\0\u{3}session_id\0\u{1}name\0\u{1}options\0\u{3}queue_limit\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.subscriptionID) }()
+      case 2: try { try decoder.decodeSingularUInt64Field(value: &self.sessionID) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.name) }()
+      case 4: try { try decoder.decodeSingularMessageField(value: &self._options) }()
+      case 5: try { try decoder.decodeSingularUInt32Field(value: &self.queueLimit) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if self.subscriptionID != 0 {
+      try visitor.visitSingularUInt64Field(value: self.subscriptionID, fieldNumber: 1)
+    }
+    if self.sessionID != 0 {
+      try visitor.visitSingularUInt64Field(value: self.sessionID, fieldNumber: 2)
+    }
+    if !self.name.isEmpty {
+      try visitor.visitSingularStringField(value: self.name, fieldNumber: 3)
+    }
+    try { if let v = self._options {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 4)
+    } }()
+    if self.queueLimit != 0 {
+      try visitor.visitSingularUInt32Field(value: self.queueLimit, fieldNumber: 5)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Faceworker_V1_SubscribeResponse, rhs: Faceworker_V1_SubscribeResponse) -> Bool {
+    if lhs.subscriptionID != rhs.subscriptionID {return false}
+    if lhs.sessionID != rhs.sessionID {return false}
+    if lhs.name != rhs.name {return false}
+    if lhs._options != rhs._options {return false}
+    if lhs.queueLimit != rhs.queueLimit {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Faceworker_V1_SessionEvent: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".SessionEvent"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}subscription_id\0\u{3}frame_result\0\u{3}frame_dropped\0\u{3}frame_error\0\u{3}events_missed\0\u{3}session_reset\0\u{3}session_ended\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.subscriptionID) }()
+      case 2: try {
+        var v: Faceworker_V1_FrameResult?
+        var hadOneofValue = false
+        if let current = self.event {
+          hadOneofValue = true
+          if case .frameResult(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.event = .frameResult(v)
+        }
+      }()
+      case 3: try {
+        var v: Faceworker_V1_FrameDropped?
+        var hadOneofValue = false
+        if let current = self.event {
+          hadOneofValue = true
+          if case .frameDropped(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.event = .frameDropped(v)
+        }
+      }()
+      case 4: try {
+        var v: Faceworker_V1_Status?
+        var hadOneofValue = false
+        if let current = self.event {
+          hadOneofValue = true
+          if case .frameError(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.event = .frameError(v)
+        }
+      }()
+      case 5: try {
+        var v: Faceworker_V1_EventsMissed?
+        var hadOneofValue = false
+        if let current = self.event {
+          hadOneofValue = true
+          if case .eventsMissed(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.event = .eventsMissed(v)
+        }
+      }()
+      case 6: try {
+        var v: Faceworker_V1_SessionReset?
+        var hadOneofValue = false
+        if let current = self.event {
+          hadOneofValue = true
+          if case .sessionReset(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.event = .sessionReset(v)
+        }
+      }()
+      case 7: try {
+        var v: Faceworker_V1_SessionEnded?
+        var hadOneofValue = false
+        if let current = self.event {
+          hadOneofValue = true
+          if case .sessionEnded(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.event = .sessionEnded(v)
+        }
+      }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if self.subscriptionID != 0 {
+      try visitor.visitSingularUInt64Field(value: self.subscriptionID, fieldNumber: 1)
+    }
+    switch self.event {
+    case .frameResult?: try {
+      guard case .frameResult(let v)? = self.event else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+    }()
+    case .frameDropped?: try {
+      guard case .frameDropped(let v)? = self.event else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
+    }()
+    case .frameError?: try {
+      guard case .frameError(let v)? = self.event else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 4)
+    }()
+    case .eventsMissed?: try {
+      guard case .eventsMissed(let v)? = self.event else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 5)
+    }()
+    case .sessionReset?: try {
+      guard case .sessionReset(let v)? = self.event else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 6)
+    }()
+    case .sessionEnded?: try {
+      guard case .sessionEnded(let v)? = self.event else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 7)
+    }()
+    case nil: break
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Faceworker_V1_SessionEvent, rhs: Faceworker_V1_SessionEvent) -> Bool {
+    if lhs.subscriptionID != rhs.subscriptionID {return false}
+    if lhs.event != rhs.event {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Faceworker_V1_EventsMissed: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".EventsMissed"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}count\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.count) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.count != 0 {
+      try visitor.visitSingularUInt64Field(value: self.count, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Faceworker_V1_EventsMissed, rhs: Faceworker_V1_EventsMissed) -> Bool {
+    if lhs.count != rhs.count {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Faceworker_V1_SessionReset: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".SessionReset"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap()
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    // Load everything into unknown fields
+    while try decoder.nextFieldNumber() != nil {}
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Faceworker_V1_SessionReset, rhs: Faceworker_V1_SessionReset) -> Bool {
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Faceworker_V1_SessionEnded: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".SessionEnded"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}reason\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularEnumField(value: &self.reason) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.reason != .unspecified {
+      try visitor.visitSingularEnumField(value: self.reason, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Faceworker_V1_SessionEnded, rhs: Faceworker_V1_SessionEnded) -> Bool {
+    if lhs.reason != rhs.reason {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Faceworker_V1_SessionEnded.Reason: SwiftProtobuf._ProtoNameProviding {
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0REASON_UNSPECIFIED\0\u{1}REASON_SESSION_CLOSED\0\u{1}REASON_PRODUCER_GONE\0\u{1}REASON_UNSUBSCRIBED\0\u{1}REASON_WORKER_STOPPING\0")
+}
+
+nonisolated extension Faceworker_V1_UnsubscribeRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".UnsubscribeRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}subscription_id\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.subscriptionID) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.subscriptionID != 0 {
+      try visitor.visitSingularUInt64Field(value: self.subscriptionID, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Faceworker_V1_UnsubscribeRequest, rhs: Faceworker_V1_UnsubscribeRequest) -> Bool {
+    if lhs.subscriptionID != rhs.subscriptionID {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Faceworker_V1_UnsubscribeResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".UnsubscribeResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}subscription_id\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.subscriptionID) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.subscriptionID != 0 {
+      try visitor.visitSingularUInt64Field(value: self.subscriptionID, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Faceworker_V1_UnsubscribeResponse, rhs: Faceworker_V1_UnsubscribeResponse) -> Bool {
+    if lhs.subscriptionID != rhs.subscriptionID {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Faceworker_V1_RegisterBufferRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".RegisterBufferRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap()
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    // Load everything into unknown fields
+    while try decoder.nextFieldNumber() != nil {}
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Faceworker_V1_RegisterBufferRequest, rhs: Faceworker_V1_RegisterBufferRequest) -> Bool {
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Faceworker_V1_RegisterBufferResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".RegisterBufferResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}buffer_id\0\u{1}token\0\u{3}handoff_address\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.bufferID) }()
+      case 2: try { try decoder.decodeSingularBytesField(value: &self.token) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.handoffAddress) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.bufferID != 0 {
+      try visitor.visitSingularUInt64Field(value: self.bufferID, fieldNumber: 1)
+    }
+    if !self.token.isEmpty {
+      try visitor.visitSingularBytesField(value: self.token, fieldNumber: 2)
+    }
+    if !self.handoffAddress.isEmpty {
+      try visitor.visitSingularStringField(value: self.handoffAddress, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Faceworker_V1_RegisterBufferResponse, rhs: Faceworker_V1_RegisterBufferResponse) -> Bool {
+    if lhs.bufferID != rhs.bufferID {return false}
+    if lhs.token != rhs.token {return false}
+    if lhs.handoffAddress != rhs.handoffAddress {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Faceworker_V1_BufferRegistered: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".BufferRegistered"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}buffer_id\0\u{3}size_bytes\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.bufferID) }()
+      case 2: try { try decoder.decodeSingularUInt64Field(value: &self.sizeBytes) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.bufferID != 0 {
+      try visitor.visitSingularUInt64Field(value: self.bufferID, fieldNumber: 1)
+    }
+    if self.sizeBytes != 0 {
+      try visitor.visitSingularUInt64Field(value: self.sizeBytes, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Faceworker_V1_BufferRegistered, rhs: Faceworker_V1_BufferRegistered) -> Bool {
+    if lhs.bufferID != rhs.bufferID {return false}
+    if lhs.sizeBytes != rhs.sizeBytes {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Faceworker_V1_UnregisterBufferRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".UnregisterBufferRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}buffer_id\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.bufferID) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.bufferID != 0 {
+      try visitor.visitSingularUInt64Field(value: self.bufferID, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Faceworker_V1_UnregisterBufferRequest, rhs: Faceworker_V1_UnregisterBufferRequest) -> Bool {
+    if lhs.bufferID != rhs.bufferID {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Faceworker_V1_UnregisterBufferResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".UnregisterBufferResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}buffer_id\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.bufferID) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.bufferID != 0 {
+      try visitor.visitSingularUInt64Field(value: self.bufferID, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Faceworker_V1_UnregisterBufferResponse, rhs: Faceworker_V1_UnregisterBufferResponse) -> Bool {
+    if lhs.bufferID != rhs.bufferID {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -86,23 +86,49 @@ class BoundingBox(_message.Message):
     y: float
     def __init__(self, x: _Optional[float] = ..., y: _Optional[float] = ..., width: _Optional[float] = ..., height: _Optional[float] = ...) -> None: ...
 
+class BufferRegion(_message.Message):
+    __slots__ = ["buffer_id", "length", "offset"]
+    BUFFER_ID_FIELD_NUMBER: _ClassVar[int]
+    LENGTH_FIELD_NUMBER: _ClassVar[int]
+    OFFSET_FIELD_NUMBER: _ClassVar[int]
+    buffer_id: int
+    length: int
+    offset: int
+    def __init__(self, buffer_id: _Optional[int] = ..., offset: _Optional[int] = ..., length: _Optional[int] = ...) -> None: ...
+
+class BufferRegistered(_message.Message):
+    __slots__ = ["buffer_id", "size_bytes"]
+    BUFFER_ID_FIELD_NUMBER: _ClassVar[int]
+    SIZE_BYTES_FIELD_NUMBER: _ClassVar[int]
+    buffer_id: int
+    size_bytes: int
+    def __init__(self, buffer_id: _Optional[int] = ..., size_bytes: _Optional[int] = ...) -> None: ...
+
 class ClientMessage(_message.Message):
-    __slots__ = ["call_id", "close_session", "get_stats", "open_session", "ping", "process_frame", "reset_session"]
+    __slots__ = ["call_id", "close_session", "get_stats", "open_session", "ping", "process_frame", "register_buffer", "reset_session", "subscribe", "unregister_buffer", "unsubscribe"]
     CALL_ID_FIELD_NUMBER: _ClassVar[int]
     CLOSE_SESSION_FIELD_NUMBER: _ClassVar[int]
     GET_STATS_FIELD_NUMBER: _ClassVar[int]
     OPEN_SESSION_FIELD_NUMBER: _ClassVar[int]
     PING_FIELD_NUMBER: _ClassVar[int]
     PROCESS_FRAME_FIELD_NUMBER: _ClassVar[int]
+    REGISTER_BUFFER_FIELD_NUMBER: _ClassVar[int]
     RESET_SESSION_FIELD_NUMBER: _ClassVar[int]
+    SUBSCRIBE_FIELD_NUMBER: _ClassVar[int]
+    UNREGISTER_BUFFER_FIELD_NUMBER: _ClassVar[int]
+    UNSUBSCRIBE_FIELD_NUMBER: _ClassVar[int]
     call_id: int
     close_session: CloseSessionRequest
     get_stats: GetStatsRequest
     open_session: OpenSessionRequest
     ping: PingRequest
     process_frame: ProcessFrameRequest
+    register_buffer: RegisterBufferRequest
     reset_session: ResetSessionRequest
-    def __init__(self, call_id: _Optional[int] = ..., open_session: _Optional[_Union[OpenSessionRequest, _Mapping]] = ..., process_frame: _Optional[_Union[ProcessFrameRequest, _Mapping]] = ..., close_session: _Optional[_Union[CloseSessionRequest, _Mapping]] = ..., reset_session: _Optional[_Union[ResetSessionRequest, _Mapping]] = ..., ping: _Optional[_Union[PingRequest, _Mapping]] = ..., get_stats: _Optional[_Union[GetStatsRequest, _Mapping]] = ...) -> None: ...
+    subscribe: SubscribeRequest
+    unregister_buffer: UnregisterBufferRequest
+    unsubscribe: UnsubscribeRequest
+    def __init__(self, call_id: _Optional[int] = ..., open_session: _Optional[_Union[OpenSessionRequest, _Mapping]] = ..., process_frame: _Optional[_Union[ProcessFrameRequest, _Mapping]] = ..., close_session: _Optional[_Union[CloseSessionRequest, _Mapping]] = ..., reset_session: _Optional[_Union[ResetSessionRequest, _Mapping]] = ..., ping: _Optional[_Union[PingRequest, _Mapping]] = ..., get_stats: _Optional[_Union[GetStatsRequest, _Mapping]] = ..., subscribe: _Optional[_Union[SubscribeRequest, _Mapping]] = ..., unsubscribe: _Optional[_Union[UnsubscribeRequest, _Mapping]] = ..., register_buffer: _Optional[_Union[RegisterBufferRequest, _Mapping]] = ..., unregister_buffer: _Optional[_Union[UnregisterBufferRequest, _Mapping]] = ...) -> None: ...
 
 class CloseSessionRequest(_message.Message):
     __slots__ = ["session_id"]
@@ -123,6 +149,12 @@ class Contour(_message.Message):
     points_xy: _containers.RepeatedScalarFieldContainer[float]
     type: ContourType
     def __init__(self, type: _Optional[_Union[ContourType, str]] = ..., points_xy: _Optional[_Iterable[float]] = ...) -> None: ...
+
+class EventsMissed(_message.Message):
+    __slots__ = ["count"]
+    COUNT_FIELD_NUMBER: _ClassVar[int]
+    count: int
+    def __init__(self, count: _Optional[int] = ...) -> None: ...
 
 class Face(_message.Message):
     __slots__ = ["bounding_box", "contours", "head_euler_angle_x", "head_euler_angle_y", "head_euler_angle_z", "keypoints", "landmarks", "left_eye_open_probability", "mesh_xyz", "presence_score", "right_eye_open_probability", "score", "smiling_probability", "tracking_id", "transformation_matrix"]
@@ -159,16 +191,18 @@ class Face(_message.Message):
     def __init__(self, bounding_box: _Optional[_Union[BoundingBox, _Mapping]] = ..., score: _Optional[float] = ..., keypoints: _Optional[_Iterable[_Union[Keypoint, _Mapping]]] = ..., landmarks: _Optional[_Iterable[_Union[Landmark, _Mapping]]] = ..., contours: _Optional[_Iterable[_Union[Contour, _Mapping]]] = ..., head_euler_angle_x: _Optional[float] = ..., head_euler_angle_y: _Optional[float] = ..., head_euler_angle_z: _Optional[float] = ..., smiling_probability: _Optional[float] = ..., left_eye_open_probability: _Optional[float] = ..., right_eye_open_probability: _Optional[float] = ..., tracking_id: _Optional[int] = ..., presence_score: _Optional[float] = ..., mesh_xyz: _Optional[_Iterable[float]] = ..., transformation_matrix: _Optional[_Iterable[float]] = ...) -> None: ...
 
 class Frame(_message.Message):
-    __slots__ = ["jpeg", "orientation", "raw", "timestamp_ms"]
+    __slots__ = ["jpeg", "orientation", "raw", "shared_jpeg", "timestamp_ms"]
     JPEG_FIELD_NUMBER: _ClassVar[int]
     ORIENTATION_FIELD_NUMBER: _ClassVar[int]
     RAW_FIELD_NUMBER: _ClassVar[int]
+    SHARED_JPEG_FIELD_NUMBER: _ClassVar[int]
     TIMESTAMP_MS_FIELD_NUMBER: _ClassVar[int]
     jpeg: bytes
     orientation: Orientation
     raw: RawImage
+    shared_jpeg: BufferRegion
     timestamp_ms: int
-    def __init__(self, jpeg: _Optional[bytes] = ..., raw: _Optional[_Union[RawImage, _Mapping]] = ..., orientation: _Optional[_Union[Orientation, str]] = ..., timestamp_ms: _Optional[int] = ...) -> None: ...
+    def __init__(self, jpeg: _Optional[bytes] = ..., raw: _Optional[_Union[RawImage, _Mapping]] = ..., shared_jpeg: _Optional[_Union[BufferRegion, _Mapping]] = ..., orientation: _Optional[_Union[Orientation, str]] = ..., timestamp_ms: _Optional[int] = ...) -> None: ...
 
 class FrameDropped(_message.Message):
     __slots__ = ["reason", "session_id", "timestamp_ms"]
@@ -187,7 +221,7 @@ class FrameDropped(_message.Message):
     def __init__(self, session_id: _Optional[int] = ..., timestamp_ms: _Optional[int] = ..., reason: _Optional[_Union[FrameDropped.Reason, str]] = ...) -> None: ...
 
 class FrameResult(_message.Message):
-    __slots__ = ["detector_ran", "faces", "image_height", "image_width", "session_id", "timestamp_ms", "timings"]
+    __slots__ = ["detector_ran", "faces", "image_height", "image_width", "session_id", "timestamp_ms", "timings", "warnings"]
     DETECTOR_RAN_FIELD_NUMBER: _ClassVar[int]
     FACES_FIELD_NUMBER: _ClassVar[int]
     IMAGE_HEIGHT_FIELD_NUMBER: _ClassVar[int]
@@ -195,6 +229,7 @@ class FrameResult(_message.Message):
     SESSION_ID_FIELD_NUMBER: _ClassVar[int]
     TIMESTAMP_MS_FIELD_NUMBER: _ClassVar[int]
     TIMINGS_FIELD_NUMBER: _ClassVar[int]
+    WARNINGS_FIELD_NUMBER: _ClassVar[int]
     detector_ran: bool
     faces: _containers.RepeatedCompositeFieldContainer[Face]
     image_height: int
@@ -202,35 +237,44 @@ class FrameResult(_message.Message):
     session_id: int
     timestamp_ms: int
     timings: StageTimings
-    def __init__(self, session_id: _Optional[int] = ..., timestamp_ms: _Optional[int] = ..., image_width: _Optional[int] = ..., image_height: _Optional[int] = ..., faces: _Optional[_Iterable[_Union[Face, _Mapping]]] = ..., timings: _Optional[_Union[StageTimings, _Mapping]] = ..., detector_ran: bool = ...) -> None: ...
+    warnings: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, session_id: _Optional[int] = ..., timestamp_ms: _Optional[int] = ..., image_width: _Optional[int] = ..., image_height: _Optional[int] = ..., faces: _Optional[_Iterable[_Union[Face, _Mapping]]] = ..., timings: _Optional[_Union[StageTimings, _Mapping]] = ..., detector_ran: bool = ..., warnings: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class GetStatsRequest(_message.Message):
     __slots__ = []
     def __init__(self) -> None: ...
 
 class GetStatsResponse(_message.Message):
-    __slots__ = ["connections", "frames_dropped", "frames_failed", "frames_processed", "inference_threads", "models", "resident_memory_bytes", "sessions", "stage_latencies", "uptime_seconds"]
+    __slots__ = ["connections", "events_missed", "frames_dropped", "frames_failed", "frames_processed", "inference_threads", "mapped_bytes", "models", "resident_memory_bytes", "sessions", "shared_buffers", "stage_latencies", "subscriptions", "uptime_seconds"]
     CONNECTIONS_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_MISSED_FIELD_NUMBER: _ClassVar[int]
     FRAMES_DROPPED_FIELD_NUMBER: _ClassVar[int]
     FRAMES_FAILED_FIELD_NUMBER: _ClassVar[int]
     FRAMES_PROCESSED_FIELD_NUMBER: _ClassVar[int]
     INFERENCE_THREADS_FIELD_NUMBER: _ClassVar[int]
+    MAPPED_BYTES_FIELD_NUMBER: _ClassVar[int]
     MODELS_FIELD_NUMBER: _ClassVar[int]
     RESIDENT_MEMORY_BYTES_FIELD_NUMBER: _ClassVar[int]
     SESSIONS_FIELD_NUMBER: _ClassVar[int]
+    SHARED_BUFFERS_FIELD_NUMBER: _ClassVar[int]
     STAGE_LATENCIES_FIELD_NUMBER: _ClassVar[int]
+    SUBSCRIPTIONS_FIELD_NUMBER: _ClassVar[int]
     UPTIME_SECONDS_FIELD_NUMBER: _ClassVar[int]
     connections: int
+    events_missed: int
     frames_dropped: int
     frames_failed: int
     frames_processed: int
     inference_threads: int
+    mapped_bytes: int
     models: _containers.RepeatedCompositeFieldContainer[ModelInfo]
     resident_memory_bytes: int
     sessions: int
+    shared_buffers: int
     stage_latencies: _containers.RepeatedCompositeFieldContainer[StageLatency]
+    subscriptions: int
     uptime_seconds: float
-    def __init__(self, uptime_seconds: _Optional[float] = ..., connections: _Optional[int] = ..., sessions: _Optional[int] = ..., frames_processed: _Optional[int] = ..., frames_dropped: _Optional[int] = ..., frames_failed: _Optional[int] = ..., stage_latencies: _Optional[_Iterable[_Union[StageLatency, _Mapping]]] = ..., resident_memory_bytes: _Optional[int] = ..., inference_threads: _Optional[int] = ..., models: _Optional[_Iterable[_Union[ModelInfo, _Mapping]]] = ...) -> None: ...
+    def __init__(self, uptime_seconds: _Optional[float] = ..., connections: _Optional[int] = ..., sessions: _Optional[int] = ..., frames_processed: _Optional[int] = ..., frames_dropped: _Optional[int] = ..., frames_failed: _Optional[int] = ..., stage_latencies: _Optional[_Iterable[_Union[StageLatency, _Mapping]]] = ..., resident_memory_bytes: _Optional[int] = ..., inference_threads: _Optional[int] = ..., models: _Optional[_Iterable[_Union[ModelInfo, _Mapping]]] = ..., subscriptions: _Optional[int] = ..., events_missed: _Optional[int] = ..., shared_buffers: _Optional[int] = ..., mapped_bytes: _Optional[int] = ...) -> None: ...
 
 class Keypoint(_message.Message):
     __slots__ = ["normalized", "position", "type"]
@@ -261,18 +305,22 @@ class ModelInfo(_message.Message):
     def __init__(self, name: _Optional[str] = ..., sha256: _Optional[str] = ..., size_bytes: _Optional[int] = ...) -> None: ...
 
 class OpenSessionRequest(_message.Message):
-    __slots__ = ["options"]
+    __slots__ = ["name", "options"]
+    NAME_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    name: str
     options: SessionOptions
-    def __init__(self, options: _Optional[_Union[SessionOptions, _Mapping]] = ...) -> None: ...
+    def __init__(self, options: _Optional[_Union[SessionOptions, _Mapping]] = ..., name: _Optional[str] = ...) -> None: ...
 
 class OpenSessionResponse(_message.Message):
-    __slots__ = ["options", "session_id"]
+    __slots__ = ["name", "options", "session_id"]
+    NAME_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
     SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    name: str
     options: SessionOptions
     session_id: int
-    def __init__(self, session_id: _Optional[int] = ..., options: _Optional[_Union[SessionOptions, _Mapping]] = ...) -> None: ...
+    def __init__(self, session_id: _Optional[int] = ..., options: _Optional[_Union[SessionOptions, _Mapping]] = ..., name: _Optional[str] = ...) -> None: ...
 
 class PingRequest(_message.Message):
     __slots__ = ["payload"]
@@ -303,18 +351,34 @@ class ProcessFrameRequest(_message.Message):
     def __init__(self, session_id: _Optional[int] = ..., frame: _Optional[_Union[Frame, _Mapping]] = ...) -> None: ...
 
 class RawImage(_message.Message):
-    __slots__ = ["data", "format", "height", "row_stride", "width"]
+    __slots__ = ["data", "format", "height", "region", "row_stride", "width"]
     DATA_FIELD_NUMBER: _ClassVar[int]
     FORMAT_FIELD_NUMBER: _ClassVar[int]
     HEIGHT_FIELD_NUMBER: _ClassVar[int]
+    REGION_FIELD_NUMBER: _ClassVar[int]
     ROW_STRIDE_FIELD_NUMBER: _ClassVar[int]
     WIDTH_FIELD_NUMBER: _ClassVar[int]
     data: bytes
     format: PixelFormat
     height: int
+    region: BufferRegion
     row_stride: int
     width: int
-    def __init__(self, format: _Optional[_Union[PixelFormat, str]] = ..., width: _Optional[int] = ..., height: _Optional[int] = ..., row_stride: _Optional[int] = ..., data: _Optional[bytes] = ...) -> None: ...
+    def __init__(self, format: _Optional[_Union[PixelFormat, str]] = ..., width: _Optional[int] = ..., height: _Optional[int] = ..., row_stride: _Optional[int] = ..., data: _Optional[bytes] = ..., region: _Optional[_Union[BufferRegion, _Mapping]] = ...) -> None: ...
+
+class RegisterBufferRequest(_message.Message):
+    __slots__ = []
+    def __init__(self) -> None: ...
+
+class RegisterBufferResponse(_message.Message):
+    __slots__ = ["buffer_id", "handoff_address", "token"]
+    BUFFER_ID_FIELD_NUMBER: _ClassVar[int]
+    HANDOFF_ADDRESS_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    buffer_id: int
+    handoff_address: str
+    token: bytes
+    def __init__(self, buffer_id: _Optional[int] = ..., token: _Optional[bytes] = ..., handoff_address: _Optional[str] = ...) -> None: ...
 
 class ResetSessionRequest(_message.Message):
     __slots__ = ["session_id"]
@@ -328,8 +392,39 @@ class ResetSessionResponse(_message.Message):
     session_id: int
     def __init__(self, session_id: _Optional[int] = ...) -> None: ...
 
+class SessionEnded(_message.Message):
+    __slots__ = ["reason"]
+    class Reason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+        __slots__ = []
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    REASON_PRODUCER_GONE: SessionEnded.Reason
+    REASON_SESSION_CLOSED: SessionEnded.Reason
+    REASON_UNSPECIFIED: SessionEnded.Reason
+    REASON_UNSUBSCRIBED: SessionEnded.Reason
+    REASON_WORKER_STOPPING: SessionEnded.Reason
+    reason: SessionEnded.Reason
+    def __init__(self, reason: _Optional[_Union[SessionEnded.Reason, str]] = ...) -> None: ...
+
+class SessionEvent(_message.Message):
+    __slots__ = ["events_missed", "frame_dropped", "frame_error", "frame_result", "session_ended", "session_reset", "subscription_id"]
+    EVENTS_MISSED_FIELD_NUMBER: _ClassVar[int]
+    FRAME_DROPPED_FIELD_NUMBER: _ClassVar[int]
+    FRAME_ERROR_FIELD_NUMBER: _ClassVar[int]
+    FRAME_RESULT_FIELD_NUMBER: _ClassVar[int]
+    SESSION_ENDED_FIELD_NUMBER: _ClassVar[int]
+    SESSION_RESET_FIELD_NUMBER: _ClassVar[int]
+    SUBSCRIPTION_ID_FIELD_NUMBER: _ClassVar[int]
+    events_missed: EventsMissed
+    frame_dropped: FrameDropped
+    frame_error: Status
+    frame_result: FrameResult
+    session_ended: SessionEnded
+    session_reset: SessionReset
+    subscription_id: int
+    def __init__(self, subscription_id: _Optional[int] = ..., frame_result: _Optional[_Union[FrameResult, _Mapping]] = ..., frame_dropped: _Optional[_Union[FrameDropped, _Mapping]] = ..., frame_error: _Optional[_Union[Status, _Mapping]] = ..., events_missed: _Optional[_Union[EventsMissed, _Mapping]] = ..., session_reset: _Optional[_Union[SessionReset, _Mapping]] = ..., session_ended: _Optional[_Union[SessionEnded, _Mapping]] = ...) -> None: ...
+
 class SessionOptions(_message.Message):
-    __slots__ = ["classification_mode", "contour_mode", "detector_interval_frames", "landmark_mode", "max_missed_frames", "min_detection_confidence", "min_face_presence_confidence", "min_face_size", "min_suppression_threshold", "min_tracking_confidence", "num_faces", "output_face_mesh", "output_transformation_matrix", "performance_mode", "running_mode", "tracking_enabled"]
+    __slots__ = ["classification_mode", "contour_mode", "detector_interval_frames", "landmark_mode", "max_missed_frames", "min_detection_confidence", "min_face_presence_confidence", "min_face_size", "min_suppression_threshold", "min_tracking_confidence", "num_faces", "output_face_mesh", "output_transformation_matrix", "performance_mode", "refuse_damaged_jpeg", "running_mode", "tracking_enabled"]
     CLASSIFICATION_MODE_FIELD_NUMBER: _ClassVar[int]
     CONTOUR_MODE_FIELD_NUMBER: _ClassVar[int]
     DETECTOR_INTERVAL_FRAMES_FIELD_NUMBER: _ClassVar[int]
@@ -344,6 +439,7 @@ class SessionOptions(_message.Message):
     OUTPUT_FACE_MESH_FIELD_NUMBER: _ClassVar[int]
     OUTPUT_TRANSFORMATION_MATRIX_FIELD_NUMBER: _ClassVar[int]
     PERFORMANCE_MODE_FIELD_NUMBER: _ClassVar[int]
+    REFUSE_DAMAGED_JPEG_FIELD_NUMBER: _ClassVar[int]
     RUNNING_MODE_FIELD_NUMBER: _ClassVar[int]
     TRACKING_ENABLED_FIELD_NUMBER: _ClassVar[int]
     classification_mode: ClassificationMode
@@ -360,9 +456,14 @@ class SessionOptions(_message.Message):
     output_face_mesh: bool
     output_transformation_matrix: bool
     performance_mode: PerformanceMode
+    refuse_damaged_jpeg: bool
     running_mode: RunningMode
     tracking_enabled: bool
-    def __init__(self, running_mode: _Optional[_Union[RunningMode, str]] = ..., performance_mode: _Optional[_Union[PerformanceMode, str]] = ..., landmark_mode: _Optional[_Union[LandmarkMode, str]] = ..., contour_mode: _Optional[_Union[ContourMode, str]] = ..., classification_mode: _Optional[_Union[ClassificationMode, str]] = ..., min_face_size: _Optional[float] = ..., tracking_enabled: bool = ..., min_detection_confidence: _Optional[float] = ..., min_suppression_threshold: _Optional[float] = ..., num_faces: _Optional[int] = ..., min_face_presence_confidence: _Optional[float] = ..., min_tracking_confidence: _Optional[float] = ..., output_face_mesh: bool = ..., output_transformation_matrix: bool = ..., detector_interval_frames: _Optional[int] = ..., max_missed_frames: _Optional[int] = ...) -> None: ...
+    def __init__(self, running_mode: _Optional[_Union[RunningMode, str]] = ..., performance_mode: _Optional[_Union[PerformanceMode, str]] = ..., landmark_mode: _Optional[_Union[LandmarkMode, str]] = ..., contour_mode: _Optional[_Union[ContourMode, str]] = ..., classification_mode: _Optional[_Union[ClassificationMode, str]] = ..., min_face_size: _Optional[float] = ..., tracking_enabled: bool = ..., min_detection_confidence: _Optional[float] = ..., min_suppression_threshold: _Optional[float] = ..., num_faces: _Optional[int] = ..., min_face_presence_confidence: _Optional[float] = ..., min_tracking_confidence: _Optional[float] = ..., output_face_mesh: bool = ..., output_transformation_matrix: bool = ..., detector_interval_frames: _Optional[int] = ..., max_missed_frames: _Optional[int] = ..., refuse_damaged_jpeg: bool = ...) -> None: ...
+
+class SessionReset(_message.Message):
+    __slots__ = []
+    def __init__(self) -> None: ...
 
 class StageLatency(_message.Message):
     __slots__ = ["count", "p50_us", "p90_us", "p99_us", "stage"]
@@ -395,7 +496,7 @@ class StageTimings(_message.Message):
     def __init__(self, received_unix_us: _Optional[int] = ..., queued_us: _Optional[int] = ..., decode_us: _Optional[int] = ..., detect_us: _Optional[int] = ..., landmarks_us: _Optional[int] = ..., total_us: _Optional[int] = ...) -> None: ...
 
 class Status(_message.Message):
-    __slots__ = ["code", "message", "session_id"]
+    __slots__ = ["code", "message", "session_id", "timestamp_ms"]
     class Code(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
         __slots__ = []
     ABORTED: Status.Code
@@ -414,6 +515,7 @@ class Status(_message.Message):
     PERMISSION_DENIED: Status.Code
     RESOURCE_EXHAUSTED: Status.Code
     SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    TIMESTAMP_MS_FIELD_NUMBER: _ClassVar[int]
     UNAUTHENTICATED: Status.Code
     UNAVAILABLE: Status.Code
     UNIMPLEMENTED: Status.Code
@@ -421,10 +523,56 @@ class Status(_message.Message):
     code: Status.Code
     message: str
     session_id: int
-    def __init__(self, code: _Optional[_Union[Status.Code, str]] = ..., message: _Optional[str] = ..., session_id: _Optional[int] = ...) -> None: ...
+    timestamp_ms: int
+    def __init__(self, code: _Optional[_Union[Status.Code, str]] = ..., message: _Optional[str] = ..., session_id: _Optional[int] = ..., timestamp_ms: _Optional[int] = ...) -> None: ...
+
+class SubscribeRequest(_message.Message):
+    __slots__ = ["name"]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    def __init__(self, name: _Optional[str] = ...) -> None: ...
+
+class SubscribeResponse(_message.Message):
+    __slots__ = ["name", "options", "queue_limit", "session_id", "subscription_id"]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    QUEUE_LIMIT_FIELD_NUMBER: _ClassVar[int]
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    SUBSCRIPTION_ID_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    options: SessionOptions
+    queue_limit: int
+    session_id: int
+    subscription_id: int
+    def __init__(self, subscription_id: _Optional[int] = ..., session_id: _Optional[int] = ..., name: _Optional[str] = ..., options: _Optional[_Union[SessionOptions, _Mapping]] = ..., queue_limit: _Optional[int] = ...) -> None: ...
+
+class UnregisterBufferRequest(_message.Message):
+    __slots__ = ["buffer_id"]
+    BUFFER_ID_FIELD_NUMBER: _ClassVar[int]
+    buffer_id: int
+    def __init__(self, buffer_id: _Optional[int] = ...) -> None: ...
+
+class UnregisterBufferResponse(_message.Message):
+    __slots__ = ["buffer_id"]
+    BUFFER_ID_FIELD_NUMBER: _ClassVar[int]
+    buffer_id: int
+    def __init__(self, buffer_id: _Optional[int] = ...) -> None: ...
+
+class UnsubscribeRequest(_message.Message):
+    __slots__ = ["subscription_id"]
+    SUBSCRIPTION_ID_FIELD_NUMBER: _ClassVar[int]
+    subscription_id: int
+    def __init__(self, subscription_id: _Optional[int] = ...) -> None: ...
+
+class UnsubscribeResponse(_message.Message):
+    __slots__ = ["subscription_id"]
+    SUBSCRIPTION_ID_FIELD_NUMBER: _ClassVar[int]
+    subscription_id: int
+    def __init__(self, subscription_id: _Optional[int] = ...) -> None: ...
 
 class WorkerMessage(_message.Message):
-    __slots__ = ["call_id", "close_session", "error", "frame_dropped", "frame_result", "get_stats", "open_session", "ping", "reset_session"]
+    __slots__ = ["buffer_registered", "call_id", "close_session", "error", "frame_dropped", "frame_result", "get_stats", "open_session", "ping", "register_buffer", "reset_session", "session_event", "subscribe", "unregister_buffer", "unsubscribe"]
+    BUFFER_REGISTERED_FIELD_NUMBER: _ClassVar[int]
     CALL_ID_FIELD_NUMBER: _ClassVar[int]
     CLOSE_SESSION_FIELD_NUMBER: _ClassVar[int]
     ERROR_FIELD_NUMBER: _ClassVar[int]
@@ -433,7 +581,13 @@ class WorkerMessage(_message.Message):
     GET_STATS_FIELD_NUMBER: _ClassVar[int]
     OPEN_SESSION_FIELD_NUMBER: _ClassVar[int]
     PING_FIELD_NUMBER: _ClassVar[int]
+    REGISTER_BUFFER_FIELD_NUMBER: _ClassVar[int]
     RESET_SESSION_FIELD_NUMBER: _ClassVar[int]
+    SESSION_EVENT_FIELD_NUMBER: _ClassVar[int]
+    SUBSCRIBE_FIELD_NUMBER: _ClassVar[int]
+    UNREGISTER_BUFFER_FIELD_NUMBER: _ClassVar[int]
+    UNSUBSCRIBE_FIELD_NUMBER: _ClassVar[int]
+    buffer_registered: BufferRegistered
     call_id: int
     close_session: CloseSessionResponse
     error: Status
@@ -442,8 +596,13 @@ class WorkerMessage(_message.Message):
     get_stats: GetStatsResponse
     open_session: OpenSessionResponse
     ping: PingResponse
+    register_buffer: RegisterBufferResponse
     reset_session: ResetSessionResponse
-    def __init__(self, call_id: _Optional[int] = ..., open_session: _Optional[_Union[OpenSessionResponse, _Mapping]] = ..., frame_result: _Optional[_Union[FrameResult, _Mapping]] = ..., frame_dropped: _Optional[_Union[FrameDropped, _Mapping]] = ..., close_session: _Optional[_Union[CloseSessionResponse, _Mapping]] = ..., reset_session: _Optional[_Union[ResetSessionResponse, _Mapping]] = ..., ping: _Optional[_Union[PingResponse, _Mapping]] = ..., get_stats: _Optional[_Union[GetStatsResponse, _Mapping]] = ..., error: _Optional[_Union[Status, _Mapping]] = ...) -> None: ...
+    session_event: SessionEvent
+    subscribe: SubscribeResponse
+    unregister_buffer: UnregisterBufferResponse
+    unsubscribe: UnsubscribeResponse
+    def __init__(self, call_id: _Optional[int] = ..., open_session: _Optional[_Union[OpenSessionResponse, _Mapping]] = ..., frame_result: _Optional[_Union[FrameResult, _Mapping]] = ..., frame_dropped: _Optional[_Union[FrameDropped, _Mapping]] = ..., close_session: _Optional[_Union[CloseSessionResponse, _Mapping]] = ..., reset_session: _Optional[_Union[ResetSessionResponse, _Mapping]] = ..., ping: _Optional[_Union[PingResponse, _Mapping]] = ..., get_stats: _Optional[_Union[GetStatsResponse, _Mapping]] = ..., error: _Optional[_Union[Status, _Mapping]] = ..., subscribe: _Optional[_Union[SubscribeResponse, _Mapping]] = ..., session_event: _Optional[_Union[SessionEvent, _Mapping]] = ..., unsubscribe: _Optional[_Union[UnsubscribeResponse, _Mapping]] = ..., register_buffer: _Optional[_Union[RegisterBufferResponse, _Mapping]] = ..., buffer_registered: _Optional[_Union[BufferRegistered, _Mapping]] = ..., unregister_buffer: _Optional[_Union[UnregisterBufferResponse, _Mapping]] = ...) -> None: ...
 
 class RunningMode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = []
