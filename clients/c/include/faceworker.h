@@ -221,6 +221,8 @@ typedef struct fw_session_options {
     uint32_t detector_interval_frames;    /* with the mesh, fewer faces than num_faces:
                                              detect on 1 frame in this many; 5 */
     uint32_t max_missed_frames;           /* frames a lost face keeps its ID; 3 */
+    bool refuse_damaged_jpeg;             /* refuse a damaged JPEG instead of decoding
+                                             it with a warning; false */
 } fw_session_options;
 
 /* Sets every option to its documented default (shown beside each field). */
