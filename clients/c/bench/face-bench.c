@@ -1069,7 +1069,8 @@ int main(int argc, char **argv)
     }
 
     int status = run_sessions(&cfg, &frames);
-    frames_free(&frames);
+    if (!cfg.raw.bytes) /* a raw frame stands in for the list, which holds nothing */
+        frames_free(&frames);
     free(cfg.raw.bytes);
     return status;
 }
