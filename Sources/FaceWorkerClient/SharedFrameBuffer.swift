@@ -119,7 +119,7 @@ public final class SharedFrameBuffer {
         let address = reservation.handoffAddress, token = [UInt8](reservation.token)
         return try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
-                do {
+                do throws(BufferHandoffExchange.Failure) {
                     continuation.resume(returning: try BufferHandoffExchange.run(address: address, token: token, descriptors: [descriptor]))
                 } catch {
                     continuation.resume(throwing: FaceWorkerError(code: .unavailable, message: error.description))
