@@ -40,7 +40,9 @@ enum SharedMemorySupport {
 
     /// The lines of the worker's memory map that map a memfd.
     static func mappedMemfds(_ worker: WorkerProcess) -> [String] {
-        let maps = (try? String(contentsOfFile: "/proc/\(worker.process.processIdentifier)/maps", encoding: .utf8)) ?? ""
+        // Files in /proc state a size of 0, so they are read to their end rather than by their size.
+        let file = FileHandle(forReadingAtPath: "/proc/\(worker.process.processIdentifier)/maps")
+        let maps = String(decoding: file?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
         return maps.split(separator: "\n").map(String.init).filter { $0.contains("/memfd:") }
     }
 
