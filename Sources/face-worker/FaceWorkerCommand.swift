@@ -49,6 +49,12 @@ struct FaceWorkerCommand: AsyncParsableCommand {
     @Option(help: "Most frames an image or video session may have waiting; more are refused with RESOURCE_EXHAUSTED. (A live-stream session keeps only its newest waiting frame.)")
     var maxQueuedFrames = WorkerLimits().maxQueuedFrames
 
+    @Option(help: "Most shared-memory buffers one connection may have, registered or reserved (RegisterBuffer whose handoff has not come yet); more are refused with RESOURCE_EXHAUSTED.")
+    var maxBuffersPerConnection = WorkerLimits().maxBuffersPerConnection
+
+    @Option(help: "Most bytes of shared memory the buffers of one connection may map together; a buffer that would pass it is refused with RESOURCE_EXHAUSTED. Default: 1 GiB.")
+    var maxMappedBytesPerConnection = WorkerLimits().maxMappedBytesPerConnection
+
     @Option(help: "Permission bits of the socket file, in octal. The default, 0600, lets only the worker's user connect.")
     var socketMode = "0600"
 
@@ -71,6 +77,8 @@ struct FaceWorkerCommand: AsyncParsableCommand {
         configuration.limits.maxSessions = maxSessions
         configuration.limits.maxSessionsPerConnection = maxSessionsPerConnection
         configuration.limits.maxQueuedFrames = maxQueuedFrames
+        configuration.limits.maxBuffersPerConnection = maxBuffersPerConnection
+        configuration.limits.maxMappedBytesPerConnection = maxMappedBytesPerConnection
         guard let mode = UInt32(socketMode, radix: 8) else {
             throw ValidationError("--socket-mode must be octal permission bits such as 0600, got \(socketMode)")
         }

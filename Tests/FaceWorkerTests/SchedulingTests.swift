@@ -27,7 +27,7 @@ final class SchedulingTests: XCTestCase {
     private func submit(_ scheduler: FrameScheduler, _ callID: UInt64, timestampMs: Int64? = nil, to session: UInt64,
                         refusal: CallError? = nil) -> FrameScheduler.SubmitOutcome {
         let timestamp = timestampMs ?? Int64(callID)
-        let frame = AdmittedFrame(pixels: .raw(Data(count: 3), format: .rgb, width: 1, height: 1, rowStride: 3), orientation: .topLeft,
+        let frame = AdmittedFrame(pixels: .raw(.inline(Data(count: 3)), format: .rgb, width: 1, height: 1, rowStride: 3), orientation: .topLeft,
                                   timestampMs: timestamp)
         let admission: Result<AdmittedFrame, CallError> = refusal.map { .failure($0) } ?? .success(frame)
         return scheduler.submit(callID: callID, admission, to: session, received: .now, receivedUnixMicros: 0, maxQueued: 4)

@@ -15,6 +15,12 @@ public struct WorkerLimits: Sendable, Hashable {
     /// The most frames an image or video session may have waiting behind the
     /// one being processed; a frame beyond that is refused.
     public var maxQueuedFrames = 8
+    /// The most shared-memory buffers one connection may have, registered or
+    /// reserved by a RegisterBuffer call whose handoff has not come yet.
+    public var maxBuffersPerConnection = 8
+    /// The most bytes of shared memory one connection's registered buffers
+    /// may map, together.
+    public var maxMappedBytesPerConnection = 1 << 30
 
     /// The default limits.
     public init() {}
@@ -25,6 +31,7 @@ public struct WorkerLimits: Sendable, Hashable {
         let positive = [
             ("max-message-bytes", maxMessageBytes), ("max-pixels", maxPixels), ("max-sessions", maxSessions),
             ("max-sessions-per-connection", maxSessionsPerConnection), ("max-queued-frames", maxQueuedFrames),
+            ("max-buffers-per-connection", maxBuffersPerConnection), ("max-mapped-bytes-per-connection", maxMappedBytesPerConnection),
         ]
         for (name, value) in positive where value < 1 {
             throw WorkerStartupError("--\(name) must be at least 1, got \(value)")

@@ -15,6 +15,8 @@ extension ConnectionHandler {
         response.residentMemoryBytes = ResidentMemory.bytes()
         response.inferenceThreads = UInt32(worker.configuration.inferenceThreads)
         response.models = worker.modelInventory
+        response.sharedBuffers = UInt32(clamping: worker.sharedMemory.counters.buffers.load(ordering: .relaxed))
+        response.mappedBytes = UInt64(worker.sharedMemory.counters.mappedBytes.load(ordering: .relaxed))
         return response
     }
 }

@@ -26,6 +26,8 @@ final class ConnectionHandler: ChannelInboundHandler {
     var sessions: Set<UInt64> = []
     var outbox: Outbox?
     var admission: FrameAdmission?
+    /// The connection's shared-memory buffers.
+    let buffers: BufferTable
     private var admitted = false
     private var draining = false
     private var needsFlush = false
@@ -36,6 +38,9 @@ final class ConnectionHandler: ChannelInboundHandler {
         id = worker.makeConnectionID()
         logger = worker.logger
         logger[metadataKey: "connection"] = "\(id)"
+        let limits = worker.configuration.limits
+        buffers = BufferTable(maxBuffers: limits.maxBuffersPerConnection, maxMappedBytes: limits.maxMappedBytesPerConnection,
+                              counters: worker.sharedMemory.counters, logger: logger)
     }
 
     func channelActive(context: ChannelHandlerContext) {
@@ -47,7 +52,7 @@ final class ConnectionHandler: ChannelInboundHandler {
             return
         }
         do {
-            admission = try FrameAdmission(maxPixels: worker.configuration.limits.maxPixels)
+            admission = try FrameAdmission(maxPixels: worker.configuration.limits.maxPixels, buffers: buffers)
         } catch {
             logger.error("cannot create a JPEG decoder", metadata: ["error": "\(error)"])
             outbox.sendAndClose(.failure(callID: 0, CallError(FaceError(error))))
@@ -64,6 +69,7 @@ final class ConnectionHandler: ChannelInboundHandler {
             admitted = false
             worker.connections.unregister(id)
             worker.scheduler.remove(sessions)
+            closeBuffers()
             logger.info("connection closed", metadata: ["sessions_freed": "\(sessions.count)"])
             sessions.removeAll()
         }
@@ -99,8 +105,12 @@ final class ConnectionHandler: ChannelInboundHandler {
             closeSession(callID: message.callID, request.sessionID)
         case .resetSession(let request):
             resetSession(callID: message.callID, request.sessionID)
-        case .subscribe, .unsubscribe, .registerBuffer, .unregisterBuffer:
-            fail(callID: message.callID, CallError(.unimplemented, "this worker does not offer shared sessions or shared memory yet"))
+        case .subscribe, .unsubscribe:
+            fail(callID: message.callID, CallError(.unimplemented, "this worker does not offer shared sessions yet"))
+        case .registerBuffer:
+            registerBuffer(callID: message.callID)
+        case .unregisterBuffer(let request):
+            unregisterBuffer(callID: message.callID, request.bufferID)
         case nil:
             fail(callID: message.callID, CallError(.unimplemented, "the call is empty or of a kind this worker does not know (it speaks faceworker.v1)"))
         }

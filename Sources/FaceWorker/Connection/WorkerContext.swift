@@ -18,6 +18,8 @@ final class WorkerContext: Sendable {
     let stats: WorkerStats
     /// The open connections.
     let connections = ConnectionRegistry()
+    /// Shared-memory buffers: the handoff address, tokens, IDs and counts.
+    let sharedMemory: SharedMemory
     /// The worker's logger.
     let logger: Logger
     /// When the worker started, for its uptime.
@@ -25,11 +27,12 @@ final class WorkerContext: Sendable {
     private let lastSessionID = Atomic<UInt64>(0)
     private let lastConnectionID = Atomic<UInt64>(0)
 
-    init(configuration: WorkerConfiguration, models: FaceModels, modelInventory: [Faceworker_V1_ModelInfo], logger: Logger) {
+    init(configuration: WorkerConfiguration, models: FaceModels, modelInventory: [Faceworker_V1_ModelInfo], handoffAddress: HandoffAddress, logger: Logger) {
         self.configuration = configuration
         self.models = models
         self.modelInventory = modelInventory
         self.logger = logger
+        sharedMemory = SharedMemory(address: handoffAddress)
         scheduler = FrameScheduler()
         stats = WorkerStats()
         started = .now
