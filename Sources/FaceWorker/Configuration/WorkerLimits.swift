@@ -15,6 +15,14 @@ public struct WorkerLimits: Sendable, Hashable {
     /// The most frames an image or video session may have waiting behind the
     /// one being processed; a frame beyond that is refused.
     public var maxQueuedFrames = 8
+    /// The most subscribers one named session may have at once.
+    public var maxSubscribersPerSession = 16
+    /// The most subscriptions one connection may have open at once.
+    public var maxSubscriptionsPerConnection = 16
+    /// The most events that may wait for one subscriber to read them; past
+    /// that its events are counted as missed, so a slow subscriber never
+    /// holds the worker's memory or slows the producer.
+    public var subscriberQueue = 64
 
     /// The default limits.
     public init() {}
@@ -25,6 +33,8 @@ public struct WorkerLimits: Sendable, Hashable {
         let positive = [
             ("max-message-bytes", maxMessageBytes), ("max-pixels", maxPixels), ("max-sessions", maxSessions),
             ("max-sessions-per-connection", maxSessionsPerConnection), ("max-queued-frames", maxQueuedFrames),
+            ("max-subscribers-per-session", maxSubscribersPerSession),
+            ("max-subscriptions-per-connection", maxSubscriptionsPerConnection), ("subscriber-queue", subscriberQueue),
         ]
         for (name, value) in positive where value < 1 {
             throw WorkerStartupError("--\(name) must be at least 1, got \(value)")

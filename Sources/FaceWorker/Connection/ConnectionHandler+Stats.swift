@@ -15,6 +15,8 @@ extension ConnectionHandler {
         response.residentMemoryBytes = ResidentMemory.bytes()
         response.inferenceThreads = UInt32(worker.configuration.inferenceThreads)
         response.models = worker.modelInventory
+        response.subscriptions = UInt32(clamping: worker.sharedSessions.subscriptionCount)
+        response.eventsMissed = worker.sharedSessions.eventsMissed
         return response
     }
 }

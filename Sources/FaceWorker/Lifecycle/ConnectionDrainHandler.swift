@@ -27,8 +27,24 @@ final class ConnectionDrainHandler: ChannelDuplexHandler {
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        answers += 1
-        context.write(data, promise: promise)
+        guard let stream = unwrapOutboundIn(data) as? StreamWrite else {
+            answers += 1
+            context.write(data, promise: promise)
+            closeIfAnswered(context: context)
+            return
+        }
+        // A subscription's SessionEnded is owed like an answer from the moment
+        // it opens, so a draining subscriber is closed only after it.
+        switch stream.kind {
+        case .opened:
+            calls += 1
+            answers += 1
+        case .event:
+            break
+        case .ended:
+            answers += 1
+        }
+        context.write(NIOAny(stream.bytes), promise: promise)
         closeIfAnswered(context: context)
     }
 

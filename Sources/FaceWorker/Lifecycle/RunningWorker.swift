@@ -112,6 +112,7 @@ final class RunningWorker: Sendable {
         context.logger.info("shutting down")
         try? await listener.close().get()
         socketFile.remove()
+        context.sharedSessions.stop()
         let connections = context.connections.all
         for channel in connections {
             channel.pipeline.fireUserInboundEventTriggered(ConnectionHandler.DrainEvent())
