@@ -69,7 +69,7 @@ final class ResponseRouter: Sendable {
     /// Registers where the events of the Subscribe call `callID` go; the
     /// sequence finishes after their SessionEnded.
     func addSubscription(_ callID: UInt64, _ events: AsyncThrowingStream<SubscriptionEvent, any Error>.Continuation, ending: SubscriptionEnding) {
-        let closedWith = state.withLock { state in
+        let closedWith = state.withLock { state -> FaceWorkerError? in
             if let error = state.closedWith { return error }
             state.subscriptions[callID] = Subscription(events: events, ending: ending)
             return nil

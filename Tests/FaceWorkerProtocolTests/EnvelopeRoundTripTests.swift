@@ -62,6 +62,8 @@ struct EnvelopeRoundTripTests {
         .with { $0.callID = 5; $0.resetSession.sessionID = 9 },
         .with { $0.callID = 6; $0.ping.payload = Data("hello".utf8) },
         .with { $0.callID = .max; $0.getStats = .init() },
+        .with { $0.callID = 7; $0.subscribe.name = "front door" },
+        .with { $0.callID = 8; $0.unsubscribe.subscriptionID = 3 },
     ]
 
     static let workerMessages: [Faceworker_V1_WorkerMessage] = [
@@ -135,8 +137,34 @@ struct EnvelopeRoundTripTests {
         },
         .with {
             $0.callID = 8
-            $0.error = .with { $0.code = .invalidArgument; $0.message = "timestamp must increase"; $0.sessionID = 9 }
+            $0.error = .with { $0.code = .invalidArgument; $0.message = "timestamp must increase"; $0.sessionID = 9; $0.timestampMs = 0 }
         },
+        .with {
+            $0.callID = 9
+            $0.subscribe = .with {
+                $0.subscriptionID = 3
+                $0.sessionID = 9
+                $0.name = "front door"
+                $0.options = .with { $0.runningMode = .liveStream }
+                $0.queueLimit = 64
+            }
+        },
+        .with {
+            $0.callID = 9
+            $0.sessionEvent = .with { $0.subscriptionID = 3; $0.eventsMissed.count = 5 }
+        },
+        .with {
+            $0.callID = 9
+            $0.sessionEvent = .with {
+                $0.subscriptionID = 3
+                $0.frameError = .with { $0.code = .invalidArgument; $0.message = "timestamp must increase"; $0.sessionID = 9; $0.timestampMs = -1 }
+            }
+        },
+        .with {
+            $0.callID = 9
+            $0.sessionEvent = .with { $0.subscriptionID = 3; $0.sessionEnded.reason = .producerGone }
+        },
+        .with { $0.callID = 10; $0.unsubscribe.subscriptionID = 3 },
     ]
 
     static let sampleFace = Faceworker_V1_Face.with {
@@ -204,8 +232,8 @@ struct EnvelopeRoundTripTests {
     func coverage() {
         let clientKinds = Set(Self.clientMessages.compactMap { $0.kind.map(Self.name) })
         let workerKinds = Set(Self.workerMessages.compactMap { $0.kind.map(Self.name) })
-        #expect(clientKinds.count == 6)
-        #expect(workerKinds.count == 8)
+        #expect(clientKinds.count == 8)
+        #expect(workerKinds.count == 11)
     }
 
     /// Exhaustive, so that a new kind in the .proto fails to compile here
@@ -218,6 +246,10 @@ struct EnvelopeRoundTripTests {
         case .resetSession: "resetSession"
         case .ping: "ping"
         case .getStats: "getStats"
+        case .subscribe: "subscribe"
+        case .unsubscribe: "unsubscribe"
+        case .registerBuffer: "registerBuffer"
+        case .unregisterBuffer: "unregisterBuffer"
         }
     }
 
@@ -231,6 +263,12 @@ struct EnvelopeRoundTripTests {
         case .ping: "ping"
         case .getStats: "getStats"
         case .error: "error"
+        case .subscribe: "subscribe"
+        case .sessionEvent: "sessionEvent"
+        case .unsubscribe: "unsubscribe"
+        case .registerBuffer: "registerBuffer"
+        case .bufferRegistered: "bufferRegistered"
+        case .unregisterBuffer: "unregisterBuffer"
         }
     }
 

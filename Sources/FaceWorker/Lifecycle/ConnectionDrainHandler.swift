@@ -7,7 +7,8 @@ import NIOCore
 /// message read is one call and each message written is one answer: every
 /// call gets exactly one answer (a frame that is never processed gets its
 /// FrameDropped), so the connection has nothing more to say when the counts
-/// meet. It only counts and passes every event on untouched. The
+/// meet. A subscription's events are not answers (see `StreamWrite`): only
+/// its SessionEnded is owed, and counted, like one. It only counts and passes every event on untouched. The
 /// `ConnectionHandler` stops reading on the same `DrainEvent`, so no call
 /// comes after the counts meet; answers still waiting to be written when
 /// they do are written before the close, and a client that never reads them
