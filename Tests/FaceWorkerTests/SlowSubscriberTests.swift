@@ -7,10 +7,14 @@ import XCTest
 /// the other subscribers nothing, lose only their own events, are told how
 /// many, and leave nothing behind.
 final class SlowSubscriberTests: XCTestCase {
-    /// The subscriber below never reads while 120 frames with the face mesh
-    /// (about 6 KB of answer each) are answered: far more than the kernel
-    /// holds for one Unix socket, so its events pile up in the worker, where
-    /// only `--subscriber-queue` of them may wait.
+    /// Frames answered while the slow subscriber does not read.
+    private static let backlog = 60
+
+    /// The subscriber below never reads while 60 frames with the face mesh
+    /// (about 6 KB of answer each) are answered: more than the kernel holds
+    /// for one Unix socket (its send buffer, 208 KB by default; a receive
+    /// buffer does not limit a Unix stream socket), so its events pile up in
+    /// the worker, where only `--subscriber-queue` of them may wait.
     func testASubscriberThatNeverReadsDoesNotHoldTheProducerBackAndLearnsWhatItMissed() async throws {
         let worker = try await startWorker(["--subscriber-queue", "4"])
         let producer = try await worker.connect()
@@ -25,7 +29,7 @@ final class SlowSubscriberTests: XCTestCase {
         XCTAssertTrue(bothAttached)
 
         let photo = try TestPaths.jpeg("astronaut.jpg")
-        for timestamp in 1...120 {
+        for timestamp in 1...Self.backlog {
             let result = try await session.process(jpeg: photo, timestampMs: Int64(timestamp))
             XCTAssertEqual(result.faces.count, 1)
         }
@@ -37,7 +41,7 @@ final class SlowSubscriberTests: XCTestCase {
             let event = try XCTUnwrap(try slow.receive()).sessionEvent
             Self.follow(event, expected: &expected, missed: &missed)
         }
-        for timestamp in 121...123 {
+        for timestamp in Self.backlog + 1...Self.backlog + 3 {
             _ = try await session.process(jpeg: photo, timestampMs: Int64(timestamp))
         }
         try await session.close()
@@ -49,13 +53,13 @@ final class SlowSubscriberTests: XCTestCase {
             }
             Self.follow(event, expected: &expected, missed: &missed)
         }
-        XCTAssertEqual(expected, 124, "every event was either received, in order, or counted as missed")
+        XCTAssertEqual(expected, Int64(Self.backlog + 4), "every event was either received, in order, or counted as missed")
         XCTAssertGreaterThanOrEqual(missed, 1)
         let stats = try await producer.stats()
         XCTAssertEqual(stats.eventsMissed, missed, "GetStats counts what the subscriber was told it missed")
 
         let events = try await listener.value
-        XCTAssertEqual(events.compactMap(Heard.init(event:)), (1...123).map { .result($0) }, "the subscriber that reads misses nothing")
+        XCTAssertEqual(events.compactMap(Heard.init(event:)), (1...Int64(Self.backlog + 3)).map { .result($0) }, "the subscriber that reads misses nothing")
     }
 
     func testASubscriberThatDisconnectsMidStreamLeavesTheOthersGoing() async throws {
