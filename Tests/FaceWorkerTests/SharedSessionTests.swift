@@ -206,7 +206,7 @@ final class SharedSessionTests: XCTestCase {
         try await subscription.unsubscribe()
         XCTAssertEqual(subscription.endReason, .unsubscribed, "SessionEnded came before the answer")
         let events = try await listener.value
-        XCTAssertEqual(events.compactMap(Heard.init(event:)), [.result(9)])
+        XCTAssertEqual(events.compactMap(Heard.init(event:)), [.result(9)], "\(events)")
         guard case .ended(.unsubscribed)? = events.last else { return XCTFail("UNSUBSCRIBED comes last: \(events)") }
         let again = await Expect.failure { try await subscription.unsubscribe() }
         XCTAssertEqual(again?.code, .notFound, "an ended subscription is gone")

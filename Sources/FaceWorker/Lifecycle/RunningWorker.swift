@@ -97,6 +97,8 @@ final class RunningWorker: Sendable {
             "inference_threads": "\(configuration.inferenceThreads)", "max_message_bytes": "\(limits.maxMessageBytes)",
             "max_pixels": "\(limits.maxPixels)", "max_sessions": "\(limits.maxSessions)",
             "max_sessions_per_connection": "\(limits.maxSessionsPerConnection)", "max_queued_frames": "\(limits.maxQueuedFrames)",
+            "max_subscribers_per_session": "\(limits.maxSubscribersPerSession)",
+            "max_subscriptions_per_connection": "\(limits.maxSubscriptionsPerConnection)", "subscriber_queue": "\(limits.subscriberQueue)",
         ])
         return RunningWorker(context: context, group: group, listener: listener, socketFile: socketFile, pool: pool)
     }
