@@ -21,6 +21,14 @@ public struct WorkerLimits: Sendable, Hashable {
     /// The most bytes of shared memory one connection's registered buffers
     /// may map, together.
     public var maxMappedBytesPerConnection = 1 << 30
+    /// The most subscribers one named session may have at once.
+    public var maxSubscribersPerSession = 16
+    /// The most subscriptions one connection may have open at once.
+    public var maxSubscriptionsPerConnection = 16
+    /// The most events that may wait for one subscriber to read them; past
+    /// that its events are counted as missed, so a slow subscriber never
+    /// holds the worker's memory or slows the producer.
+    public var subscriberQueue = 64
 
     /// The default limits.
     public init() {}
@@ -32,6 +40,8 @@ public struct WorkerLimits: Sendable, Hashable {
             ("max-message-bytes", maxMessageBytes), ("max-pixels", maxPixels), ("max-sessions", maxSessions),
             ("max-sessions-per-connection", maxSessionsPerConnection), ("max-queued-frames", maxQueuedFrames),
             ("max-buffers-per-connection", maxBuffersPerConnection), ("max-mapped-bytes-per-connection", maxMappedBytesPerConnection),
+            ("max-subscribers-per-session", maxSubscribersPerSession),
+            ("max-subscriptions-per-connection", maxSubscriptionsPerConnection), ("subscriber-queue", subscriberQueue),
         ]
         for (name, value) in positive where value < 1 {
             throw WorkerStartupError("--\(name) must be at least 1, got \(value)")

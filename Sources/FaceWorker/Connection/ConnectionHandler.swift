@@ -23,7 +23,9 @@ final class ConnectionHandler: ChannelInboundHandler {
     var logger: Logger
     /// The connection's sessions, whose state the scheduler keeps; a closed
     /// session leaves at once, so later frames for it are NOT_FOUND.
-    var sessions: Set<UInt64> = []
+    var sessions: [UInt64: SessionChannel] = [:]
+    /// The connection's subscriptions to other connections' sessions.
+    let subscriptions = ConnectionSubscriptions()
     var outbox: Outbox?
     var admission: FrameAdmission?
     /// The connection's shared-memory buffers.
@@ -68,7 +70,8 @@ final class ConnectionHandler: ChannelInboundHandler {
         if admitted {
             admitted = false
             worker.connections.unregister(id)
-            worker.scheduler.remove(sessions)
+            worker.scheduler.remove(sessions.keys)
+            endSharing()
             closeBuffers()
             logger.info("connection closed", metadata: ["sessions_freed": "\(sessions.count)"])
             sessions.removeAll()
@@ -105,8 +108,10 @@ final class ConnectionHandler: ChannelInboundHandler {
             closeSession(callID: message.callID, request.sessionID)
         case .resetSession(let request):
             resetSession(callID: message.callID, request.sessionID)
-        case .subscribe, .unsubscribe:
-            fail(callID: message.callID, CallError(.unimplemented, "this worker does not offer shared sessions yet"))
+        case .subscribe(let request):
+            subscribe(callID: message.callID, request)
+        case .unsubscribe(let request):
+            unsubscribe(callID: message.callID, request.subscriptionID)
         case .registerBuffer:
             registerBuffer(callID: message.callID)
         case .unregisterBuffer(let request):
@@ -166,9 +171,9 @@ final class ConnectionHandler: ChannelInboundHandler {
     }
 
     /// Answers a call with an error, after the answers already sent.
-    func fail(callID: UInt64, _ error: CallError, sessionID: UInt64? = nil) {
+    func fail(callID: UInt64, _ error: CallError, sessionID: UInt64? = nil, timestampMs: Int64? = nil) {
         logRefusal(callID: callID, error, sessionID: sessionID)
-        outbox?.send(.failure(callID: callID, error, sessionID: sessionID))
+        outbox?.send(.failure(callID: callID, error, sessionID: sessionID, timestampMs: timestampMs))
     }
 
     /// One line per refused call, when it is refused (its answer may follow later).

@@ -16,6 +16,8 @@ final class WorkerContext: Sendable {
     let scheduler: FrameScheduler
     /// Counters and latencies.
     let stats: WorkerStats
+    /// The named sessions and their subscriptions.
+    let sharedSessions = SharedSessions()
     /// The open connections.
     let connections = ConnectionRegistry()
     /// Shared-memory buffers: the handoff address, tokens, IDs and counts.

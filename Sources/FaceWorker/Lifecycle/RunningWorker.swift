@@ -105,6 +105,8 @@ final class RunningWorker: Sendable {
             "max_sessions_per_connection": "\(limits.maxSessionsPerConnection)", "max_queued_frames": "\(limits.maxQueuedFrames)",
             "max_buffers_per_connection": "\(limits.maxBuffersPerConnection)", "max_mapped_bytes_per_connection": "\(limits.maxMappedBytesPerConnection)",
             "handoff_address": "\(handoff.address)",
+            "max_subscribers_per_session": "\(limits.maxSubscribersPerSession)",
+            "max_subscriptions_per_connection": "\(limits.maxSubscriptionsPerConnection)", "subscriber_queue": "\(limits.subscriberQueue)",
         ])
         return RunningWorker(context: context, group: group, listener: listener, socketFile: socketFile, pool: pool, handoff: handoff)
     }
@@ -121,6 +123,7 @@ final class RunningWorker: Sendable {
         try? await listener.close().get()
         socketFile.remove()
         handoff.close()
+        context.sharedSessions.stop()
         let connections = context.connections.all
         for channel in connections {
             channel.pipeline.fireUserInboundEventTriggered(ConnectionHandler.DrainEvent())
