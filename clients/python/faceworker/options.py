@@ -156,6 +156,16 @@ class FaceWorkerOptions:
             ``callback(reason, image, timestamp_ms)`` for each frame the worker
             drops (MediaPipe calls nothing for those). When None, dropped
             frames pass unnoticed, as in MediaPipe.
+        refuse_damaged_jpeg: Refuse a JPEG whose compressed data is damaged
+            or cut short with INVALID_ARGUMENT. By default such a JPEG is
+            decoded as libjpeg decodes it (the undecodable part grey) and its
+            result carries libjpeg's warning in ``warnings``.
+        session_name: Share the task's session under this name, so that
+            :class:`~faceworker.vision.FaceSubscriber` objects of any process
+            receive its results (1 to 128 bytes of UTF-8 without control
+            characters, unique among the worker's open sessions: otherwise
+            the worker refuses it with INVALID_ARGUMENT or ALREADY_EXISTS).
+            None: the session is private.
     """
 
     _: KW_ONLY
@@ -168,6 +178,8 @@ class FaceWorkerOptions:
     detector_interval_frames: int = 0
     max_missed_frames: Optional[int] = None
     frame_dropped_callback: Optional[Callable[[DropReason, Image, int], None]] = None
+    refuse_damaged_jpeg: bool = False
+    session_name: Optional[str] = None
 
     def _base_proto(self, running_mode: RunningMode) -> pb.SessionOptions:
         options = pb.SessionOptions(
@@ -178,6 +190,7 @@ class FaceWorkerOptions:
             classification_mode=int(self.classification_mode),
             tracking_enabled=self.tracking_enabled,
             detector_interval_frames=self.detector_interval_frames,
+            refuse_damaged_jpeg=self.refuse_damaged_jpeg,
         )
         _set_present(options, min_face_size=self.min_face_size, max_missed_frames=self.max_missed_frames)
         return options

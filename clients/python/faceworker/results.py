@@ -328,6 +328,9 @@ class FrameFacts:
         image_height: Height of the upright image, in pixels.
         detector_ran: False when every face was followed from the previous frame.
         timings: The worker's stage timings for this frame.
+        warnings: What was wrong with the frame that did not stop it being
+            processed, for people (libjpeg's warning for a damaged JPEG
+            decoded anyway); empty for a sound frame.
     """
 
     _: KW_ONLY
@@ -336,6 +339,7 @@ class FrameFacts:
     image_height: int = 0
     detector_ran: bool = False
     timings: Optional[StageTimings] = None
+    warnings: List[str] = field(default_factory=list)
 
 
 @dataclass

@@ -133,15 +133,17 @@ class _FaceTask(Generic[OptionsT, ResultT]):
         self._live_frames_in_flight = 0
         self._closed = False
         self._deferred: Optional[Exception] = None
+        request = pb.OpenSessionRequest(options=session_options)
+        if options.session_name is not None:
+            request.name = options.session_name
         self._connection = Connection(options.base_options.resolved_socket_path())
         try:
-            answer = self._connection.call(
-                pb.ClientMessage(open_session=pb.OpenSessionRequest(options=session_options))
-            )
+            answer = self._connection.call(pb.ClientMessage(open_session=request))
         except BaseException:
             self._connection.close()
             raise
         self._session_id = answer.open_session.session_id
+        self._session_name = answer.open_session.name or None
 
     @classmethod
     def create_from_options(cls: type[TaskT], options: OptionsT) -> TaskT:
@@ -164,6 +166,11 @@ class _FaceTask(Generic[OptionsT, ResultT]):
         holds the models.
         """
         return cls(cls._options_type(base_options=BaseOptions(model_asset_path=model_path)))
+
+    @property
+    def session_name(self) -> Optional[str]:
+        """The name subscribers follow the session by; None for a private session."""
+        return self._session_name
 
     def detect(self, image: ImageInput, image_processing_options: Optional[ImageProcessingOptions] = None) -> ResultT:
         """Finds the faces on one image (IMAGE mode) and waits for the result.
