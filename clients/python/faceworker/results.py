@@ -384,3 +384,17 @@ class DropReason(enum.IntEnum):
     """The task was closed before the frame was processed."""
     SESSION_RESET = 3
     """The task was reset before the frame was processed."""
+
+
+class SessionEndReason(enum.IntEnum):
+    """Why a subscription ended."""
+
+    UNSPECIFIED = 0
+    SESSION_CLOSED = 1
+    """The producer closed the session."""
+    PRODUCER_GONE = 2
+    """The producer's connection closed (its process may have ended)."""
+    UNSUBSCRIBED = 3
+    """The subscriber unsubscribed (``close``)."""
+    WORKER_STOPPING = 4
+    """The worker is shutting down."""

@@ -34,6 +34,7 @@ from typing import Any, Callable, Generic, Optional, TypeVar, Union
 
 from . import _convert
 from ._connection import Connection
+from ._subscriber import FaceSubscriber
 from ._proto import faceworker_pb2 as pb
 from .errors import FaceWorkerError, FrameDroppedError
 from .image import Image, as_image
@@ -43,6 +44,7 @@ from .options import (
     ContourMode,
     FaceDetectorOptions,
     FaceLandmarkerOptions,
+    FaceSubscriberOptions,
     FaceWorkerOptions,
     ImageProcessingOptions,
     LandmarkMode,
@@ -64,6 +66,7 @@ from .results import (
     NormalizedKeypoint,
     NormalizedLandmark,
     Point,
+    SessionEndReason,
     StageTimings,
 )
 
@@ -85,6 +88,8 @@ __all__ = [
     "FaceLandmarkerOptions",
     "FaceLandmarkerResult",
     "FaceMesh",
+    "FaceSubscriber",
+    "FaceSubscriberOptions",
     "FaceWorkerOptions",
     "ImageProcessingOptions",
     "LandmarkMode",
@@ -94,6 +99,7 @@ __all__ = [
     "PerformanceMode",
     "Point",
     "RunningMode",
+    "SessionEndReason",
     "StageTimings",
 ]
 
