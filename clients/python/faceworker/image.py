@@ -172,9 +172,18 @@ class Image:
                 f"({channels} bytes apart), as buffer.array((height, width, {channels})) or a crop of it; got strides "
                 f"{array.strides}. Turn the image with ImageProcessingOptions rather than with a flipped view."
             )
+        # The wire's layout is whole rows, the last one's padding included.
+        buffer, offset = located
+        length = array.strides[0] * array.shape[0]
+        if offset + length > buffer.size:
+            raise ValueError(
+                f"the view's {array.shape[0]} rows of {array.strides[0]} bytes from offset {offset} pass the end of "
+                f"its buffer ({buffer.size} bytes): the worker reads whole rows, so the last row's padding must lie "
+                "in the buffer too"
+            )
         self._array = array
         self._row_stride = array.strides[0]
-        self._region = BufferRegion(located[0], located[1], array.strides[0] * (array.shape[0] - 1) + row_bytes)
+        self._region = BufferRegion(buffer, offset, length)
 
     @classmethod
     def create_from_file(cls, file_name: str) -> "Image":

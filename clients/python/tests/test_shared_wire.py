@@ -192,7 +192,7 @@ def test_a_view_into_the_buffer_is_sent_as_its_region_with_its_row_stride(script
         detector.detect(mp.Image(mp.ImageFormat.NV12, nv12, width=6, height=4))
 
     rgb_frame, gray_frame, jpeg_frame, nv12_frame = frames_sent(worker)
-    assert rgb_frame.raw.region == pb.BufferRegion(buffer_id=3, offset=1024 + 5 * 128, length=9 * 128 + 120)
+    assert rgb_frame.raw.region == pb.BufferRegion(buffer_id=3, offset=1024 + 5 * 128, length=10 * 128)
     assert (rgb_frame.raw.width, rgb_frame.raw.height, rgb_frame.raw.row_stride) == (40, 10, 128)
     assert rgb_frame.raw.format == pb.PIXEL_FORMAT_RGB and rgb_frame.raw.data == b""
     assert gray_frame.raw.region == pb.BufferRegion(buffer_id=3, offset=0, length=8 * 16)
@@ -278,6 +278,8 @@ def test_bad_regions_and_views_are_refused_before_anything_is_sent(scripted):
             buffer.region_of(other.array(10))
         with pytest.raises(ValueError, match="not registered on this FaceDetector"):
             detector.detect(mp.Image(mp.ImageFormat.GRAY8, other.array((4, 4))))
+        with pytest.raises(ValueError, match="padding must lie in the buffer"):
+            mp.Image(mp.ImageFormat.SRGB, buffer.array((2, 2048))[:, 2000:2024].reshape(2, 8, 3))
         with pytest.raises(ValueError, match="flipped view"):
             mp.Image(mp.ImageFormat.SRGB, buffer.array((4, 4, 3))[::-1])
         with pytest.raises(ValueError, match="not registered"):
