@@ -74,18 +74,18 @@ public final class FaceEngine {
         self.threadPool = threadPool
     }
 
-    /// Samples `image` into a model's input tensor, the rows split over the
+    /// Samples `frame` into a model's input tensor, the rows split over the
     /// engine's pool when it has one: the crop is the largest part of a frame
     /// that runs outside XNNPACK.
-    func sample(_ image: RGBImage, size: Int, transform: Imaging.AffineTransform, border: BorderMode,
+    func sample(_ frame: OrientedFrame, size: Int, transform: Imaging.AffineTransform, border: BorderMode,
                 valueRange: ClosedRange<Float>, into tensor: UnsafeMutableBufferPointer<Float>) {
         guard let threadPool else {
-            image.sampleTensor(width: size, height: size, transform: transform, border: border, valueRange: valueRange, into: tensor)
+            frame.sampleTensor(width: size, height: size, transform: transform, border: border, valueRange: valueRange, into: tensor)
             return
         }
         let parts = threadPool.threads
         threadPool.parallelize(parts) { part in
-            image.sampleTensor(width: size, height: size, transform: transform, border: border, valueRange: valueRange,
+            frame.sampleTensor(width: size, height: size, transform: transform, border: border, valueRange: valueRange,
                                into: tensor, rows: size * part / parts..<size * (part + 1) / parts)
         }
     }

@@ -5,10 +5,10 @@
 /// below half a level and results are the correctly rounded values except in
 /// near-ties. libyuv rounds its coefficients to 6 bits instead, which is why
 /// its output can differ from these by a level.
-struct BT601: Sendable {
+package struct BT601: Sendable {
     /// The chroma contributions shared by the pixels of one chroma sample,
     /// already offset so that the final shift rounds to nearest.
-    struct Chroma {
+    package struct Chroma {
         fileprivate let red: Int
         fileprivate let green: Int
         fileprivate let blue: Int
@@ -23,7 +23,7 @@ struct BT601: Sendable {
     private let greenFromV: Int
     private let blueFromU: Int
 
-    init() {
+    package init() {
         let kr = 0.299, kb = 0.114
         let kg = 1 - kr - kb
         let chromaScale = 255.0 / 224.0
@@ -37,7 +37,7 @@ struct BT601: Sendable {
 
     /// The contributions of one chroma sample.
     @inline(__always)
-    func chroma(u: UInt8, v: UInt8) -> Chroma {
+    package func chroma(u: UInt8, v: UInt8) -> Chroma {
         let cb = Int(u) - 128
         let cr = Int(v) - 128
         return Chroma(
@@ -47,13 +47,15 @@ struct BT601: Sendable {
         )
     }
 
-    /// Writes the RGB of a pixel with luma `y` and chroma `chroma` to `output[0...2]`.
+    /// The RGB of a pixel with luma `y` and chroma `chroma`.
     @inline(__always)
-    func convert(y: UInt8, chroma: Chroma, into output: UnsafeMutablePointer<UInt8>) {
+    package func rgb(y: UInt8, chroma: Chroma) -> (UInt8, UInt8, UInt8) {
         let scaledLuma = (Int(y) - 16) * luma
-        output[0] = Self.clamp((scaledLuma + chroma.red) >> Self.fractionBits)
-        output[1] = Self.clamp((scaledLuma + chroma.green) >> Self.fractionBits)
-        output[2] = Self.clamp((scaledLuma + chroma.blue) >> Self.fractionBits)
+        return (
+            Self.clamp((scaledLuma + chroma.red) >> Self.fractionBits),
+            Self.clamp((scaledLuma + chroma.green) >> Self.fractionBits),
+            Self.clamp((scaledLuma + chroma.blue) >> Self.fractionBits)
+        )
     }
 
     @inline(__always)

@@ -7,11 +7,18 @@
 /// block's source bytes with scalar loads into lane order and blends the
 /// block; the gather runs `gatherLead` blocks ahead of the blend, so that its
 /// loads and stores overlap the blend's vector arithmetic.
+/// Upright packed RGB rows read in place by the run path: `rowStride`
+/// (at least three bytes a pixel) from one row to the next.
+struct PackedRGBRows {
+    let base: UnsafePointer<UInt8>
+    let rowStride: Int
+}
+
 extension BilinearSampler {
     /// 16-bit lanes: two per pixel of a block.
     typealias Lanes = SIMD8<Int16>
 
-    private static let gatherLead = 4
+    private static var gatherLead: Int { 4 }
 
     /// What the loops keep about a block: one 16-byte vector each, in a record
     /// of `Field.count` vectors per block, so that every access is at a fixed
@@ -28,14 +35,14 @@ extension BilinearSampler {
         /// bottom-left and bottom-right neighbour: R, G, B and one spare byte.
         case topLeft, topRight, bottomLeft, bottomRight
 
-        static let count = 8
+        static var count: Int { 8 }
     }
 
-    private static let recordBytes = Field.count * 16
+    private static var recordBytes: Int { Field.count * 16 }
 
     /// Working memory of `sample`, from one temporary allocation.
     struct RunScratch {
-        static let alignment = 16
+        static var alignment: Int { 16 }
 
         static func byteCount(width: Int) -> Int {
             2 * MemoryLayout<Double>.stride * width + recordBytes * (width + 3) / 4
@@ -65,7 +72,7 @@ extension BilinearSampler {
     /// each one a run pixel), 16 bytes per pixel: the fourth float lands on the
     /// next pixel, which the caller writes afterwards.
     func sampleRun(
-        from first: Int, count: Int, rowX: Double, rowY: Double, scratch: RunScratch, levels: Levels,
+        from first: Int, count: Int, rowX: Double, rowY: Double, rows: PackedRGBRows, scratch: RunScratch, levels: Levels,
         into row: UnsafeMutablePointer<Float>
     ) {
         let blocks = scratch.blocks
@@ -89,7 +96,7 @@ extension BilinearSampler {
             store(fy | fy &<< 16, as: .verticalWeights)
         }
 
-        let rowBytes = sourceWidth &* 3
+        let rowBytes = rows.rowStride, source = rows.base
         @inline(__always) func gather(_ block: Int) {
             for lane in 0..<4 {
                 @inline(__always) func store(_ bytes: UInt64, as field: Field) {

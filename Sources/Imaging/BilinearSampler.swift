@@ -1,32 +1,38 @@
-/// The inner loop of `RGBImage.sampleTensor`: OpenCV's fixed-point bilinear
-/// interpolation on packed RGB8.
+/// The inner loop of `OrientedFrame.sampleTensor`: OpenCV's fixed-point
+/// bilinear interpolation on 8-bit RGB, in upright coordinates.
 ///
-/// Each output row walks a straight line through the source. Its pixels whose
-/// whole neighbourhood lies inside the image form one run in the middle of the
-/// row (the run path in `BilinearSampler+Runs.swift`, four pixels at a time);
-/// the pixels before and after it, where the border rule matters, take the
-/// per-pixel path in this file. Both produce the same bits.
-struct BilinearSampler {
+/// Each output row walks a straight line through the upright image. When the
+/// stored pixels are upright packed RGB, its pixels whose whole neighbourhood
+/// lies inside the image form one run in the middle of the row (the run path
+/// in `BilinearSampler+Runs.swift`, four pixels at a time, reading the bytes
+/// in place); every other pixel takes the per-pixel path in this file, which
+/// fetches each neighbour through `source` at its stored position. Both
+/// produce the same bits.
+struct BilinearSampler<Source: StoredPixels> {
     /// Source positions are kept in 1/32 pixel, OpenCV's `INTER_TAB_SIZE`.
-    static let subpixelBits = 5
-    static let subpixels = 1 << subpixelBits
+    static var subpixelBits: Int { 5 }
+    static var subpixels: Int { 1 << subpixelBits }
     /// Weights of the four neighbours sum to 32 * 32; half of that rounds.
-    private static let weightBits = 2 * subpixelBits
-    private static let weightHalf = 1 << (weightBits - 1)
+    private static var weightBits: Int { 2 * subpixelBits }
+    private static var weightHalf: Int { 1 << (weightBits - 1) }
     /// Positions beyond ±2^30 / 32 pixels (and NaN) are clamped here: far
     /// outside any image, yet small enough for the integer conversion below.
-    private static let limit = Double(1 << 30)
+    private static var limit: Double { Double(1 << 30) }
     /// 1.5 * 2^52: adding it leaves no fraction bits in the mantissa, so the
     /// sum is rounded to an integer, to nearest with ties to even in the default
     /// floating-point mode, which is what OpenCV's cvRound does; the low 32 bits
     /// of the result's bit pattern are then that integer in two's complement.
     /// This avoids a call to rint on targets without SSE4.1's roundsd.
-    static let roundingBias = 6_755_399_441_055_744.0
+    static var roundingBias: Double { 6_755_399_441_055_744.0 }
 
-    let source: UnsafePointer<UInt8>
+    let source: Source
+    let map: OrientationMap
+    /// The upright image's size.
     let sourceWidth: Int
     let sourceHeight: Int
     let border: BorderMode
+    /// The stored bytes when they are upright packed RGB, for the run path.
+    let packedRGB: PackedRGBRows?
 
     /// Fills rows `rows` of a `width`-wide tensor at `output` (`width * 3`
     /// floats a row), writing nothing outside them: each 8-bit result `q`
@@ -89,6 +95,12 @@ struct BilinearSampler {
             }
             return
         }
+        guard let packedRGB else {
+            for u in 0..<width {
+                write(u, at: position(u))
+            }
+            return
+        }
         // x and y are monotonic along the row, so the pixels inside the run's
         // bounds form one interval: scan in from both ends to find it.
         var u = 0
@@ -108,7 +120,7 @@ struct BilinearSampler {
         let runEnd = isLast ? Swift.min(end, width - 1) : end
         if runEnd - u >= 4 {
             sampleRun(
-                from: u, count: runEnd - u, rowX: rowX, rowY: rowY, scratch: scratch, levels: levels,
+                from: u, count: runEnd - u, rowX: rowX, rowY: rowY, rows: packedRGB, scratch: scratch, levels: levels,
                 into: row
             )
             u = runEnd
@@ -166,18 +178,23 @@ struct BilinearSampler {
         let w01 = fx * Self.subpixels - w11
         let w10 = fy * Self.subpixels - w11
         let w00 = Self.subpixels * Self.subpixels - w01 - w10 - w11
-        let rowBytes = sourceWidth * 3
         // Both neighbours inside on each axis: read directly.
         if UInt(bitPattern: x0) < UInt(sourceWidth - 1), UInt(bitPattern: y0) < UInt(sourceHeight - 1) {
-            let p = source + y0 * rowBytes + x0 * 3
-            let q = p + rowBytes
+            let p0 = pixel(x0, y0), p1 = pixel(x0 + 1, y0), q0 = pixel(x0, y0 + 1), q1 = pixel(x0 + 1, y0 + 1)
             return (
-                Self.blend(p[0], p[3], q[0], q[3], w00, w01, w10, w11),
-                Self.blend(p[1], p[4], q[1], q[4], w00, w01, w10, w11),
-                Self.blend(p[2], p[5], q[2], q[5], w00, w01, w10, w11)
+                Self.blend(p0.0, p1.0, q0.0, q1.0, w00, w01, w10, w11),
+                Self.blend(p0.1, p1.1, q0.1, q1.1, w00, w01, w10, w11),
+                Self.blend(p0.2, p1.2, q0.2, q1.2, w00, w01, w10, w11)
             )
         }
         return interpolateAtBorder(x0: x0, y0: y0, weights: (w00, w01, w10, w11))
+    }
+
+    /// The RGB of upright pixel `(x, y)`, inside the image.
+    @inline(__always)
+    private func pixel(_ x: Int, _ y: Int) -> (UInt8, UInt8, UInt8) {
+        let stored = map.stored(x: x, y: y)
+        return source.rgb(column: stored.column, row: stored.row)
     }
 
     /// For positions whose 2x2 neighbourhood leaves the image: each neighbour
@@ -198,10 +215,10 @@ struct BilinearSampler {
             case .replicate:
                 (px, py) = (Swift.min(Swift.max(x, 0), maxX), Swift.min(Swift.max(y, 0), maxY))
             }
-            let p = source + (py * sourceWidth + px) * 3
-            sums.0 += Int(p[0]) * weight
-            sums.1 += Int(p[1]) * weight
-            sums.2 += Int(p[2]) * weight
+            let p = pixel(px, py)
+            sums.0 += Int(p.0) * weight
+            sums.1 += Int(p.1) * weight
+            sums.2 += Int(p.2) * weight
         }
         add(x0, y0, weights.0)
         add(x0 + 1, y0, weights.1)

@@ -67,6 +67,14 @@ struct FrameGeometry: Sendable {
         }
     }
 
+    /// The geometry of tightly packed RGB whose size its owner already checked.
+    init(packedRGBWidth width: Int, height: Int) {
+        format = .rgb
+        self.width = width
+        self.height = height
+        rowStride = width * 3
+    }
+
     /// Product of non-negative factors, `Int.max` if it does not fit.
     static func saturatingProduct(_ factors: Int...) -> Int {
         var product = 1

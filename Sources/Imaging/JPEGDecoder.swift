@@ -7,10 +7,10 @@ import CTurboJPEG
 ///   caller's pixel limit before any pixel data is decoded or allocated;
 /// - decodes at full resolution straight into the returned image's packed
 ///   RGB buffer, with no copy in between;
-/// - treats every libjpeg warning (corrupt or truncated data, which libjpeg
-///   would patch over with grey) as an error, as TurboJPEG 2.1 reports them,
-///   and passes `TJFLAG_STOPONWARNING` so that decoding stops at the first
-///   one instead of spending the rest of the work on a damaged image;
+/// - decodes damaged or truncated compressed data as libjpeg does (what
+///   cannot be decoded is grey) and returns libjpeg's warning, or, when the
+///   caller refuses damaged images, treats the warning as an error and passes
+///   `TJFLAG_STOPONWARNING` so that decoding stops at the first one;
 /// - passes `TJFLAG_LIMITSCANS`, so a progressive JPEG with more than 500
 ///   scans (built to make decoding take quadratic time) is an error.
 ///
@@ -127,22 +127,63 @@ public final class JPEGDecoder {
     }
 
     private func decode(_ jpeg: UnsafeRawBufferPointer, size: PixelSize) throws(ImagingError) -> RGBImage {
-        let flags = TJFLAG_STOPONWARNING | TJFLAG_LIMITSCANS
+        try decode(jpeg, size: size, refuseDamaged: true).image
+    }
+
+    /// A decoded image and what libjpeg said about damage it decoded over.
+    public struct Decoded: Sendable {
+        /// The pixels, in the orientation they are stored in.
+        public let image: RGBImage
+        /// libjpeg's warning for damaged or truncated data, nil for a sound JPEG.
+        public let warning: String?
+    }
+
+    /// Decodes a JPEG whose header was already read with ``header(of:)`` (and
+    /// its size checked against the caller's limit).
+    ///
+    /// - Parameters:
+    ///   - jpeg: the compressed bytes ``header(of:)`` read.
+    ///   - size: the size ``header(of:)`` returned for them.
+    ///   - refuseDamaged: whether damaged compressed data is an error rather
+    ///     than decoded with a warning.
+    /// - Throws: ``ImagingError/invalidJPEG(_:)`` with TurboJPEG's message for
+    ///   data TurboJPEG refuses (and for damaged data when `refuseDamaged`),
+    ///   ``ImagingError/turboJPEG(_:)`` if TurboJPEG could not allocate the
+    ///   instance that replaces one that failed.
+    public func decode(_ jpeg: UnsafeRawBufferPointer, size: PixelSize, refuseDamaged: Bool) throws(ImagingError) -> Decoded {
+        let flags = TJFLAG_LIMITSCANS | (refuseDamaged ? TJFLAG_STOPONWARNING : 0)
         let handle = try usableHandle()
-        let pixels = try [UInt8](unsafeUninitializedCapacity: size.width * size.height * 3) {
-            (destination, initialized) throws(ImagingError) in
+        let count = size.width * size.height * 3
+        func decompress(into destination: UnsafeMutableBufferPointer<UInt8>) -> Int32 {
             // The header's own size makes TurboJPEG pick scaling factor 1 and fill the whole buffer.
-            let status = tjDecompress2(
+            tjDecompress2(
                 handle, jpeg.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt(jpeg.count),
                 destination.baseAddress, Int32(size.width), Int32(size.width * 3), Int32(size.height),
                 Int32(TJPF_RGB.rawValue), flags
             )
-            guard status == 0 else {
-                throw discard(handle)
+        }
+        var warned = false
+        let pixels = try [UInt8](unsafeUninitializedCapacity: count) { (destination, initialized) throws(ImagingError) in
+            if decompress(into: destination) != 0 {
+                guard !refuseDamaged, tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue) else {
+                    throw discard(handle)
+                }
+                warned = true
             }
             initialized = destination.count
         }
-        return RGBImage(validatedWidth: size.width, height: size.height, pixels: pixels)
+        guard warned else {
+            return Decoded(image: RGBImage(validatedWidth: size.width, height: size.height, pixels: pixels), warning: nil)
+        }
+        // The warning flag also stays up when a fatal error follows a warning,
+        // which leaves the rows after it unwritten: decode again into zeroed
+        // memory, so no row is ever uninitialised.
+        var filled = [UInt8](repeating: 0, count: count)
+        _ = filled.withUnsafeMutableBufferPointer { decompress(into: $0) }
+        let warning = turboJPEGMessage(handle)
+        // The instance is replaced after a warning as after an error: its state is the damaged image's.
+        _ = discard(handle)
+        return Decoded(image: RGBImage(validatedWidth: size.width, height: size.height, pixels: filled), warning: warning)
     }
 
     /// Decodes a JPEG to packed RGB, exactly as the `UnsafeRawBufferPointer` variant does.

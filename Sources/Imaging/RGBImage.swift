@@ -1,8 +1,6 @@
-/// An upright image as the face pipeline consumes it: 8-bit RGB, tightly
-/// packed (row stride `width * 3`), row 0 at the top.
-///
-/// Every decoder and converter in this module produces one, and the tensor
-/// sampler reads one, so the rest of the pipeline sees a single pixel layout.
+/// An image in 8-bit RGB, tightly packed (row stride `width * 3`), row 0 at
+/// the top of the stored image: what the JPEG decoder produces. The sampler
+/// reads it in place as an RGB ``RawFrameView``.
 public struct RGBImage: Sendable, Equatable {
     /// Number of columns.
     public let width: Int
@@ -38,4 +36,15 @@ public struct RGBImage: Sendable, Equatable {
 
     /// The image's dimensions.
     public var size: PixelSize { PixelSize(width: width, height: height) }
+}
+
+extension RGBImage {
+    /// The image as a raw RGB frame, for the duration of `body`.
+    public func withView<Result, Failure: Error>(
+        _ body: (RawFrameView) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try pixels.withUnsafeBufferPointer { (buffer) throws(Failure) -> Result in
+            try body(RawFrameView(packedRGB: UnsafeRawBufferPointer(buffer), width: width, height: height))
+        }
+    }
 }

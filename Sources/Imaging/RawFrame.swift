@@ -1,7 +1,7 @@
 /// Uncompressed pixels as a client sends them: a format, the dimensions, the
 /// row stride in bytes, and the buffer.
 ///
-/// Nothing is checked until ``rgbImage(maxPixels:)`` converts the frame, so a
+/// Nothing is checked until a ``RawFrameView`` is made over its bytes, so a
 /// frame can be built straight from untrusted fields. The buffer must be
 /// exactly as long as the geometry implies (see ``PixelFormat`` for the
 /// layouts): for packed formats and GRAY8 that is `height * rowStride`; for
@@ -9,7 +9,7 @@
 /// rows sharing the luma stride; for I420 it is `height * rowStride` plus two
 /// chroma planes of `ceil(height / 2)` rows with stride `ceil(rowStride / 2)`.
 ///
-/// YUV frames are converted with BT.601 limited ("video") range, as libyuv's
+/// YUV pixels are converted (each as the sampler reads it) with BT.601 limited ("video") range, as libyuv's
 /// `I420ToARGB` does, but with exact coefficients and rounding to nearest:
 ///
 ///     R = 255/219 (Y - 16) + 255/224 * 1.402 (V - 128)
@@ -34,7 +34,7 @@ public struct RawFrame: Sendable {
     /// The pixel data.
     public var bytes: [UInt8]
 
-    /// Describes a frame; validation happens in ``rgbImage(maxPixels:)``.
+    /// Describes a frame; validation happens when it is viewed.
     public init(format: PixelFormat, width: Int, height: Int, rowStride: Int, bytes: [UInt8]) {
         self.format = format
         self.width = width
@@ -44,39 +44,10 @@ public struct RawFrame: Sendable {
     }
 
     /// Checks a frame's description before its bytes are needed: the checks
-    /// ``rgbImage(maxPixels:)`` runs, in the same order, on the fields alone.
+    /// a ``RawFrameView`` runs, in the same order, on the fields alone.
     public static func check(format: PixelFormat, width: Int, height: Int, rowStride: Int, byteCount: Int,
                              maxPixels: Int) throws(ImagingError) {
         _ = try FrameGeometry(format: format, width: width, height: height, rowStride: rowStride,
                               byteCount: byteCount, maxPixels: maxPixels)
-    }
-
-    /// Validates the frame and converts it to packed RGB (in the frame's own,
-    /// stored orientation).
-    ///
-    /// - Parameter maxPixels: the largest `width * height` accepted; checked
-    ///   before the buffer is read.
-    /// - Throws: ``ImagingError/emptyImage(width:height:)``,
-    ///   ``ImagingError/tooManyPixels(width:height:limit:)``,
-    ///   ``ImagingError/rowStrideTooSmall(format:width:minimum:actual:)`` or
-    ///   ``ImagingError/bufferSizeMismatch(format:width:height:rowStride:expected:actual:)``,
-    ///   checked in that order.
-    public func rgbImage(maxPixels: Int) throws(ImagingError) -> RGBImage {
-        let geometry = try FrameGeometry(
-            format: format, width: width, height: height, rowStride: rowStride,
-            byteCount: bytes.count, maxPixels: maxPixels
-        )
-        let pixels = bytes.withUnsafeBufferPointer { source in
-            [UInt8](unsafeUninitializedCapacity: width * height * 3) { destination, initialized in
-                switch format {
-                case .rgb, .rgba, .bgra, .bgr, .gray8:
-                    PackedConversion.convert(source, geometry, into: destination)
-                case .nv12, .nv21, .i420:
-                    YUVConversion.convert(source, geometry, into: destination)
-                }
-                initialized = destination.count
-            }
-        }
-        return RGBImage(validatedWidth: width, height: height, pixels: pixels)
     }
 }

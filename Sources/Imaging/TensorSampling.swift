@@ -31,19 +31,11 @@ extension RGBImage {
         width: Int, height: Int, transform: AffineTransform, border: BorderMode,
         valueRange: ClosedRange<Float>, into output: UnsafeMutableBufferPointer<Float>, rows: Range<Int>? = nil
     ) {
-        precondition(width > 0 && height > 0, "tensor size \(width)x\(height) is empty")
-        let rows = rows ?? 0..<height
-        precondition(rows.lowerBound >= 0 && rows.upperBound <= height, "rows \(rows) lie outside the tensor's \(height) rows")
-        precondition(
-            output.count >= width * height * 3,
-            "tensor buffer holds \(output.count) floats, \(width)x\(height)x3 needs \(width * height * 3)"
-        )
-        guard let destination = output.baseAddress else { return }
-        pixels.withUnsafeBufferPointer { source in
-            guard let source = source.baseAddress else { return }
-            BilinearSampler(
-                source: source, sourceWidth: self.width, sourceHeight: self.height, border: border
-            ).sample(transform: transform, width: width, rows: rows, valueRange: valueRange, into: destination)
+        withView { view in
+            OrientedFrame(view, orientation: .topLeft).sampleTensor(
+                width: width, height: height, transform: transform, border: border, valueRange: valueRange,
+                into: output, rows: rows
+            )
         }
     }
 

@@ -28,6 +28,12 @@ struct FramesCommand: ParsableCommand {
     @Option(help: "Directory holding the .tflite files.")
     var models = "models"
 
+    @Option(help: "Send each frame raw instead of as JPEG: rgb or nv12, enlarged --scale times (the JPEG is decoded before timing).")
+    var raw: RawFrames.Format?
+
+    @Option(help: "With --raw, how many times each side of a frame is enlarged (3 makes 640x360 into 1920x1080).")
+    var scale = 1
+
     @Option(help: "Untimed frames before measuring.")
     var warmup = 30
 
@@ -36,12 +42,14 @@ struct FramesCommand: ParsableCommand {
 
     func validate() throws {
         guard iterations >= 1, warmup >= 0 else { throw ValidationError("--iterations must be at least 1 and --warmup at least 0") }
+        guard scale >= 1 else { throw ValidationError("--scale must be at least 1") }
     }
 
     func run() throws {
         let files = try FileManager.default.contentsOfDirectory(atPath: frames).filter { $0.hasSuffix(".jpg") }.sorted()
         guard !files.isEmpty else { throw ValidationError("no .jpg files in \(frames)") }
         let jpegs = try files.map { [UInt8](try Data(contentsOf: URL(fileURLWithPath: "\(frames)/\($0)"))) }
+        let rawFrames = try raw.map { try RawFrames.make(jpegs, format: $0, scale: scale) }
         var options = FaceOptions()
         options.runningMode = .video
         if mode == .landmarks {
@@ -59,7 +67,11 @@ struct FramesCommand: ParsableCommand {
         for index in 0..<(warmup + iterations) {
             let elapsed = try clock.measure {
                 timestamp += 33
-                let result = try session.process(jpeg: jpegs[index % jpegs.count], timestampMs: timestamp)
+                let result = if let rawFrames {
+                    try session.process(FrameInput(pixels: .raw(rawFrames[index % rawFrames.count]), timestampMs: timestamp))
+                } else {
+                    try session.process(jpeg: jpegs[index % jpegs.count], timestampMs: timestamp)
+                }
                 if index >= warmup {
                     stages["decode_us"]!.append(result.decodeTime / .microseconds(1))
                     stages["detect_us"]!.append(result.detectTime / .microseconds(1))
@@ -70,6 +82,7 @@ struct FramesCommand: ParsableCommand {
         }
         var report: [String: Any] = [
             "mode": mode.rawValue,
+            "input": raw.map { "\($0.rawValue) x\(scale)" } ?? "jpeg",
             "median_ms": timings.median,
             "p90_ms": timings.p90,
             "iterations": iterations,

@@ -7,7 +7,7 @@ struct SamplingCase {
     enum Source {
         /// Already RGB, as a decoded JPEG is.
         case image(RGBImage)
-        /// A raw frame as a client sends it, converted to RGB on every run.
+        /// A raw frame as a client sends it, sampled in place.
         case frame(RawFrame)
 
         var size: (width: Int, height: Int) {
@@ -21,13 +21,6 @@ struct SamplingCase {
             switch self {
             case .image: "\(size.width)x\(size.height) RGB image"
             case .frame(let frame): "\(size.width)x\(size.height) \(frame.format) frame"
-            }
-        }
-
-        func rgbImage() throws -> RGBImage {
-            switch self {
-            case .image(let image): image
-            case .frame(let frame): try frame.rgbImage(maxPixels: frame.width * frame.height)
             }
         }
     }

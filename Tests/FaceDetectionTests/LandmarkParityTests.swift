@@ -19,9 +19,11 @@ final class LandmarkParityTests: XCTestCase {
         let landmarker = FaceLandmarker(models: models)
         for (name, entry) in TestData.goldens.images.sorted(by: { $0.key < $1.key }) {
             let image = try TestData.image(name)
-            let faces = try detector.detect(image, engine: engine, minScore: 0.5, suppressionThreshold: 0.3).compactMap { detection in
-                let roi = RegionOfInterest(detection: detection, imageWidth: image.width, imageHeight: image.height)
-                return try landmarker.landmarks(in: image, roi: roi, engine: engine, minPresence: 0.5, refined: false)?.mesh
+            let faces = try TestData.upright(image) { frame in
+                try detector.detect(frame, engine: engine, minScore: 0.5, suppressionThreshold: 0.3).compactMap { detection in
+                    let roi = RegionOfInterest(detection: detection, imageWidth: image.width, imageHeight: image.height)
+                    return try landmarker.landmarks(in: frame, roi: roi, engine: engine, minPresence: 0.5, refined: false)?.mesh
+                }
             }
             XCTAssertEqual(faces.count, entry.mesh.count, "\(name): faces with landmarks")
             let width = Float(image.width), height = Float(image.height)

@@ -26,18 +26,18 @@ struct FaceDetector {
         }
     }
 
-    /// Faces in `image`, best first, before any per-session filtering.
-    func detect(_ image: RGBImage, engine: FaceEngine, minScore: Float, suppressionThreshold: Float) throws -> [Detection] {
+    /// Faces in the upright `frame`, best first, before any per-session filtering.
+    func detect(_ frame: OrientedFrame, engine: FaceEngine, minScore: Float, suppressionThreshold: Float) throws -> [Detection] {
         let runtime = try engine.runtime(for: compiled)
         let size = model.inputSize
         let letterbox = Imaging.AffineTransform.letterbox(
-            sourceWidth: image.width, sourceHeight: image.height, outputWidth: size, outputHeight: size)
+            sourceWidth: frame.size.width, sourceHeight: frame.size.height, outputWidth: size, outputHeight: size)
         // Outside the image the detector sees black (BORDER_ZERO), i.e. -1 after value mapping.
-        engine.sample(image, size: size, transform: letterbox, border: .zero, valueRange: -1...1, into: runtime.input())
+        engine.sample(frame, size: size, transform: letterbox, border: .zero, valueRange: -1...1, into: runtime.input())
         try runtime.invoke()
         let candidates = decode(regressors: runtime.output(0), scores: runtime.output(1), minScore: minScore)
         let merged = weightedNonMaxSuppression(candidates, threshold: suppressionThreshold)
-        return merged.map { removeLetterbox($0, transform: letterbox, image: image) }
+        return merged.map { removeLetterbox($0, transform: letterbox, image: frame.size) }
     }
 
     /// Anchor-relative regressions to detections in tensor-normalized coordinates.
@@ -67,7 +67,7 @@ struct FaceDetector {
     }
 
     /// Maps a detection from the letterboxed tensor back to the image.
-    private func removeLetterbox(_ detection: Detection, transform: Imaging.AffineTransform, image: RGBImage) -> Detection {
+    private func removeLetterbox(_ detection: Detection, transform: Imaging.AffineTransform, image: PixelSize) -> Detection {
         let size = Double(model.inputSize)
         let width = Double(image.width), height = Double(image.height)
         func project(_ x: Float, _ y: Float) -> (Float, Float) {

@@ -24,11 +24,11 @@ struct FaceLandmarker {
     /// Returns nil when the face flag is not above `minPresence`, or when the
     /// model's points are not finite or lie far outside the crop: a face the
     /// model cannot place is dropped for this frame rather than reported wrong.
-    func landmarks(in image: RGBImage, roi: RegionOfInterest, engine: FaceEngine, minPresence: Float, refined: Bool) throws -> Result? {
+    func landmarks(in frame: OrientedFrame, roi: RegionOfInterest, engine: FaceEngine, minPresence: Float, refined: Bool) throws -> Result? {
         let runtime = try engine.runtime(for: refined ? models.attentionMesh : models.faceMesh)
         let size = Self.inputSize
-        let transform = roi.transform(imageWidth: image.width, imageHeight: image.height, size: size)
-        engine.sample(image, size: size, transform: transform, border: .replicate, valueRange: 0...1, into: runtime.input())
+        let transform = roi.transform(imageWidth: frame.size.width, imageHeight: frame.size.height, size: size)
+        engine.sample(frame, size: size, transform: transform, border: .replicate, valueRange: 0...1, into: runtime.input())
         try runtime.invoke()
         let flag = runtime.output(refined ? AttentionMeshOutputs.faceFlag : 1)[0]
         let presence = 1 / (1 + exp(-flag))
@@ -41,7 +41,7 @@ struct FaceLandmarker {
             points = Array(runtime.output(0))
         }
         guard Self.plausible(points, cropSize: Float(size)) else { return nil }
-        return Result(mesh: project(points, transform: transform, roiWidth: roi.width, image: image), presence: presence)
+        return Result(mesh: project(points, transform: transform, roiWidth: roi.width, image: frame.size), presence: presence)
     }
 
     /// Whether every value is finite and every point within one crop's width
@@ -60,7 +60,7 @@ struct FaceLandmarker {
     /// Crop-pixel landmarks (x, y, z triples) to normalized image landmarks.
     /// z is scaled like x and then by the crop's normalized width, as
     /// MediaPipe's landmark projection does.
-    private func project(_ raw: [Float], transform: Imaging.AffineTransform, roiWidth: Float, image: RGBImage) -> [NormalizedLandmark] {
+    private func project(_ raw: [Float], transform: Imaging.AffineTransform, roiWidth: Float, image: PixelSize) -> [NormalizedLandmark] {
         let width = Double(image.width), height = Double(image.height)
         let zScale = roiWidth / Float(Self.inputSize)
         return (0..<raw.count / 3).map { i in

@@ -55,6 +55,9 @@ public struct FaceOptions: Sendable, Equatable {
     public var detectorIntervalFrames = Specs.detectorIntervalFrames.defaultValue
     /// Frames a face may go unseen and still keep its tracking ID.
     public var maxMissedFrames = Specs.maxMissedFrames.defaultValue
+    /// Refuse a JPEG whose compressed data is damaged or cut short, instead of
+    /// decoding it as libjpeg does (the missing part grey) with a warning.
+    public var refuseDamagedJPEG = false
 
     /// Options with every default.
     public init() {}

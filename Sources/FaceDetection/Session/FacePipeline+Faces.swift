@@ -14,7 +14,7 @@ extension FacePipeline {
     }
 
     /// A face followed by its landmarks.
-    func meshFace(_ landmarks: FaceLandmarker.Result, detection: Detection?, score: Float, image: RGBImage) -> Face {
+    func meshFace(_ landmarks: FaceLandmarker.Result, detection: Detection?, score: Float, image: PixelSize) -> Face {
         let mesh = landmarks.mesh
         var xMin = Float.infinity, yMin = Float.infinity, xMax = -Float.infinity, yMax = -Float.infinity
         for point in mesh.prefix(MeshLayout.faceCount) {
@@ -39,7 +39,7 @@ extension FacePipeline {
     }
 
     /// A face known only from the detector.
-    func detectionFace(_ detection: Detection, image: RGBImage) -> Face {
+    func detectionFace(_ detection: Detection, image: PixelSize) -> Face {
         let width = Float(image.width), height = Float(image.height)
         let right = detection.keypoints[0], left = detection.keypoints[1]
         // Roll from the eye line, in pixels with y up: counter-clockwise positive, as ML Kit's Z.

@@ -24,15 +24,23 @@ public struct FacePipeline: Sendable {
         landmarker = FaceLandmarker(models: models)
     }
 
-    /// Processes one upright frame. In image mode frames are unrelated and
-    /// `tracker` is left alone; otherwise it is updated only when the frame
-    /// succeeds, so a failed frame leaves the session as it was.
+    /// Processes one upright image, read in place.
     public func process(_ image: RGBImage, timestampMs: Int64?, tracker: inout FaceTracker, engine: FaceEngine) throws(FaceError) -> FaceResult {
+        try image.withView { (view) throws(FaceError) in
+            try process(OrientedFrame(view, orientation: .topLeft), timestampMs: timestampMs, tracker: &tracker, engine: engine)
+        }
+    }
+
+    /// Processes one frame, its model inputs sampled from the stored pixels.
+    /// In image mode frames are unrelated and `tracker` is left alone;
+    /// otherwise it is updated only when the frame succeeds, so a failed
+    /// frame leaves the session as it was.
+    func process(_ frame: OrientedFrame, timestampMs: Int64?, tracker: inout FaceTracker, engine: FaceEngine) throws(FaceError) -> FaceResult {
         let tracking = options.runningMode != .image
         var scratch = tracking ? tracker : FaceTracker()
         let result: FaceResult
         do {
-            result = try run(image, timestampMs: timestampMs, tracker: &scratch, engine: engine)
+            result = try run(frame, timestampMs: timestampMs, tracker: &scratch, engine: engine)
         } catch let error as FaceError {
             throw error
         } catch {
@@ -42,18 +50,19 @@ public struct FacePipeline: Sendable {
         return result
     }
 
-    private func run(_ image: RGBImage, timestampMs: Int64?, tracker: inout FaceTracker, engine: FaceEngine) throws -> FaceResult {
+    private func run(_ frame: OrientedFrame, timestampMs: Int64?, tracker: inout FaceTracker, engine: FaceEngine) throws -> FaceResult {
+        let image = frame.size
         let clock = ContinuousClock()
         let start = clock.now
         // Landmark tracking follows faces by their previous-frame ROIs and runs the
         // detector only when needed; without landmarks the detector runs every frame.
         let runDetector = options.runningMode == .image || !options.needsMesh
             || tracker.shouldDetect(numFaces: options.numFaces, interval: options.detectorIntervalFrames)
-        let detections = runDetector ? try detect(image, engine: engine) : []
+        let detections = runDetector ? try detect(frame, engine: engine) : []
         tracker.noteDetector(ran: runDetector)
         let detected = clock.now
 
-        let found = try faces(of: candidates(detections, tracker: tracker, image: image), in: image, engine: engine)
+        let found = try faces(of: candidates(detections, tracker: tracker, image: image), in: frame, engine: engine)
         let ids = tracker.update(found.map(\.observation), matchThreshold: options.minTrackingConfidence / 2, maxMissed: options.maxMissedFrames)
         var faces = found.map(\.face)
         if options.trackingEnabled && options.runningMode != .image {
@@ -67,15 +76,15 @@ public struct FacePipeline: Sendable {
     }
 
     /// The detector's faces that pass the size and count options, best first.
-    private func detect(_ image: RGBImage, engine: FaceEngine) throws -> [Detection] {
-        let detections = try detector.detect(image, engine: engine, minScore: options.minDetectionConfidence,
+    private func detect(_ frame: OrientedFrame, engine: FaceEngine) throws -> [Detection] {
+        let detections = try detector.detect(frame, engine: engine, minScore: options.minDetectionConfidence,
                                              suppressionThreshold: options.minSuppressionThreshold)
         return Array(detections.filter { $0.width >= options.minFaceSize }.prefix(options.numFaces))
     }
 
     /// The faces to process this frame: with the mesh, the followed faces and
     /// then the new detections; without it, the detections alone.
-    private func candidates(_ detections: [Detection], tracker: FaceTracker, image: RGBImage) -> [Candidate] {
+    private func candidates(_ detections: [Detection], tracker: FaceTracker, image: PixelSize) -> [Candidate] {
         guard options.needsMesh else {
             return detections.map { Candidate(track: nil, roi: nil, detection: $0, score: $0.score) }
         }
@@ -99,13 +108,14 @@ public struct FacePipeline: Sendable {
 
     /// Each candidate's face and what the tracker learns from it; a followed
     /// face whose landmarks fall below the presence threshold is left out.
-    private func faces(of candidates: [Candidate], in image: RGBImage, engine: FaceEngine) throws -> [(face: Face, observation: FaceTracker.Observation)] {
+    private func faces(of candidates: [Candidate], in frame: OrientedFrame, engine: FaceEngine) throws -> [(face: Face, observation: FaceTracker.Observation)] {
+        let image = frame.size
         var found: [(face: Face, observation: FaceTracker.Observation)] = []
         for candidate in candidates {
             let face: Face
             var nextROI: RegionOfInterest?
             if options.needsMesh, let roi = candidate.roi {
-                guard let landmarks = try landmarker.landmarks(in: image, roi: roi, engine: engine, minPresence: options.minFacePresenceConfidence,
+                guard let landmarks = try landmarker.landmarks(in: frame, roi: roi, engine: engine, minPresence: options.minFacePresenceConfidence,
                                                                refined: options.faceMesh) else { continue }
                 face = meshFace(landmarks, detection: candidate.detection, score: candidate.score, image: image)
                 nextROI = RegionOfInterest(mesh: landmarks.mesh, imageWidth: image.width, imageHeight: image.height)

@@ -42,8 +42,10 @@ public struct FaceResult: Sendable {
     public var faces: [Face]
     /// Whether the detector ran on this frame (it is skipped while tracked faces suffice).
     public var detectorRan: Bool
-    /// Time spent decoding and turning the frame upright (zero when the
-    /// caller passed an image).
+    /// What was wrong with the frame that did not stop it being processed,
+    /// for people: libjpeg's warning for a damaged JPEG decoded anyway.
+    public var warnings: [String] = []
+    /// Time spent decoding a JPEG (zero for raw pixels, which are read in place).
     public var decodeTime: Duration = .zero
     /// Time spent in the detector stage.
     public var detectTime: Duration

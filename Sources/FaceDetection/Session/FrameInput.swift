@@ -2,7 +2,8 @@ import Imaging
 
 /// A frame as a client sends it, already checked: encoded or raw pixels whose
 /// size is known and within the caller's limit, stored in some orientation,
-/// with a timestamp for video and live-stream modes.
+/// with a timestamp for video and live-stream modes. The owning counterpart
+/// of `FramePixels`, for library callers that hold their frames in arrays.
 public struct FrameInput: Sendable {
     /// The pixels.
     public enum Pixels: Sendable {
@@ -28,34 +29,30 @@ public struct FrameInput: Sendable {
 }
 
 extension FacePipeline {
-    /// Decodes `frame`, turns it upright and processes it with the session's
-    /// tracking state.
+    /// Processes `frame` as `process(_:orientation:timestampMs:maxPixels:tracker:engine:)`
+    /// processes its bytes, read in place.
     ///
-    /// A JPEG is always decoded at full resolution, so the faces found in it are
-    /// those found in the same pixels sent raw: the detector samples the full
-    /// image bilinearly, as MediaPipe does, and a DCT-reduced decode is a
-    /// smoothed image whose boxes drift by a few pixels.
-    ///
-    /// - Parameter maxPixels: the largest raw frame converted; a JPEG's size
+    /// - Parameter maxPixels: the largest raw frame accepted; a JPEG's size
     ///   was checked when its header was read.
     public func process(_ frame: FrameInput, maxPixels: Int, tracker: inout FaceTracker, engine: FaceEngine) throws(FaceError) -> FaceResult {
-        let clock = ContinuousClock()
-        let start = clock.now
-        let image: RGBImage
-        do throws(ImagingError) {
-            switch frame.pixels {
-            case .jpeg(let bytes, let size):
-                image = try engine.jpegDecoder().decode(bytes, size: size)
-            case .raw(let raw):
-                image = try raw.rgbImage(maxPixels: maxPixels)
+        switch frame.pixels {
+        case .jpeg(let bytes, let size):
+            return try bytes.withUnsafeBufferPointer { (buffer) throws(FaceError) in
+                try process(.jpeg(UnsafeRawBufferPointer(buffer), size: size), orientation: frame.orientation,
+                            timestampMs: frame.timestampMs, maxPixels: maxPixels, tracker: &tracker, engine: engine)
             }
-        } catch {
-            throw FaceError(error)
+        case .raw(let raw):
+            return try raw.bytes.withUnsafeBufferPointer { (buffer) throws(FaceError) in
+                let view: RawFrameView
+                do throws(ImagingError) {
+                    view = try RawFrameView(format: raw.format, width: raw.width, height: raw.height, rowStride: raw.rowStride,
+                                            bytes: UnsafeRawBufferPointer(buffer), maxPixels: maxPixels)
+                } catch {
+                    throw FaceError(error)
+                }
+                return try process(.raw(view), orientation: frame.orientation, timestampMs: frame.timestampMs,
+                                   maxPixels: maxPixels, tracker: &tracker, engine: engine)
+            }
         }
-        let upright = image.upright(from: frame.orientation)
-        let decoded = clock.now
-        var result = try process(upright, timestampMs: frame.timestampMs, tracker: &tracker, engine: engine)
-        result.decodeTime = decoded - start
-        return result
     }
 }

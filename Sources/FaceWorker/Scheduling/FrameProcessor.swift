@@ -18,7 +18,11 @@ struct FrameProcessor {
         let timestampMs = pending.frame.timestampMs
         let result: FaceResult
         do throws(FaceError) {
-            result = try job.pipeline.process(pending.frame.input, maxPixels: maxPixels, tracker: &job.tracker, engine: engine)
+            let frame = pending.frame
+            result = try frame.withPixels { (pixels) throws(FaceError) in
+                try job.pipeline.process(pixels, orientation: frame.orientation, timestampMs: frame.timestampMs, maxPixels: maxPixels,
+                                         tracker: &job.tracker, engine: engine)
+            }
         } catch {
             stats.recordFailed()
             let failure = CallError(error)

@@ -21,16 +21,30 @@ struct AdmittedFrame: Sendable {
     /// The frame's timestamp, as sent.
     var timestampMs: Int64
 
-    /// The pipeline's frame. The pixel bytes are copied here, once, into the
-    /// array the pipeline reads, on the inference thread rather than the
-    /// connection's event loop.
-    var input: FrameInput {
+    /// Runs `body` on the pixels, read in place from the message's bytes:
+    /// nothing is copied, and the view lives only as long as the call.
+    func withPixels<Result>(_ body: (FramePixels) throws(FaceError) -> Result) throws(FaceError) -> Result {
         switch pixels {
         case .jpeg(let bytes, let size):
-            FrameInput(pixels: .jpeg([UInt8](bytes), size: size), orientation: orientation, timestampMs: timestampMs)
+            return try Self.borrowing(bytes) { (buffer) throws(FaceError) in try body(.jpeg(buffer, size: size)) }
         case .raw(let bytes, let format, let width, let height, let rowStride):
-            FrameInput(pixels: .raw(RawFrame(format: format, width: width, height: height, rowStride: rowStride, bytes: [UInt8](bytes))),
-                       orientation: orientation, timestampMs: timestampMs)
+            return try Self.borrowing(bytes) { (buffer) throws(FaceError) in
+                let view: RawFrameView
+                do throws(ImagingError) {
+                    // Admission checked the geometry against the worker's limit; the pipeline checks the limit again.
+                    view = try RawFrameView(format: format, width: width, height: height, rowStride: rowStride, bytes: buffer, maxPixels: .max)
+                } catch {
+                    throw FaceError(error)
+                }
+                return try body(.raw(view))
+            }
         }
+    }
+
+    /// `Data.withUnsafeBytes` with the typed error kept.
+    private static func borrowing<Result>(
+        _ data: Data, _ body: (UnsafeRawBufferPointer) throws(FaceError) -> Result
+    ) throws(FaceError) -> Result {
+        try data.withUnsafeBytes { bytes in Swift.Result { () throws(FaceError) in try body(bytes) } }.get()
     }
 }

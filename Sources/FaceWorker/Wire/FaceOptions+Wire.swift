@@ -42,6 +42,7 @@ extension FaceOptions {
         // 0 is proto3's unset for this plain field, and means the default.
         if wire.detectorIntervalFrames != 0 { detectorIntervalFrames = Int(wire.detectorIntervalFrames) }
         if wire.optionalMaxMissedFrames != nil { maxMissedFrames = Int(wire.maxMissedFrames) }
+        refuseDamagedJPEG = wire.refuseDamagedJpeg
         try validate()
     }
 
@@ -79,5 +80,6 @@ extension Faceworker_V1_SessionOptions {
         outputTransformationMatrix = options.transformationMatrix
         detectorIntervalFrames = UInt32(options.detectorIntervalFrames)
         maxMissedFrames = UInt32(options.maxMissedFrames)
+        refuseDamagedJpeg = options.refuseDamagedJPEG
     }
 }

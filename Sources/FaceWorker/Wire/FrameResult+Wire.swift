@@ -11,6 +11,7 @@ extension Faceworker_V1_FrameResult {
         imageWidth = UInt32(result.imageWidth)
         imageHeight = UInt32(result.imageHeight)
         detectorRan = result.detectorRan
+        warnings = result.warnings
         self.timings = timings
         faces = result.faces.map { Faceworker_V1_Face($0, imageWidth: result.imageWidth, imageHeight: result.imageHeight) }
     }

@@ -29,6 +29,11 @@ enum TestData {
     }
 
     /// Options with the given running mode and changes applied.
+    /// `body` run on an upright image as the pipeline's stages read it.
+    static func upright<Result>(_ image: RGBImage, _ body: (OrientedFrame) throws -> Result) throws -> Result {
+        try image.withView { view in try body(OrientedFrame(view, orientation: .topLeft)) }
+    }
+
     static func options(_ mode: FaceOptions.RunningMode = .image, _ change: (inout FaceOptions) -> Void = { _ in }) -> FaceOptions {
         var options = FaceOptions()
         options.runningMode = mode

@@ -1,0 +1,59 @@
+/// Raw pixels in memory the caller owns and keeps alive while the view is in
+/// use (a message's bytes, a read-only shared-memory mapping): the borrowed
+/// counterpart of ``RawFrame``, read in place and never copied whole.
+///
+/// A view exists only with its geometry checked (``FrameGeometry``, the same
+/// checks as ``RawFrame/check(format:width:height:rowStride:byteCount:maxPixels:)``),
+/// so every read the sampler makes lies inside `bytes`.
+public struct RawFrameView {
+    /// How the bytes encode pixels.
+    public let format: PixelFormat
+    /// Number of columns.
+    public let width: Int
+    /// Number of rows.
+    public let height: Int
+    /// Bytes from the start of one row to the start of the next (for the YUV
+    /// formats: of the luma plane; the chroma strides derive from it).
+    public let rowStride: Int
+    /// The pixel data, exactly as long as the geometry says.
+    public let bytes: UnsafeRawBufferPointer
+    let geometry: FrameGeometry
+
+    /// Checks the description against `bytes`, in ``RawFrame``'s order, and
+    /// makes the view.
+    ///
+    /// - Throws: ``ImagingError/emptyImage(width:height:)``,
+    ///   ``ImagingError/tooManyPixels(width:height:limit:)``,
+    ///   ``ImagingError/rowStrideTooSmall(format:width:minimum:actual:)`` or
+    ///   ``ImagingError/bufferSizeMismatch(format:width:height:rowStride:expected:actual:)``.
+    public init(
+        format: PixelFormat, width: Int, height: Int, rowStride: Int, bytes: UnsafeRawBufferPointer, maxPixels: Int
+    ) throws(ImagingError) {
+        geometry = try FrameGeometry(
+            format: format, width: width, height: height, rowStride: rowStride, byteCount: bytes.count, maxPixels: maxPixels
+        )
+        self.format = format
+        self.width = width
+        self.height = height
+        self.rowStride = rowStride
+        self.bytes = bytes
+    }
+
+    /// Tightly packed RGB of a checked size, such as an ``RGBImage``'s.
+    init(packedRGB bytes: UnsafeRawBufferPointer, width: Int, height: Int) {
+        geometry = FrameGeometry(packedRGBWidth: width, height: height)
+        format = .rgb
+        self.width = width
+        self.height = height
+        rowStride = width * 3
+        self.bytes = bytes
+    }
+
+    /// The image's dimensions as stored.
+    public var size: PixelSize { PixelSize(width: width, height: height) }
+
+    /// The first byte; a checked geometry is never empty, so there is one.
+    var base: UnsafePointer<UInt8> {
+        bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
+    }
+}
