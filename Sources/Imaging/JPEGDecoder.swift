@@ -176,9 +176,10 @@ public final class JPEGDecoder {
             return Decoded(image: RGBImage(validatedWidth: size.width, height: size.height, pixels: pixels), warning: nil)
         }
         // The warning flag also stays up when a fatal error follows a warning,
-        // which leaves the rows after it unwritten: decode again into zeroed
-        // memory, so no row is ever uninitialised.
-        var filled = [UInt8](repeating: 0, count: count)
+        // which leaves the rows after it unwritten: decode again into memory
+        // filled with mid-grey, so no row is ever uninitialised and rows libjpeg
+        // never reached look as the parts it could not decode do.
+        var filled = [UInt8](repeating: 128, count: count)
         _ = filled.withUnsafeMutableBufferPointer { decompress(into: $0) }
         let warning = turboJPEGMessage(handle)
         // The instance is replaced after a warning as after an error: its state is the damaged image's.

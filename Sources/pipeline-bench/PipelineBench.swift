@@ -7,6 +7,6 @@ struct PipelineBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pipeline-bench",
         abstract: "Time FaceWorker's face pipeline and print one JSON line.",
-        subcommands: [FramesCommand.self, SamplingCommand.self]
+        subcommands: [FramesCommand.self, SamplingCommand.self, DecodeCommand.self]
     )
 }
