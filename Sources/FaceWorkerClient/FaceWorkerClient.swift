@@ -74,11 +74,39 @@ public final class FaceWorkerClient: Sendable {
     }
 
     /// Opens a session with `options` (unset fields take their defaults).
-    public func openSession(options: Faceworker_V1_SessionOptions = Faceworker_V1_SessionOptions()) async throws -> FaceWorkerSession {
+    ///
+    /// - Parameter name: shares the session under this name, which other
+    ///   connections pass to ``subscribe(to:)``: 1 to 128 bytes of UTF-8
+    ///   without control characters, unique among the worker's open
+    ///   sessions (ALREADY_EXISTS otherwise). Nil: a private session.
+    public func openSession(options: Faceworker_V1_SessionOptions = Faceworker_V1_SessionOptions(), name: String? = nil) async throws -> FaceWorkerSession {
         var request = Faceworker_V1_OpenSessionRequest()
         request.options = options
+        if let name { request.name = name }
         guard case .openSession(let response) = try await call(.openSession(request)) else { throw Self.unexpectedAnswer }
-        return FaceWorkerSession(client: self, id: response.sessionID, options: response.options)
+        return FaceWorkerSession(client: self, id: response.sessionID, options: response.options, name: response.name.isEmpty ? nil : response.name)
+    }
+
+    /// Follows the session another connection opened with `name`: every
+    /// answer its frames get arrives on the returned sequence.
+    ///
+    /// - Throws: `FaceWorkerError`: NOT_FOUND when no open session has the
+    ///   name, FAILED_PRECONDITION when it is this connection's own,
+    ///   RESOURCE_EXHAUSTED past the worker's subscription limits.
+    public func subscribe(to name: String) async throws -> FaceWorkerSubscription {
+        var request = Faceworker_V1_SubscribeRequest()
+        request.name = name
+        let message = makeMessage(.subscribe(request))
+        let (events, continuation) = AsyncThrowingStream.makeStream(of: SubscriptionEvent.self, throwing: (any Error).self, bufferingPolicy: .unbounded)
+        let ending = SubscriptionEnding()
+        router.addSubscription(message.callID, continuation, ending: ending)
+        do {
+            guard case .subscribe(let response) = try await send(message) else { throw Self.unexpectedAnswer }
+            return FaceWorkerSubscription(client: self, response: response, events: events, ending: ending)
+        } catch {
+            router.finishSubscription(message.callID)
+            throw error
+        }
     }
 
     /// Sends one call and waits for its answer.
@@ -87,7 +115,10 @@ public final class FaceWorkerClient: Sendable {
     /// - Throws: `FaceWorkerError` when the worker answers with a status or the
     ///   connection closes first; `FrameDroppedError` when a frame is dropped.
     public func call(_ kind: Faceworker_V1_ClientMessage.OneOf_Kind) async throws -> Faceworker_V1_WorkerMessage.OneOf_Kind {
-        let message = makeMessage(kind)
+        try await send(makeMessage(kind))
+    }
+
+    private func send(_ message: Faceworker_V1_ClientMessage) async throws -> Faceworker_V1_WorkerMessage.OneOf_Kind {
         let answer = try await withCheckedThrowingContinuation { continuation in
             if let error = router.expect(message.callID, continuation) {
                 continuation.resume(throwing: error)

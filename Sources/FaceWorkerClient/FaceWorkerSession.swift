@@ -12,15 +12,18 @@ public struct FaceWorkerSession: Sendable {
     public let id: UInt64
     /// The options in effect, every default filled in.
     public let options: Faceworker_V1_SessionOptions
+    /// The name other connections subscribe to it by; nil for a private session.
+    public let name: String?
     /// The outcome of every frame sent with `send`, in the order the worker
     /// answers; ends when the session is closed or the connection ends.
     public let results: AsyncStream<LiveStreamEvent>
     private let client: FaceWorkerClient
 
-    init(client: FaceWorkerClient, id: UInt64, options: Faceworker_V1_SessionOptions) {
+    init(client: FaceWorkerClient, id: UInt64, options: Faceworker_V1_SessionOptions, name: String?) {
         self.client = client
         self.id = id
         self.options = options
+        self.name = name
         let (results, continuation) = AsyncStream.makeStream(of: LiveStreamEvent.self, bufferingPolicy: .unbounded)
         self.results = results
         client.addStream(id, continuation)

@@ -5,6 +5,8 @@ import Synchronization
 ///
 /// A call is either awaited (its caller is suspended until the answer) or
 /// streamed (a live-stream frame whose answer goes to its session's results).
+/// A Subscribe call is awaited, and its events, which follow under the same
+/// call_id, go to its subscription's sequence.
 final class ResponseRouter: Sendable {
     private enum Waiter {
         case call(CheckedContinuation<Faceworker_V1_WorkerMessage, any Error>)
@@ -14,11 +16,17 @@ final class ResponseRouter: Sendable {
     private struct State {
         var waiters: [UInt64: Waiter] = [:]
         var streams: [UInt64: AsyncStream<LiveStreamEvent>.Continuation] = [:]
+        var subscriptions: [UInt64: Subscription] = [:]
         /// Set once the connection is gone; every later call fails with it.
         var closedWith: FaceWorkerError?
         /// The last status the worker sent under call_id 0 (about the
         /// connection rather than a call), reported when it hangs up.
         var connectionStatus: FaceWorkerError?
+    }
+
+    private struct Subscription {
+        var events: AsyncThrowingStream<SubscriptionEvent, any Error>.Continuation
+        var ending: SubscriptionEnding
     }
 
     private let state = Mutex(State())
@@ -58,6 +66,22 @@ final class ResponseRouter: Sendable {
         state.withLock { $0.streams.removeValue(forKey: sessionID) }?.finish()
     }
 
+    /// Registers where the events of the Subscribe call `callID` go; the
+    /// sequence finishes after their SessionEnded.
+    func addSubscription(_ callID: UInt64, _ events: AsyncThrowingStream<SubscriptionEvent, any Error>.Continuation, ending: SubscriptionEnding) {
+        let closedWith = state.withLock { state -> FaceWorkerError? in
+            if let error = state.closedWith { return error }
+            state.subscriptions[callID] = Subscription(events: events, ending: ending)
+            return nil
+        }
+        if let closedWith { events.finish(throwing: closedWith) }
+    }
+
+    /// Forgets a subscription whose Subscribe call failed.
+    func finishSubscription(_ callID: UInt64) {
+        state.withLock { $0.subscriptions.removeValue(forKey: callID) }?.events.finish()
+    }
+
     /// Fails a registered call whose request could not be sent.
     func abandon(_ callID: UInt64, with error: any Error) {
         if case .call(let continuation) = state.withLock({ $0.waiters.removeValue(forKey: callID) }) {
@@ -71,6 +95,10 @@ final class ResponseRouter: Sendable {
             if case .error(let status) = message.kind {
                 state.withLock { $0.connectionStatus = FaceWorkerError(status) }
             }
+            return
+        }
+        if case .sessionEvent(let event) = message.kind {
+            deliver(event, callID: message.callID)
             return
         }
         let (waiter, stream) = state.withLock { state -> (Waiter?, AsyncStream<LiveStreamEvent>.Continuation?) in
@@ -93,20 +121,37 @@ final class ResponseRouter: Sendable {
         }
     }
 
+    private func deliver(_ event: Faceworker_V1_SessionEvent, callID: UInt64) {
+        guard let event = SubscriptionEvent(event) else { return }
+        let ended: Faceworker_V1_SessionEnded.Reason?
+        if case .ended(let reason) = event { ended = reason } else { ended = nil }
+        let subscription = state.withLock { state in
+            ended == nil ? state.subscriptions[callID] : state.subscriptions.removeValue(forKey: callID)
+        }
+        guard let subscription else { return }
+        subscription.events.yield(event)
+        if let ended {
+            subscription.ending.reason = ended
+            subscription.events.finish()
+        }
+    }
+
     /// Fails every waiting call and ends every stream: the connection is gone,
     /// for `reason` when this side knows it, else for the last status the
     /// worker sent about the connection, else because it closed.
     func close(with reason: FaceWorkerError? = nil) {
-        let (waiters, streams, error) = state.withLock { state in
+        let (waiters, streams, subscriptions, error) = state.withLock { state in
             let error = state.closedWith ?? reason ?? state.connectionStatus
                 ?? FaceWorkerError(code: .unavailable, message: "the connection to the worker closed")
             state.closedWith = error
             defer {
                 state.waiters.removeAll()
                 state.streams.removeAll()
+                state.subscriptions.removeAll()
             }
-            return (Array(state.waiters.values), Array(state.streams.values), error)
+            return (Array(state.waiters.values), Array(state.streams.values), Array(state.subscriptions.values), error)
         }
+        for subscription in subscriptions { subscription.events.finish(throwing: error) }
         for waiter in waiters {
             if case .call(let continuation) = waiter { continuation.resume(throwing: error) }
         }

@@ -49,6 +49,20 @@ struct FaceWorkerCommand: AsyncParsableCommand {
     @Option(help: "Most frames an image or video session may have waiting; more are refused with RESOURCE_EXHAUSTED. (A live-stream session keeps only its newest waiting frame.)")
     var maxQueuedFrames = WorkerLimits().maxQueuedFrames
 
+    @Option(help: "Most shared-memory buffers one connection may have, registered or reserved (RegisterBuffer whose handoff has not come yet); more are refused with RESOURCE_EXHAUSTED.")
+    var maxBuffersPerConnection = WorkerLimits().maxBuffersPerConnection
+
+    @Option(help: "Most bytes of shared memory the buffers of one connection may map together; a buffer that would pass it is refused with RESOURCE_EXHAUSTED. Default: 1 GiB.")
+    var maxMappedBytesPerConnection = WorkerLimits().maxMappedBytesPerConnection
+    @Option(help: "Most subscribers one named session may have at once; more are refused with RESOURCE_EXHAUSTED.")
+    var maxSubscribersPerSession = WorkerLimits().maxSubscribersPerSession
+
+    @Option(help: "Most subscriptions one connection may have open at once; more are refused with RESOURCE_EXHAUSTED.")
+    var maxSubscriptionsPerConnection = WorkerLimits().maxSubscriptionsPerConnection
+
+    @Option(help: "Events that may wait unread for one subscriber. A subscriber that falls further behind loses the events past this count, and is told how many (EventsMissed); it never slows the session or other subscribers.")
+    var subscriberQueue = WorkerLimits().subscriberQueue
+
     @Option(help: "Permission bits of the socket file, in octal. The default, 0600, lets only the worker's user connect.")
     var socketMode = "0600"
 
@@ -71,6 +85,11 @@ struct FaceWorkerCommand: AsyncParsableCommand {
         configuration.limits.maxSessions = maxSessions
         configuration.limits.maxSessionsPerConnection = maxSessionsPerConnection
         configuration.limits.maxQueuedFrames = maxQueuedFrames
+        configuration.limits.maxBuffersPerConnection = maxBuffersPerConnection
+        configuration.limits.maxMappedBytesPerConnection = maxMappedBytesPerConnection
+        configuration.limits.maxSubscribersPerSession = maxSubscribersPerSession
+        configuration.limits.maxSubscriptionsPerConnection = maxSubscriptionsPerConnection
+        configuration.limits.subscriberQueue = subscriberQueue
         guard let mode = UInt32(socketMode, radix: 8) else {
             throw ValidationError("--socket-mode must be octal permission bits such as 0600, got \(socketMode)")
         }

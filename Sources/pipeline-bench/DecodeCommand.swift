@@ -23,15 +23,18 @@ struct DecodeCommand: ParsableCommand {
         for file in files {
             let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: file)))
             var line: [String: Any] = ["file": file]
-            do throws(ImagingError) {
-                let decoded = try bytes.withUnsafeBytes { (jpeg) throws(ImagingError) in
+            let decoded = bytes.withUnsafeBytes { jpeg in
+                Result { () throws(ImagingError) in
                     let size = try decoder.header(of: jpeg)
                     try PixelLimit.check(width: size.width, height: size.height, maxPixels: maxPixels)
                     return try decoder.decode(jpeg, size: size, refuseDamaged: false)
                 }
+            }
+            switch decoded {
+            case .success(let decoded):
                 line["outcome"] = decoded.warning == nil ? "sound" : "warning"
                 if let warning = decoded.warning { line["message"] = warning }
-            } catch {
+            case .failure(let error):
                 line["outcome"] = "refused"
                 line["message"] = "\(error)"
             }

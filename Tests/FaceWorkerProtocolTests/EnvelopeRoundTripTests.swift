@@ -62,30 +62,10 @@ struct EnvelopeRoundTripTests {
         .with { $0.callID = 5; $0.resetSession.sessionID = 9 },
         .with { $0.callID = 6; $0.ping.payload = Data("hello".utf8) },
         .with { $0.callID = .max; $0.getStats = .init() },
-        .with { $0.callID = 7; $0.openSession.name = "door camera" },
-        .with {
-            $0.callID = 8
-            $0.processFrame = .with {
-                $0.sessionID = 9
-                $0.frame.sharedJpeg = .with { $0.bufferID = 2; $0.offset = 4096; $0.length = 1234 }
-            }
-        },
-        .with {
-            $0.callID = 9
-            $0.processFrame = .with {
-                $0.sessionID = 9
-                $0.frame.raw = .with {
-                    $0.format = .nv12
-                    $0.width = 1920
-                    $0.height = 1080
-                    $0.region = .with { $0.bufferID = 2; $0.offset = 0; $0.length = 3_110_400 }
-                }
-            }
-        },
-        .with { $0.callID = 10; $0.subscribe.name = "door camera" },
-        .with { $0.callID = 11; $0.unsubscribe.subscriptionID = 3 },
-        .with { $0.callID = 12; $0.registerBuffer = .init() },
-        .with { $0.callID = 13; $0.unregisterBuffer.bufferID = 2 },
+        .with { $0.callID = 7; $0.subscribe.name = "front-door" },
+        .with { $0.callID = 8; $0.unsubscribe.subscriptionID = 3 },
+        .with { $0.callID = 9; $0.registerBuffer = .init() },
+        .with { $0.callID = 10; $0.unregisterBuffer.bufferID = 4 },
     ]
 
     static let workerMessages: [Faceworker_V1_WorkerMessage] = [
@@ -161,32 +141,15 @@ struct EnvelopeRoundTripTests {
             $0.callID = 8
             $0.error = .with { $0.code = .invalidArgument; $0.message = "timestamp must increase"; $0.sessionID = 9 }
         },
+        .with { $0.callID = 9; $0.subscribe = .with { $0.subscriptionID = 3; $0.sessionID = 9; $0.name = "front-door" } },
+        .with { $0.callID = 9; $0.sessionEvent = .with { $0.subscriptionID = 3; $0.eventsMissed = .init() } },
+        .with { $0.callID = 10; $0.unsubscribe.subscriptionID = 3 },
         .with {
-            $0.callID = 10
-            $0.subscribe = .with {
-                $0.subscriptionID = 3
-                $0.sessionID = 9
-                $0.name = "door camera"
-                $0.options.runningMode = .liveStream
-                $0.queueLimit = 64
-            }
+            $0.callID = 11
+            $0.registerBuffer = .with { $0.bufferID = 4; $0.token = Data(repeating: 7, count: 16); $0.handoffAddress = "@faceworker-handoff-1-ab" }
         },
-        .with { $0.callID = 10; $0.sessionEvent = .with { $0.subscriptionID = 3; $0.eventsMissed.count = 17 } },
-        .with {
-            $0.callID = 10
-            $0.sessionEvent = .with {
-                $0.subscriptionID = 3
-                $0.frameError = .with { $0.code = .invalidArgument; $0.message = "timestamp"; $0.sessionID = 9; $0.timestampMs = 40 }
-            }
-        },
-        .with { $0.callID = 10; $0.sessionEvent = .with { $0.subscriptionID = 3; $0.sessionEnded.reason = .producerGone } },
-        .with { $0.callID = 11; $0.unsubscribe.subscriptionID = 3 },
-        .with {
-            $0.callID = 12
-            $0.registerBuffer = .with { $0.bufferID = 2; $0.token = Data(repeating: 0xA5, count: 16); $0.handoffAddress = "@faceworker-1" }
-        },
-        .with { $0.callID = 12; $0.bufferRegistered = .with { $0.bufferID = 2; $0.sizeBytes = 1 << 24 } },
-        .with { $0.callID = 13; $0.unregisterBuffer.bufferID = 2 },
+        .with { $0.bufferRegistered = .with { $0.bufferID = 4; $0.sizeBytes = 4096 } },
+        .with { $0.callID = 12; $0.unregisterBuffer.bufferID = 4 },
     ]
 
     static let sampleFace = Faceworker_V1_Face.with {

@@ -141,26 +141,51 @@ final class BadInputTests: XCTestCase {
         try await setup.stillServed()
     }
 
-    func testACorruptJPEGIsInvalid() async throws {
+    /// Damaged compressed data behind a sound header is decoded as libjpeg
+    /// decodes it, with its warning, unless the session refuses damaged JPEGs;
+    /// bytes that are no JPEG at all are refused either way.
+    func testACorruptJPEGIsDecodedWithAWarningOrRefusedWhenTheSessionAsks() async throws {
         let setup = try await bystanders()
         var corrupt = try astronautBytes()
         // A restart marker in the middle of the compressed data.
         corrupt.replaceSubrange(corrupt.count / 2..<corrupt.count / 2 + 2, with: [0xFF, 0xD3])
-        let error = await processJPEG(setup.session, corrupt)
+        let decoded = try await setup.session.process(jpeg: Data(corrupt))
+        XCTAssertEqual(decoded.warnings.count, 1)
+        XCTAssertTrue(decoded.warnings.first?.contains("JPEG") == true, "\(decoded.warnings)")
+        XCTAssertEqual(decoded.imageWidth, 512)
+
+        var options = Expect.options(.image)
+        options.refuseDamagedJpeg = true
+        let strict = try await setup.client.openSession(options: options)
+        XCTAssertTrue(strict.options.refuseDamagedJpeg)
+        let error = await processJPEG(strict, corrupt)
         XCTAssertEqual(error?.code, .invalidArgument)
-        XCTAssertTrue(error?.message.contains("JPEG") == true, error?.message ?? "")
-        let noise = await processJPEG(setup.session, (0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ 17) })
-        XCTAssertEqual(noise?.code, .invalidArgument)
+        XCTAssertTrue(error?.message.contains(decoded.warnings.first ?? "-") == true, error?.message ?? "")
+
+        let noise = (0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ 17) }
+        let refused = await processJPEG(setup.session, noise)
+        XCTAssertEqual(refused?.code, .invalidArgument)
+        let sound = try await setup.session.process(jpeg: Data(try astronautBytes()))
+        XCTAssertEqual(sound.warnings, [])
         try await setup.stillServed()
     }
 
-    func testATruncatedJPEGIsInvalid() async throws {
+    func testATruncatedJPEGIsDecodedWithAWarningOrRefusedWhenTheSessionAsks() async throws {
         let setup = try await bystanders()
         let whole = try astronautBytes()
-        for fraction in [0.01, 0.5, 0.99] {
-            let error = await processJPEG(setup.session, Array(whole.prefix(Int(Double(whole.count) * fraction))))
+        var options = Expect.options(.image)
+        options.refuseDamagedJpeg = true
+        let strict = try await setup.client.openSession(options: options)
+        for fraction in [0.5, 0.99] {
+            let cut = Array(whole.prefix(Int(Double(whole.count) * fraction)))
+            let decoded = try await setup.session.process(jpeg: Data(cut))
+            XCTAssertEqual(decoded.warnings.count, 1, "cut at \(fraction)")
+            let error = await processJPEG(strict, cut)
             XCTAssertEqual(error?.code, .invalidArgument, "cut at \(fraction)")
         }
+        // Cut inside the header: nothing to decode.
+        let header = await processJPEG(setup.session, Array(whole.prefix(40)))
+        XCTAssertEqual(header?.code, .invalidArgument)
         try await setup.stillServed()
     }
 

@@ -27,15 +27,15 @@ final class SchedulingTests: XCTestCase {
     private func submit(_ scheduler: FrameScheduler, _ callID: UInt64, timestampMs: Int64? = nil, to session: UInt64,
                         refusal: CallError? = nil) -> FrameScheduler.SubmitOutcome {
         let timestamp = timestampMs ?? Int64(callID)
-        let frame = AdmittedFrame(pixels: .raw(Data(count: 3), format: .rgb, width: 1, height: 1, rowStride: 3), orientation: .topLeft,
+        let frame = AdmittedFrame(pixels: .raw(.inline(Data(count: 3)), format: .rgb, width: 1, height: 1, rowStride: 3), orientation: .topLeft,
                                   timestampMs: timestamp)
         let admission: Result<AdmittedFrame, CallError> = refusal.map { .failure($0) } ?? .success(frame)
-        return scheduler.submit(callID: callID, admission, to: session, received: .now, receivedUnixMicros: 0, maxQueued: 4)
+        return scheduler.submit(callID: callID, admission, timestampMs: timestamp, to: session, received: .now, receivedUnixMicros: 0, maxQueued: 4)
     }
 
     func testTheSessionOwnsTheTimestampRuleAndAResetForgetsIt() throws {
         let scheduler = FrameScheduler()
-        let outbox = Outbox(channel: EmbeddedChannel())
+        let outbox = SessionChannel(sessionID: 1, name: nil, options: Faceworker_V1_SessionOptions(), producer: Outbox(channel: EmbeddedChannel()))
         XCTAssertTrue(scheduler.open(id: 1, pipeline: try Self.pipeline(.video), outbox: outbox, limit: 8))
         guard case .queued = submit(scheduler, 1, timestampMs: 100, to: 1) else { return XCTFail("the first frame is queued") }
         guard case .refused(let stale, inTurn: true) = submit(scheduler, 2, timestampMs: 100, to: 1) else {
@@ -49,7 +49,7 @@ final class SchedulingTests: XCTestCase {
         let callIDs = dropped.map { work in
             switch work {
             case .frame(let frame): frame.callID
-            case .refusal(let callID, _): callID
+            case .refusal(let callID, _, _): callID
             }
         }
         XCTAssertEqual(callIDs, [1, 2, 3], "the waiting work, refusal included, in order")
@@ -58,7 +58,7 @@ final class SchedulingTests: XCTestCase {
 
     func testARefusalWaitsItsTurnBehindTheFramesBeforeIt() throws {
         let scheduler = FrameScheduler()
-        let outbox = Outbox(channel: EmbeddedChannel())
+        let outbox = SessionChannel(sessionID: 1, name: nil, options: Faceworker_V1_SessionOptions(), producer: Outbox(channel: EmbeddedChannel()))
         let wakeup = DispatchSemaphore(value: 0)
         XCTAssertTrue(scheduler.open(id: 1, pipeline: try Self.pipeline(.image), outbox: outbox, limit: 8))
         guard case .refused(_, inTurn: false) = submit(scheduler, 1, to: 1, refusal: CallError(.invalidArgument, "bad")) else {
@@ -72,15 +72,16 @@ final class SchedulingTests: XCTestCase {
         guard case .frame = first.work else { return XCTFail("the frame comes first") }
         _ = scheduler.complete(first)
         let second = try XCTUnwrap(scheduler.next(wakeup: wakeup))
-        guard case .refusal(let callID, let error) = second.work else { return XCTFail("then the refusal") }
+        guard case .refusal(let callID, let timestampMs, let error) = second.work else { return XCTFail("then the refusal") }
         XCTAssertEqual(callID, 3)
+        XCTAssertEqual(timestampMs, 3, "the refused frame's timestamp stays with its error")
         XCTAssertEqual(error.message, "bad")
         _ = scheduler.complete(second)
     }
 
     func testAFrameRunsAloneOnlyWhenItsSessionIsTheOnlyOneAndNothingElseRuns() throws {
         let scheduler = FrameScheduler()
-        let outbox = Outbox(channel: EmbeddedChannel())
+        let outbox = SessionChannel(sessionID: 1, name: nil, options: Faceworker_V1_SessionOptions(), producer: Outbox(channel: EmbeddedChannel()))
         let wakeup = DispatchSemaphore(value: 0)
         XCTAssertTrue(scheduler.open(id: 1, pipeline: Self.pipeline, outbox: outbox, limit: 8))
         submit(scheduler, 1, to: 1)

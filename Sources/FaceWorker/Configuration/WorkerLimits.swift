@@ -15,6 +15,20 @@ public struct WorkerLimits: Sendable, Hashable {
     /// The most frames an image or video session may have waiting behind the
     /// one being processed; a frame beyond that is refused.
     public var maxQueuedFrames = 8
+    /// The most shared-memory buffers one connection may have, registered or
+    /// reserved by a RegisterBuffer call whose handoff has not come yet.
+    public var maxBuffersPerConnection = 8
+    /// The most bytes of shared memory one connection's registered buffers
+    /// may map, together.
+    public var maxMappedBytesPerConnection = 1 << 30
+    /// The most subscribers one named session may have at once.
+    public var maxSubscribersPerSession = 16
+    /// The most subscriptions one connection may have open at once.
+    public var maxSubscriptionsPerConnection = 16
+    /// The most events that may wait for one subscriber to read them; past
+    /// that its events are counted as missed, so a slow subscriber never
+    /// holds the worker's memory or slows the producer.
+    public var subscriberQueue = 64
 
     /// The default limits.
     public init() {}
@@ -25,6 +39,9 @@ public struct WorkerLimits: Sendable, Hashable {
         let positive = [
             ("max-message-bytes", maxMessageBytes), ("max-pixels", maxPixels), ("max-sessions", maxSessions),
             ("max-sessions-per-connection", maxSessionsPerConnection), ("max-queued-frames", maxQueuedFrames),
+            ("max-buffers-per-connection", maxBuffersPerConnection), ("max-mapped-bytes-per-connection", maxMappedBytesPerConnection),
+            ("max-subscribers-per-session", maxSubscribersPerSession),
+            ("max-subscriptions-per-connection", maxSubscriptionsPerConnection), ("subscriber-queue", subscriberQueue),
         ]
         for (name, value) in positive where value < 1 {
             throw WorkerStartupError("--\(name) must be at least 1, got \(value)")

@@ -3,8 +3,9 @@ import FaceWorkerProtocol
 import Logging
 
 extension ConnectionHandler {
-    /// OpenSession: validates the options, checks the session limits, and
-    /// registers the session with the scheduler.
+    /// OpenSession: validates the options and the name, checks the session
+    /// limits, publishes the name and registers the session with the
+    /// scheduler.
     func openSession(callID: UInt64, _ request: Faceworker_V1_OpenSessionRequest) {
         let limits = worker.configuration.limits
         guard sessions.count < limits.maxSessionsPerConnection else {
@@ -20,32 +21,50 @@ extension ConnectionHandler {
             fail(callID: callID, CallError(error))
             return
         }
+        let name = request.optionalName == nil ? nil : request.name
+        if let name {
+            do throws(CallError) {
+                try SessionName.validate(name)
+            } catch {
+                fail(callID: callID, error)
+                return
+            }
+        }
         guard let outbox else { return }
         let sessionID = worker.makeSessionID()
-        guard worker.scheduler.open(id: sessionID, pipeline: pipeline, outbox: outbox, limit: limits.maxSessions) else {
+        let options = pipeline.options
+        let channel = SessionChannel(sessionID: sessionID, name: name, options: Faceworker_V1_SessionOptions(effective: options), producer: outbox)
+        guard worker.sharedSessions.register(channel) else {
+            fail(callID: callID, CallError(.alreadyExists,
+                 "a session named \"\(name ?? "")\" is already open; names are unique among the worker's open sessions: choose another, or close that session first"))
+            return
+        }
+        guard worker.scheduler.open(id: sessionID, pipeline: pipeline, outbox: channel, limit: limits.maxSessions) else {
+            worker.sharedSessions.release(channel)
             fail(callID: callID, CallError(.resourceExhausted,
                  "the worker already has \(limits.maxSessions) sessions open, the most allowed (--max-sessions); try again later"))
             return
         }
-        let options = pipeline.options
-        sessions.insert(sessionID)
+        sessions[sessionID] = channel
         logger.info("session opened", metadata: [
-            "session": "\(sessionID)", "mode": "\(options.runningMode)", "performance": "\(options.performanceMode)",
+            "session": "\(sessionID)", "name": "\(name ?? "")", "mode": "\(options.runningMode)", "performance": "\(options.performanceMode)",
             "mesh": "\(options.needsMesh)", "tracking": "\(options.trackingEnabled)", "num_faces": "\(options.numFaces)",
         ])
         var response = Faceworker_V1_OpenSessionResponse()
         response.sessionID = sessionID
-        response.options = Faceworker_V1_SessionOptions(effective: options)
+        response.options = channel.options
+        response.name = name ?? ""
         outbox.send(Faceworker_V1_WorkerMessage(callID: callID, .openSession(response)))
     }
 
     /// CloseSession: frames still waiting are dropped (SESSION_CLOSED), and the
     /// answer follows every earlier answer of the session.
     func closeSession(callID: UInt64, _ sessionID: UInt64) {
-        guard sessions.remove(sessionID) != nil else {
+        guard let channel = sessions.removeValue(forKey: sessionID) else {
             fail(callID: callID, Self.noSession(sessionID), sessionID: sessionID)
             return
         }
+        worker.sharedSessions.release(channel)
         var messages: [Faceworker_V1_WorkerMessage]
         switch worker.scheduler.close(sessionID, callID: callID) {
         case .closed(let dropped):
@@ -60,14 +79,14 @@ extension ConnectionHandler {
             fail(callID: callID, Self.noSession(sessionID), sessionID: sessionID)
             return
         }
-        outbox?.send(messages)
+        channel.send(messages)
         logger.info("session closed", metadata: ["session": "\(sessionID)"])
     }
 
     /// ResetSession: the session's tracking state and last timestamp are
     /// forgotten, frames still waiting are dropped (SESSION_RESET).
     func resetSession(callID: UInt64, _ sessionID: UInt64) {
-        guard sessions.contains(sessionID), let dropped = worker.scheduler.reset(sessionID) else {
+        guard let channel = sessions[sessionID], let dropped = worker.scheduler.reset(sessionID) else {
             fail(callID: callID, Self.noSession(sessionID), sessionID: sessionID)
             return
         }
@@ -75,7 +94,7 @@ extension ConnectionHandler {
         response.sessionID = sessionID
         var messages = dropAnswers(dropped, sessionID: sessionID, reason: .sessionReset)
         messages.append(Faceworker_V1_WorkerMessage(callID: callID, .resetSession(response)))
-        outbox?.send(messages)
+        channel.send(messages)
         logger.info("session reset", metadata: ["session": "\(sessionID)", "frames_dropped": "\(dropped.count)"])
     }
 
@@ -84,8 +103,8 @@ extension ConnectionHandler {
     func dropAnswers(_ work: [SessionWork], sessionID: UInt64, reason: Faceworker_V1_FrameDropped.Reason) -> [Faceworker_V1_WorkerMessage] {
         work.map { item in
             switch item {
-            case .refusal(let callID, let error):
-                return .failure(callID: callID, error, sessionID: sessionID)
+            case .refusal(let callID, let timestampMs, let error):
+                return .failure(callID: callID, error, sessionID: sessionID, timestampMs: timestampMs)
             case .frame(let frame):
                 worker.stats.recordDropped(1)
                 var dropped = Faceworker_V1_FrameDropped()

@@ -15,6 +15,10 @@ extension ConnectionHandler {
         response.residentMemoryBytes = ResidentMemory.bytes()
         response.inferenceThreads = UInt32(worker.configuration.inferenceThreads)
         response.models = worker.modelInventory
+        response.sharedBuffers = UInt32(clamping: worker.sharedMemory.counters.buffers.load(ordering: .relaxed))
+        response.mappedBytes = UInt64(worker.sharedMemory.counters.mappedBytes.load(ordering: .relaxed))
+        response.subscriptions = UInt32(clamping: worker.sharedSessions.subscriptionCount)
+        response.eventsMissed = worker.sharedSessions.eventsMissed
         return response
     }
 }

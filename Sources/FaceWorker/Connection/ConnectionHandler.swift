@@ -23,9 +23,13 @@ final class ConnectionHandler: ChannelInboundHandler {
     var logger: Logger
     /// The connection's sessions, whose state the scheduler keeps; a closed
     /// session leaves at once, so later frames for it are NOT_FOUND.
-    var sessions: Set<UInt64> = []
+    var sessions: [UInt64: SessionChannel] = [:]
+    /// The connection's subscriptions to other connections' sessions.
+    let subscriptions = ConnectionSubscriptions()
     var outbox: Outbox?
     var admission: FrameAdmission?
+    /// The connection's shared-memory buffers.
+    let buffers: BufferTable
     private var admitted = false
     private var draining = false
     private var needsFlush = false
@@ -36,6 +40,9 @@ final class ConnectionHandler: ChannelInboundHandler {
         id = worker.makeConnectionID()
         logger = worker.logger
         logger[metadataKey: "connection"] = "\(id)"
+        let limits = worker.configuration.limits
+        buffers = BufferTable(maxBuffers: limits.maxBuffersPerConnection, maxMappedBytes: limits.maxMappedBytesPerConnection,
+                              counters: worker.sharedMemory.counters, logger: logger)
     }
 
     func channelActive(context: ChannelHandlerContext) {
@@ -47,7 +54,7 @@ final class ConnectionHandler: ChannelInboundHandler {
             return
         }
         do {
-            admission = try FrameAdmission(maxPixels: worker.configuration.limits.maxPixels)
+            admission = try FrameAdmission(maxPixels: worker.configuration.limits.maxPixels, buffers: buffers)
         } catch {
             logger.error("cannot create a JPEG decoder", metadata: ["error": "\(error)"])
             outbox.sendAndClose(.failure(callID: 0, CallError(FaceError(error))))
@@ -63,7 +70,9 @@ final class ConnectionHandler: ChannelInboundHandler {
         if admitted {
             admitted = false
             worker.connections.unregister(id)
-            worker.scheduler.remove(sessions)
+            worker.scheduler.remove(sessions.keys)
+            endSharing()
+            closeBuffers()
             logger.info("connection closed", metadata: ["sessions_freed": "\(sessions.count)"])
             sessions.removeAll()
         }
@@ -99,8 +108,14 @@ final class ConnectionHandler: ChannelInboundHandler {
             closeSession(callID: message.callID, request.sessionID)
         case .resetSession(let request):
             resetSession(callID: message.callID, request.sessionID)
-        case .subscribe, .unsubscribe, .registerBuffer, .unregisterBuffer:
-            fail(callID: message.callID, CallError(.unimplemented, "this worker does not offer shared sessions or shared memory yet"))
+        case .subscribe(let request):
+            subscribe(callID: message.callID, request)
+        case .unsubscribe(let request):
+            unsubscribe(callID: message.callID, request.subscriptionID)
+        case .registerBuffer:
+            registerBuffer(callID: message.callID)
+        case .unregisterBuffer(let request):
+            unregisterBuffer(callID: message.callID, request.bufferID)
         case nil:
             fail(callID: message.callID, CallError(.unimplemented, "the call is empty or of a kind this worker does not know (it speaks faceworker.v1)"))
         }
@@ -156,9 +171,9 @@ final class ConnectionHandler: ChannelInboundHandler {
     }
 
     /// Answers a call with an error, after the answers already sent.
-    func fail(callID: UInt64, _ error: CallError, sessionID: UInt64? = nil) {
+    func fail(callID: UInt64, _ error: CallError, sessionID: UInt64? = nil, timestampMs: Int64? = nil) {
         logRefusal(callID: callID, error, sessionID: sessionID)
-        outbox?.send(.failure(callID: callID, error, sessionID: sessionID))
+        outbox?.send(.failure(callID: callID, error, sessionID: sessionID, timestampMs: timestampMs))
     }
 
     /// One line per refused call, when it is refused (its answer may follow later).

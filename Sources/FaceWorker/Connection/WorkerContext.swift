@@ -16,8 +16,12 @@ final class WorkerContext: Sendable {
     let scheduler: FrameScheduler
     /// Counters and latencies.
     let stats: WorkerStats
+    /// The named sessions and their subscriptions.
+    let sharedSessions = SharedSessions()
     /// The open connections.
     let connections = ConnectionRegistry()
+    /// Shared-memory buffers: the handoff address, tokens, IDs and counts.
+    let sharedMemory: SharedMemory
     /// The worker's logger.
     let logger: Logger
     /// When the worker started, for its uptime.
@@ -25,11 +29,12 @@ final class WorkerContext: Sendable {
     private let lastSessionID = Atomic<UInt64>(0)
     private let lastConnectionID = Atomic<UInt64>(0)
 
-    init(configuration: WorkerConfiguration, models: FaceModels, modelInventory: [Faceworker_V1_ModelInfo], logger: Logger) {
+    init(configuration: WorkerConfiguration, models: FaceModels, modelInventory: [Faceworker_V1_ModelInfo], handoffAddress: HandoffAddress, logger: Logger) {
         self.configuration = configuration
         self.models = models
         self.modelInventory = modelInventory
         self.logger = logger
+        sharedMemory = SharedMemory(address: handoffAddress)
         scheduler = FrameScheduler()
         stats = WorkerStats()
         started = .now

@@ -7,7 +7,8 @@ import NIOCore
 /// message read is one call and each message written is one answer: every
 /// call gets exactly one answer (a frame that is never processed gets its
 /// FrameDropped), so the connection has nothing more to say when the counts
-/// meet. It only counts and passes every event on untouched. The
+/// meet. A subscription's events are not answers (see `StreamWrite`): only
+/// its SessionEnded is owed, and counted, like one. It only counts and passes every event on untouched. The
 /// `ConnectionHandler` stops reading on the same `DrainEvent`, so no call
 /// comes after the counts meet; answers still waiting to be written when
 /// they do are written before the close, and a client that never reads them
@@ -27,8 +28,24 @@ final class ConnectionDrainHandler: ChannelDuplexHandler {
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        answers += 1
-        context.write(data, promise: promise)
+        guard let stream = unwrapOutboundIn(data) as? StreamWrite else {
+            answers += 1
+            context.write(data, promise: promise)
+            closeIfAnswered(context: context)
+            return
+        }
+        // A subscription's SessionEnded is owed like an answer from the moment
+        // it opens, so a draining subscriber is closed only after it.
+        switch stream.kind {
+        case .opened:
+            calls += 1
+            answers += 1
+        case .event:
+            break
+        case .ended:
+            answers += 1
+        }
+        context.write(NIOAny(stream.bytes), promise: promise)
         closeIfAnswered(context: context)
     }
 

@@ -17,13 +17,16 @@ final class RunningWorker: Sendable {
     private let listener: any Channel
     private let socketFile: SocketFile
     private let pool: InferencePool
+    private let handoff: HandoffListener
 
-    private init(context: WorkerContext, group: MultiThreadedEventLoopGroup, listener: any Channel, socketFile: SocketFile, pool: InferencePool) {
+    private init(context: WorkerContext, group: MultiThreadedEventLoopGroup, listener: any Channel, socketFile: SocketFile, pool: InferencePool,
+                 handoff: HandoffListener) {
         self.context = context
         self.group = group
         self.listener = listener
         self.socketFile = socketFile
         self.pool = pool
+        self.handoff = handoff
     }
 
     /// Loads the models, publishes the socket and starts serving.
@@ -55,7 +58,8 @@ final class RunningWorker: Sendable {
         }
         let inventory = try ModelInventory.describe(directory: configuration.modelsDirectory)
         let loadTime = clock.now - loadStart
-        let context = WorkerContext(configuration: configuration, models: models, modelInventory: inventory, logger: logger)
+        let handoff = try HandoffListener()
+        let context = WorkerContext(configuration: configuration, models: models, modelInventory: inventory, handoffAddress: handoff.address, logger: logger)
 
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let bootstrap = ServerBootstrap(group: group)
@@ -80,9 +84,11 @@ final class RunningWorker: Sendable {
                 abandon: { channel in try? await channel.close().get() }
             )
         } catch {
+            handoff.close()
             try? await group.shutdownGracefully()
             throw error
         }
+        handoff.serve(context.sharedMemory, policy: configuration.peerPolicy, logger: logger)
         let pool = InferencePool(
             count: configuration.inferenceThreads, models: models, splitEngine: splitEngine, scheduler: context.scheduler,
             stats: context.stats, maxPixels: configuration.limits.maxPixels, logger: logger
@@ -97,8 +103,12 @@ final class RunningWorker: Sendable {
             "inference_threads": "\(configuration.inferenceThreads)", "max_message_bytes": "\(limits.maxMessageBytes)",
             "max_pixels": "\(limits.maxPixels)", "max_sessions": "\(limits.maxSessions)",
             "max_sessions_per_connection": "\(limits.maxSessionsPerConnection)", "max_queued_frames": "\(limits.maxQueuedFrames)",
+            "max_buffers_per_connection": "\(limits.maxBuffersPerConnection)", "max_mapped_bytes_per_connection": "\(limits.maxMappedBytesPerConnection)",
+            "handoff_address": "\(handoff.address)",
+            "max_subscribers_per_session": "\(limits.maxSubscribersPerSession)",
+            "max_subscriptions_per_connection": "\(limits.maxSubscriptionsPerConnection)", "subscriber_queue": "\(limits.subscriberQueue)",
         ])
-        return RunningWorker(context: context, group: group, listener: listener, socketFile: socketFile, pool: pool)
+        return RunningWorker(context: context, group: group, listener: listener, socketFile: socketFile, pool: pool, handoff: handoff)
     }
 
     /// Stops accepting connections and removes the socket; lets every
@@ -112,6 +122,8 @@ final class RunningWorker: Sendable {
         context.logger.info("shutting down")
         try? await listener.close().get()
         socketFile.remove()
+        handoff.close()
+        context.sharedSessions.stop()
         let connections = context.connections.all
         for channel in connections {
             channel.pipeline.fireUserInboundEventTriggered(ConnectionHandler.DrainEvent())

@@ -8,8 +8,8 @@ struct FrameJob: Sendable {
     var sessionID: UInt64
     /// The session's pipeline.
     var pipeline: FacePipeline
-    /// Where the answer goes.
-    var outbox: Outbox
+    /// Where the answer goes: the session's producer and subscribers.
+    var outbox: SessionChannel
     /// A frame to process, or a refusal whose turn has come.
     var work: SessionWork
     /// The session's tracking state, updated in place by the pipeline.

@@ -29,7 +29,7 @@ struct FrameProcessor {
             logger.info("frame refused", metadata: [
                 "session": "\(job.sessionID)", "timestamp_ms": "\(timestampMs)", "code": "\(failure.code)", "message": "\(failure.message)",
             ])
-            return .failure(callID: pending.callID, failure, sessionID: job.sessionID)
+            return .failure(callID: pending.callID, failure, sessionID: job.sessionID, timestampMs: timestampMs)
         }
         let finished = ContinuousClock.now
         var timings = Faceworker_V1_StageTimings()

@@ -56,7 +56,7 @@ final class FrameScheduler: Sendable {
     private let state = Mutex(State())
 
     /// Adds a session unless the worker already has `limit` sessions.
-    func open(id: UInt64, pipeline: FacePipeline, outbox: Outbox, limit: Int) -> Bool {
+    func open(id: UInt64, pipeline: FacePipeline, outbox: SessionChannel, limit: Int) -> Bool {
         state.withLock { state in
             guard state.sessions.count < limit else { return false }
             state.sessions[id] = ScheduledSession(id: id, pipeline: pipeline, outbox: outbox)
@@ -66,11 +66,11 @@ final class FrameScheduler: Sendable {
 
     /// Hands a session a frame that passed admission, or the reason it did
     /// not; the session checks its timestamp and queues it or its refusal.
-    func submit(callID: UInt64, _ admission: Result<AdmittedFrame, CallError>, to sessionID: UInt64,
+    func submit(callID: UInt64, _ admission: Result<AdmittedFrame, CallError>, timestampMs: Int64, to sessionID: UInt64,
                 received: ContinuousClock.Instant, receivedUnixMicros: Int64, maxQueued: Int) -> SubmitOutcome {
         let (outcome, wake) = state.withLock { state -> (SubmitOutcome, DispatchSemaphore?) in
             guard let session = state.sessions[sessionID], session.closeCallID == nil else { return (.unknownSession, nil) }
-            let outcome = session.accept(callID: callID, admission, received: received,
+            let outcome = session.accept(callID: callID, admission, timestampMs: timestampMs, received: received,
                                          receivedUnixMicros: receivedUnixMicros, maxQueued: maxQueued)
             return (outcome, Self.markReady(session, in: &state) ? state.idle.popLast() : nil)
         }

@@ -25,8 +25,8 @@ final class InferencePool: Sendable {
                 while var job = scheduler.next(wakeup: wakeup) {
                     let answer: Faceworker_V1_WorkerMessage
                     switch job.work {
-                    case .refusal(let callID, let error):
-                        answer = .failure(callID: callID, error, sessionID: job.sessionID)
+                    case .refusal(let callID, let timestampMs, let error):
+                        answer = .failure(callID: callID, error, sessionID: job.sessionID, timestampMs: timestampMs)
                     case .frame(let pending):
                         if job.runsAlone, let splitEngine,
                            let split = splitEngine.withEngineIfAvailable({ processor.process(pending, of: &job, engine: $0) }) {

@@ -12,8 +12,8 @@ final class ScheduledSession {
     let id: UInt64
     /// The pipeline for the session's options.
     let pipeline: FacePipeline
-    /// Where its answers go.
-    let outbox: Outbox
+    /// Where its answers go: its producer and subscribers.
+    let outbox: SessionChannel
     /// Image and video work, in the order it arrived.
     private var queue = CircularBuffer<SessionWork>()
     /// The live-stream frame waiting, if any.
@@ -31,7 +31,7 @@ final class ScheduledSession {
     /// The CloseSession call to answer once the running work is answered.
     var closeCallID: UInt64?
 
-    init(id: UInt64, pipeline: FacePipeline, outbox: Outbox) {
+    init(id: UInt64, pipeline: FacePipeline, outbox: SessionChannel) {
         self.id = id
         self.pipeline = pipeline
         self.outbox = outbox
@@ -52,7 +52,7 @@ final class ScheduledSession {
     /// its timestamp, then queues it (a live-stream frame replaces the waiting
     /// one) or its refusal, which waits its turn behind the session's earlier
     /// frames in image and video mode.
-    func accept(callID: UInt64, _ admission: Result<AdmittedFrame, CallError>,
+    func accept(callID: UInt64, _ admission: Result<AdmittedFrame, CallError>, timestampMs: Int64,
                 received: ContinuousClock.Instant, receivedUnixMicros: Int64, maxQueued: Int) -> FrameScheduler.SubmitOutcome {
         let frame: AdmittedFrame
         switch admission.flatMap(checkTimestamp) {
@@ -60,7 +60,7 @@ final class ScheduledSession {
             frame = checked
         case .failure(let error):
             guard !isLiveStream, isRunning || hasWaitingFrames, queue.count < maxQueued else { return .refused(error, inTurn: false) }
-            queue.append(.refusal(callID: callID, error))
+            queue.append(.refusal(callID: callID, timestampMs: timestampMs, error))
             return .refused(error, inTurn: true)
         }
         guard isLiveStream || queue.count < maxQueued else { return .queueFull }

@@ -20,7 +20,7 @@ extension PeerCredentials {
 /// of three 32-bit integers has exactly that layout, and
 /// `unsafeGetSocketOption` passes `MemoryLayout<KernelCredentials>.size` as
 /// the option length, so the kernel writes every field and nothing beyond.
-private struct KernelCredentials: Sendable {
+struct KernelCredentials: Sendable {
     var pid: Int32 = 0
     var uid: UInt32 = 0
     var gid: UInt32 = 0

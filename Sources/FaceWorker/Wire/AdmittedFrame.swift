@@ -4,14 +4,15 @@ import Imaging
 
 /// A frame that passed admission: its pixels described and checked (format,
 /// size, stride and length, or the JPEG header), its bytes still as the
-/// client sent them. Nothing later needs to trust a protobuf.
+/// client sent them or in the shared buffer region it named. Nothing later
+/// needs to trust a protobuf.
 struct AdmittedFrame: Sendable {
     /// The checked pixels.
     enum Pixels: Sendable {
         /// A JPEG file and the size its header states, within the pixel limit.
-        case jpeg(Data, size: PixelSize)
+        case jpeg(FrameBytes, size: PixelSize)
         /// Raw pixels whose geometry matches their length, within the pixel limit.
-        case raw(Data, format: PixelFormat, width: Int, height: Int, rowStride: Int)
+        case raw(FrameBytes, format: PixelFormat, width: Int, height: Int, rowStride: Int)
     }
 
     /// The pixels.
@@ -21,8 +22,9 @@ struct AdmittedFrame: Sendable {
     /// The frame's timestamp, as sent.
     var timestampMs: Int64
 
-    /// Runs `body` on the pixels, read in place from the message's bytes:
-    /// nothing is copied, and the view lives only as long as the call.
+    /// Runs `body` on the pixels, read in place from the message's bytes or
+    /// the shared buffer's mapping: nothing is copied, and the view lives only
+    /// as long as the call.
     func withPixels<Result>(_ body: (FramePixels) throws(FaceError) -> Result) throws(FaceError) -> Result {
         switch pixels {
         case .jpeg(let bytes, let size):
@@ -41,10 +43,10 @@ struct AdmittedFrame: Sendable {
         }
     }
 
-    /// `Data.withUnsafeBytes` with the typed error kept.
+    /// `FrameBytes.withUnsafeBytes` with the typed error kept.
     private static func borrowing<Result>(
-        _ data: Data, _ body: (UnsafeRawBufferPointer) throws(FaceError) -> Result
+        _ bytes: FrameBytes, _ body: (UnsafeRawBufferPointer) throws(FaceError) -> Result
     ) throws(FaceError) -> Result {
-        try data.withUnsafeBytes { bytes in Swift.Result { () throws(FaceError) in try body(bytes) } }.get()
+        try bytes.withUnsafeBytes { buffer in Swift.Result { () throws(FaceError) in try body(buffer) } }.get()
     }
 }

@@ -15,12 +15,16 @@ struct FrameAdmission {
     /// The largest stored image accepted, in pixels.
     let maxPixels: Int
 
+    /// The connection's shared buffers, which regions name.
+    let buffers: BufferTable
+
     /// Reads JPEG headers; one per connection, as a decoder is not thread-safe.
     private let headerReader: JPEGDecoder
 
-    /// Admission for images of at most `maxPixels` pixels.
-    init(maxPixels: Int) throws(ImagingError) {
+    /// Admission for images of at most `maxPixels` pixels, whose regions name `buffers`.
+    init(maxPixels: Int, buffers: BufferTable) throws(ImagingError) {
         self.maxPixels = maxPixels
+        self.buffers = buffers
         headerReader = try JPEGDecoder()
     }
 
@@ -34,19 +38,19 @@ struct FrameAdmission {
             let pixels: AdmittedFrame.Pixels
             switch frame.image {
             case nil:
-                throw CallError(.invalidArgument, "the frame has no image: set jpeg or raw")
+                throw CallError(.invalidArgument, "the frame has no image: set jpeg, raw or shared_jpeg")
             case .jpeg(let jpeg):
-                pixels = try admit(jpeg: jpeg)
+                pixels = try admit(jpeg: .inline(jpeg))
             case .raw(let raw):
                 pixels = try admit(raw: raw)
-            case .sharedJpeg:
-                throw CallError(.unimplemented, "this worker does not offer shared memory yet")
+            case .sharedJpeg(let region):
+                pixels = try admit(jpeg: .shared(buffers.region(region, field: "shared_jpeg")))
             }
             return AdmittedFrame(pixels: pixels, orientation: orientation, timestampMs: frame.timestampMs)
         }
     }
 
-    private func admit(jpeg: Data) throws(CallError) -> AdmittedFrame.Pixels {
+    private func admit(jpeg: FrameBytes) throws(CallError) -> AdmittedFrame.Pixels {
         let header = jpeg.withUnsafeBytes { bytes in
             Result { () throws(ImagingError) in
                 let size = try headerReader.header(of: bytes)
@@ -79,12 +83,21 @@ struct FrameAdmission {
         let width = Int(raw.width), height = Int(raw.height)
         // 0 means tightly packed rows.
         let rowStride = raw.rowStride == 0 ? format.minimumRowStride(width: width) : Int(raw.rowStride)
+        let bytes: FrameBytes
+        if raw.hasRegion {
+            guard raw.data.isEmpty else {
+                throw CallError(.invalidArgument, "raw has both data (\(raw.data.count) bytes) and a region: set one of them")
+            }
+            bytes = .shared(try buffers.region(raw.region, field: "raw.region"))
+        } else {
+            bytes = .inline(raw.data)
+        }
         do throws(ImagingError) {
-            try RawFrame.check(format: format, width: width, height: height, rowStride: rowStride, byteCount: raw.data.count, maxPixels: maxPixels)
+            try RawFrame.check(format: format, width: width, height: height, rowStride: rowStride, byteCount: bytes.count, maxPixels: maxPixels)
         } catch {
             throw refusal(error, kind: "raw image")
         }
-        return .raw(raw.data, format: format, width: width, height: height, rowStride: rowStride)
+        return .raw(bytes, format: format, width: width, height: height, rowStride: rowStride)
     }
 
     /// The status for an image refused from its description: the pixel limit

@@ -8,9 +8,11 @@ extension Faceworker_V1_WorkerMessage {
         self.kind = kind
     }
 
-    /// An error answer to `callID`.
-    static func failure(callID: UInt64, _ error: CallError, sessionID: UInt64? = nil) -> Self {
-        Self(callID: callID, .error(Faceworker_V1_Status(error.code, error.message, sessionID: sessionID)))
+    /// An error answer to `callID`; a frame's carries its timestamp.
+    static func failure(callID: UInt64, _ error: CallError, sessionID: UInt64? = nil, timestampMs: Int64? = nil) -> Self {
+        var status = Faceworker_V1_Status(error.code, error.message, sessionID: sessionID)
+        if let timestampMs { status.timestampMs = timestampMs }
+        return Self(callID: callID, .error(status))
     }
 }
 

@@ -14,12 +14,14 @@ from ._connection import MAX_ANSWER_BYTES, default_socket_path
 from .errors import FaceWorkerError, FrameDroppedError, ProtocolError, StatusCode, WorkerNotRunningError
 from .image import Image, ImageFormat, Orientation
 from .options import BaseOptions
+from .shared_memory import BufferRegion, SharedFrameBuffer
 from .worker import ModelInfo, StageLatency, WorkerStats, get_stats, ping
 
 __version__ = "0.1.0"
 
 __all__ = [
     "BaseOptions",
+    "BufferRegion",
     "FaceWorkerError",
     "FrameDroppedError",
     "Image",
@@ -28,6 +30,7 @@ __all__ = [
     "ModelInfo",
     "Orientation",
     "ProtocolError",
+    "SharedFrameBuffer",
     "StageLatency",
     "StatusCode",
     "WorkerNotRunningError",

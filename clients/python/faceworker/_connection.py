@@ -4,7 +4,9 @@ Messages are framed as gRPC length-prefixed messages: a flag byte (0,
 uncompressed), the payload length as a 4-byte big-endian integer, then the
 serialized protobuf. Each call gets a fresh ``call_id``; a reader thread
 matches the worker's answers to their calls by that id, so many calls can be
-in flight at once and answers may arrive in any order.
+in flight at once and answers may arrive in any order. A Subscribe call is
+answered once, then goes on: its session events follow under its id until
+the one that ends the subscription.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import socket
 import struct
 import threading
 from concurrent.futures import Future
-from typing import Callable, Dict, Optional, Tuple
+from typing import Callable, Dict, NamedTuple, Optional, Tuple
 
 from google.protobuf.message import DecodeError
 
@@ -39,6 +41,10 @@ _ANSWERS = {
     "reset_session": ("reset_session",),
     "ping": ("ping",),
     "get_stats": ("get_stats",),
+    "subscribe": ("subscribe",),
+    "unsubscribe": ("unsubscribe",),
+    "register_buffer": ("register_buffer",),
+    "unregister_buffer": ("unregister_buffer",),
 }
 # How long a failed send waits for the reader to learn why the worker closed.
 _CLOSING_GRACE_SECONDS = 5.0
@@ -46,6 +52,15 @@ _CLOSING_GRACE_SECONDS = 5.0
 # Builds a fresh exception for each failed call, so that no two threads raise
 # (and append tracebacks to) the same exception object.
 _ErrorFactory = Callable[[], FaceWorkerError]
+
+
+class EventListener(NamedTuple):
+    """What hears a subscription, on the reader thread."""
+
+    on_event: Callable[[pb.SessionEvent], None]
+    """Hears each event; the connection stops listening after a ``session_ended``."""
+    on_lost: Callable[[FaceWorkerError], None]
+    """Hears why the connection failed, or that it was closed, before the subscription ended."""
 
 
 def default_socket_path() -> str:
@@ -110,7 +125,9 @@ class Connection:
         self.socket_path = socket_path_for(socket_path)
         self._socket = _connect(self.socket_path)
         self._call_ids = itertools.count(1)
-        self._pending: Dict[int, Tuple[Future, Tuple[str, ...]]] = {}
+        self._pending: Dict[int, Tuple[Future, Tuple[str, ...], Optional[EventListener]]] = {}
+        # Subscriptions whose Subscribe call was answered and whose end has not come yet.
+        self._listeners: Dict[int, EventListener] = {}
         self._lock = threading.Lock()
         self._send_lock = threading.Lock()
         self._failure: Optional[_ErrorFactory] = None
@@ -118,7 +135,10 @@ class Connection:
         self._reader.start()
 
     def submit(
-        self, message: pb.ClientMessage, on_done: Optional[Callable[[Future], None]] = None
+        self,
+        message: pb.ClientMessage,
+        on_done: Optional[Callable[[Future], None]] = None,
+        listener: Optional[EventListener] = None,
     ) -> Future:
         """Sends ``message`` as a new call and returns the future of its answer.
 
@@ -126,7 +146,9 @@ class Connection:
         carries an error, or a connection that fails first, sets a
         :class:`FaceWorkerError` instead. ``on_done`` runs on the reader thread
         once the answer is in. If the message cannot be sent the error is
-        raised here and ``on_done`` never runs.
+        raised here and ``on_done`` never runs. For a Subscribe call,
+        ``listener`` hears the events that follow a successful answer; they
+        come after ``on_done`` has run.
         """
         future: Future = Future()
         if on_done is not None:
@@ -136,7 +158,7 @@ class Connection:
             if self._failure is not None:
                 raise self._failure()
             call_id = next(self._call_ids)
-            self._pending[call_id] = (future, _ANSWERS.get(message.WhichOneof("kind") or "", ()))
+            self._pending[call_id] = (future, _ANSWERS.get(message.WhichOneof("kind") or "", ()), listener)
         message.call_id = call_id
         payload = message.SerializeToString()
         try:
@@ -237,15 +259,25 @@ class Connection:
         kind = message.WhichOneof("kind")
         with self._lock:
             call = self._pending.pop(message.call_id, None)
+            listener = self._listeners.get(message.call_id) if call is None and kind == "session_event" else None
+        if listener is not None:
+            if message.session_event.WhichOneof("event") == "session_ended":
+                with self._lock:
+                    del self._listeners[message.call_id]
+            listener.on_event(message.session_event)
+            return
         if call is None:
             raise ProtocolError(
                 f"the worker answered call {message.call_id} with {kind or 'a message of no kind'}, "
                 "but this client is not waiting for that call"
             )
-        future, expected = call
+        future, expected, listener = call
         if kind == "error":
             future.set_exception(FaceWorkerError.from_status(message.error))
         elif kind in expected:
+            if listener is not None:
+                with self._lock:
+                    self._listeners[message.call_id] = listener
             future.set_result(message)
         else:
             error = ProtocolError(
@@ -260,9 +292,12 @@ class Connection:
             if self._failure is None:
                 self._failure = failure
             pending, self._pending = self._pending, {}
+            listeners, self._listeners = self._listeners, {}
             failure = self._failure
-        for future, _ in pending.values():
+        for future, _, _ in pending.values():
             future.set_exception(failure())
+        for listener in listeners.values():
+            listener.on_lost(failure())
 
     def _read_exactly(self, count: int, before: int, message_bytes: Optional[int]) -> bytes:
         """``count`` bytes; ``before`` bytes of the message came before them.

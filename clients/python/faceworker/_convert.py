@@ -46,6 +46,7 @@ def _frame_facts(frame: pb.FrameResult) -> Dict[str, Any]:
         "timings": results.StageTimings(
             **{item.name: getattr(frame.timings, item.name) for item in fields(results.StageTimings)}
         ),
+        "warnings": list(frame.warnings),
     }
 
 

@@ -45,18 +45,27 @@ class FaceWorkerError(Exception):
             and ``int(code)`` its gRPC number.
         message: What went wrong, for people; its wording may change.
         session_id: The worker's session the call was about, when known.
+        timestamp_ms: The frame's timestamp, when the failed call was a frame.
     """
 
-    def __init__(self, code: StatusCode, message: str, session_id: Optional[int] = None) -> None:
+    def __init__(
+        self,
+        code: StatusCode,
+        message: str,
+        session_id: Optional[int] = None,
+        timestamp_ms: Optional[int] = None,
+    ) -> None:
         super().__init__(f"{code.name} ({int(code)}): {message}")
         self.code = code
         self.message = message
         self.session_id = session_id
+        self.timestamp_ms = timestamp_ms
 
     @classmethod
     def from_status(cls, status: pb.Status) -> "FaceWorkerError":
         """The error a worker's ``Status`` message describes."""
         session_id = status.session_id if status.HasField("session_id") else None
+        timestamp_ms = status.timestamp_ms if status.HasField("timestamp_ms") else None
         try:
             code = StatusCode(status.code)
         except ValueError:
@@ -66,8 +75,10 @@ class FaceWorkerError(Exception):
                 f"the worker sent status code {status.code}, which this client does not know: "
                 f"{status.message or 'no message'}",
                 session_id,
+                timestamp_ms,
             )
-        return cls(code, status.message or f"the worker answered {code.name} without a message", session_id)
+        message = status.message or f"the worker answered {code.name} without a message"
+        return cls(code, message, session_id, timestamp_ms)
 
 
 class ProtocolError(FaceWorkerError):

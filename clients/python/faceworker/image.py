@@ -9,16 +9,25 @@ uncompressed 8-bit pixels with an explicitly stated layout:
 * bytes with ``width`` and ``height``: every format above, plus the camera
   formats ``NV12``, ``NV21`` and ``I420`` (layouts as faceworker.proto's
   RawImage describes them, with an optional ``row_stride``).
+* pixels in shared memory (:mod:`faceworker.shared_memory`): a numpy view
+  into a ``SharedFrameBuffer`` for the array formats (rows may be padded:
+  the view's row stride is sent), or a ``BufferRegion`` in place of bytes
+  for every format, JPEG included. The frame then names its region instead
+  of carrying its bytes.
 """
 
 from __future__ import annotations
 
 import enum
 import io
-from typing import Any, Optional, Tuple, Union
+from typing import Any, Callable, Optional, Tuple, Union
 
 from ._numpy import numpy
 from ._proto import faceworker_pb2 as pb
+from .shared_memory import BufferRegion, locate
+
+# Gives the wire's region for a client's region, for the connection a frame goes on.
+RegionResolver = Callable[[BufferRegion], pb.BufferRegion]
 
 
 class ImageFormat(enum.Enum):
@@ -93,8 +102,9 @@ class Image:
 
         Args:
             image_format: How the bytes are laid out.
-            data: A numpy uint8 array (packed formats), or bytes: a JPEG
-                file's, or raw pixels with ``width`` and ``height``.
+            data: A numpy uint8 array (packed formats), or bytes or a
+                shared-memory ``BufferRegion``: a JPEG file's, or raw pixels
+                with ``width`` and ``height``.
             width: Width in pixels, for raw bytes only.
             height: Height in pixels, for raw bytes only.
             row_stride: Bytes from one row to the next for raw bytes; 0 means
@@ -107,17 +117,23 @@ class Image:
         self._format = image_format
         self._array = None
         self._bytes = b""
+        self._region: Optional[BufferRegion] = None
         self._size: Optional[Tuple[int, int]] = None
         self._row_stride = row_stride
         if isinstance(data, (bytes, bytearray, memoryview)):
             self._bytes = bytes(data)
+            self._init_bytes(width, height)
+        elif isinstance(data, BufferRegion):
+            self._region = data
             self._init_bytes(width, height)
         elif numpy is not None and isinstance(data, numpy.ndarray):
             if width is not None or height is not None or row_stride:
                 raise ValueError("width, height and row_stride come from the array's shape; do not pass them")
             self._init_array(data)
         else:
-            raise TypeError(f"Image data must be a numpy uint8 array or bytes, not {type(data).__name__}")
+            raise TypeError(
+                f"Image data must be a numpy uint8 array, bytes or a BufferRegion, not {type(data).__name__}"
+            )
 
     def _init_bytes(self, width: Optional[int], height: Optional[int]) -> None:
         if self._format is ImageFormat.JPEG:
@@ -143,8 +159,31 @@ class Image:
             raise ValueError(f"{self._format.name} needs an {expected} array, got shape {array.shape}")
         if array.shape[0] < 1 or array.shape[1] < 1:
             raise ValueError(f"the image is empty: shape {array.shape}")
-        self._array = numpy.ascontiguousarray(array)
         self._size = (array.shape[1], array.shape[0])
+        located = locate(array)
+        if located is None:
+            self._array = numpy.ascontiguousarray(array)
+            return
+        # A view into shared memory is sent as its region, rows and all, never copied.
+        row_bytes = array.shape[1] * channels
+        if array.strides[1] != channels or (channels > 1 and array.strides[2] != 1) or array.strides[0] < row_bytes:
+            raise ValueError(
+                f"a view into a SharedFrameBuffer must hold its rows top to bottom, each row's pixels side by side "
+                f"({channels} bytes apart), as buffer.array((height, width, {channels})) or a crop of it; got strides "
+                f"{array.strides}. Turn the image with ImageProcessingOptions rather than with a flipped view."
+            )
+        # The wire's layout is whole rows, the last one's padding included.
+        buffer, offset = located
+        length = array.strides[0] * array.shape[0]
+        if offset + length > buffer.size:
+            raise ValueError(
+                f"the view's {array.shape[0]} rows of {array.strides[0]} bytes from offset {offset} pass the end of "
+                f"its buffer ({buffer.size} bytes): the worker reads whole rows, so the last row's padding must lie "
+                "in the buffer too"
+            )
+        self._array = array
+        self._row_stride = array.strides[0]
+        self._region = BufferRegion(buffer, offset, length)
 
     @classmethod
     def create_from_file(cls, file_name: str) -> "Image":
@@ -204,7 +243,7 @@ class Image:
         if self._array is not None:
             view = self._array.view()
         elif self._format is ImageFormat.JPEG:
-            view = numpy.asarray(_decode_jpeg(self._bytes))
+            view = numpy.asarray(_decode_jpeg(self._data()))
         elif self._format in _CHANNELS:
             view = self._packed_view()
         else:
@@ -216,29 +255,41 @@ class Image:
         width, height = self._dimensions()
         channels = _CHANNELS[self._format]
         stride = self._row_stride or width * channels
-        rows = numpy.frombuffer(self._bytes, dtype=numpy.uint8)[: stride * height].reshape(height, stride)
+        rows = numpy.frombuffer(self._data(), dtype=numpy.uint8)[: stride * height].reshape(height, stride)
         return rows[:, : width * channels].reshape(height, width, channels)
 
     def _dimensions(self) -> Tuple[int, int]:
         if self._size is None:
-            self._size = _jpeg_size(self._bytes)
+            self._size = _jpeg_size(self._data())
         return self._size
 
-    def _fill(self, frame: pb.Frame) -> None:
-        """Puts the pixels into a Frame message."""
+    def _data(self) -> bytes:
+        """The image's bytes, read from shared memory when they are there."""
+        if self._region is not None:
+            return bytes(self._region.memoryview())
+        return self._bytes
+
+    def _fill(self, frame: pb.Frame, resolve: RegionResolver) -> None:
+        """Puts the pixels, or the region that holds them (named by ``resolve``), into a Frame message."""
         if self._format is ImageFormat.JPEG:
-            frame.jpeg = self._bytes
+            if self._region is not None:
+                frame.shared_jpeg.CopyFrom(resolve(self._region))
+            else:
+                frame.jpeg = self._bytes
             return
         width, height = self._dimensions()
         frame.raw.format = _PIXEL_FORMATS[self._format]
         frame.raw.width = width
         frame.raw.height = height
         frame.raw.row_stride = self._row_stride
-        frame.raw.data = self._array.tobytes() if self._array is not None else self._bytes
+        if self._region is not None:
+            frame.raw.region.CopyFrom(resolve(self._region))
+        else:
+            frame.raw.data = self._array.tobytes() if self._array is not None else self._bytes
 
 
-def as_image(image: Union[Image, bytes, bytearray, memoryview]) -> Image:
-    """``image`` itself, or JPEG bytes wrapped in an Image.
+def as_image(image: Union[Image, bytes, bytearray, memoryview, BufferRegion]) -> Image:
+    """``image`` itself, or JPEG bytes (or their shared-memory region) wrapped in an Image.
 
     Raises:
         TypeError: For anything else, such as a bare numpy array, whose
@@ -246,7 +297,7 @@ def as_image(image: Union[Image, bytes, bytearray, memoryview]) -> Image:
     """
     if isinstance(image, Image):
         return image
-    if isinstance(image, (bytes, bytearray, memoryview)):
+    if isinstance(image, (bytes, bytearray, memoryview, BufferRegion)):
         return Image(ImageFormat.JPEG, image)
     raise TypeError(
         f"expected a faceworker.Image or JPEG bytes, got {type(image).__name__}; wrap arrays "

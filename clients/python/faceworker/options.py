@@ -13,8 +13,9 @@ from typing import Any, Callable, Optional
 
 from ._connection import socket_path_for
 from ._proto import faceworker_pb2 as pb
+from .errors import FaceWorkerError
 from .image import Image, Orientation
-from .results import DropReason, FaceDetectorResult, FaceLandmarkerResult
+from .results import DropReason, FaceDetectorResult, FaceLandmarkerResult, SessionEndReason
 
 # The most faces a session may ask for (num_faces' maximum in
 # proto/faceworker/v1/defaults.json, which the tests check it against);
@@ -156,6 +157,16 @@ class FaceWorkerOptions:
             ``callback(reason, image, timestamp_ms)`` for each frame the worker
             drops (MediaPipe calls nothing for those). When None, dropped
             frames pass unnoticed, as in MediaPipe.
+        refuse_damaged_jpeg: Refuse a JPEG whose compressed data is damaged
+            or cut short with INVALID_ARGUMENT. By default such a JPEG is
+            decoded as libjpeg decodes it (the undecodable part grey) and its
+            result carries libjpeg's warning in ``warnings``.
+        session_name: Share the task's session under this name, so that
+            :class:`~faceworker.vision.FaceSubscriber` objects of any process
+            receive its results (1 to 128 bytes of UTF-8 without control
+            characters, unique among the worker's open sessions: otherwise
+            the worker refuses it with INVALID_ARGUMENT or ALREADY_EXISTS).
+            None: the session is private.
     """
 
     _: KW_ONLY
@@ -168,6 +179,8 @@ class FaceWorkerOptions:
     detector_interval_frames: int = 0
     max_missed_frames: Optional[int] = None
     frame_dropped_callback: Optional[Callable[[DropReason, Image, int], None]] = None
+    refuse_damaged_jpeg: bool = False
+    session_name: Optional[str] = None
 
     def _base_proto(self, running_mode: RunningMode) -> pb.SessionOptions:
         options = pb.SessionOptions(
@@ -178,6 +191,7 @@ class FaceWorkerOptions:
             classification_mode=int(self.classification_mode),
             tracking_enabled=self.tracking_enabled,
             detector_interval_frames=self.detector_interval_frames,
+            refuse_damaged_jpeg=self.refuse_damaged_jpeg,
         )
         _set_present(options, min_face_size=self.min_face_size, max_missed_frames=self.max_missed_frames)
         return options
@@ -304,3 +318,47 @@ class FaceLandmarkerOptions(FaceWorkerOptions):
             min_suppression_threshold=self.min_suppression_threshold,
         )
         return options
+
+
+@dataclass
+class FaceSubscriberOptions:
+    """Options for :class:`~faceworker.vision.FaceSubscriber`, which follows a shared session.
+
+    Every callback runs on the subscriber connection's reader thread, one
+    event at a time, in the order the producer got the answers; keep them
+    short, since the worker keeps only ``queue_limit`` unread events for a
+    subscriber and drops the rest (``events_missed_callback`` hears how many).
+
+    Attributes:
+        base_options: Where the worker is.
+        session_name: The name the producer's task was opened with
+            (``session_name`` of its options).
+        result_callback: ``callback(result, timestamp_ms)`` for each frame of
+            the session that was processed: a FaceLandmarkerResult when the
+            producer is a FaceLandmarker, else a FaceDetectorResult, as the
+            producer's own callback would get it.
+        frame_dropped_callback: ``callback(reason, timestamp_ms)`` for each
+            frame the worker dropped unprocessed.
+        frame_error_callback: ``callback(error, timestamp_ms)`` for each frame
+            the worker refused or failed: the FaceWorkerError the producer
+            got (``timestamp_ms`` None when the worker did not name the frame).
+        events_missed_callback: ``callback(count)`` when this subscriber lost
+            ``count`` events because it did not read them in time.
+        session_reset_callback: ``callback()`` when the producer reset the
+            session (tracking starts again, timestamps may restart).
+        session_ended_callback: ``callback(reason)``, once, when the
+            subscription ends: the producer closed the session or went away,
+            this subscriber closed, or the worker is stopping.
+
+    Callbacks left None are not called; those events pass unnoticed.
+    """
+
+    base_options: BaseOptions = field(default_factory=BaseOptions)
+    session_name: str = ""
+    result_callback: Optional[Callable[[Any, int], None]] = None
+    _: KW_ONLY
+    frame_dropped_callback: Optional[Callable[[DropReason, int], None]] = None
+    frame_error_callback: Optional[Callable[[FaceWorkerError, Optional[int]], None]] = None
+    events_missed_callback: Optional[Callable[[int], None]] = None
+    session_reset_callback: Optional[Callable[[], None]] = None
+    session_ended_callback: Optional[Callable[[SessionEndReason], None]] = None

@@ -328,6 +328,9 @@ class FrameFacts:
         image_height: Height of the upright image, in pixels.
         detector_ran: False when every face was followed from the previous frame.
         timings: The worker's stage timings for this frame.
+        warnings: What was wrong with the frame that did not stop it being
+            processed, for people (libjpeg's warning for a damaged JPEG
+            decoded anyway); empty for a sound frame.
     """
 
     _: KW_ONLY
@@ -336,6 +339,7 @@ class FrameFacts:
     image_height: int = 0
     detector_ran: bool = False
     timings: Optional[StageTimings] = None
+    warnings: List[str] = field(default_factory=list)
 
 
 @dataclass
@@ -380,3 +384,17 @@ class DropReason(enum.IntEnum):
     """The task was closed before the frame was processed."""
     SESSION_RESET = 3
     """The task was reset before the frame was processed."""
+
+
+class SessionEndReason(enum.IntEnum):
+    """Why a subscription ended."""
+
+    UNSPECIFIED = 0
+    SESSION_CLOSED = 1
+    """The producer closed the session."""
+    PRODUCER_GONE = 2
+    """The producer's connection closed (its process may have ended)."""
+    UNSUBSCRIBED = 3
+    """The subscriber unsubscribed (``close``)."""
+    WORKER_STOPPING = 4
+    """The worker is shutting down."""

@@ -23,6 +23,15 @@ raised in the caller's thread by the next ``detect_async`` or by ``close``.
 ``close`` first waits until every frame sent has been answered (processed,
 or replaced by a newer one) and its callback has run, so the last frame
 always gets its result.
+
+Shared sessions: a task opened with ``session_name`` shares its session;
+:class:`FaceSubscriber` follows it from any process (see
+:mod:`faceworker._subscriber`'s documentation).
+
+Shared memory: after ``register_buffer(buffer)``, frames whose pixels lie in
+that :class:`~faceworker.shared_memory.SharedFrameBuffer` travel as their
+region, not their bytes; the region is the worker's until the frame's answer
+arrives (for ``detect_async``: its callback, its drop, or its error).
 """
 
 from __future__ import annotations
@@ -30,19 +39,22 @@ from __future__ import annotations
 import functools
 import threading
 from concurrent.futures import Future
-from typing import Any, Callable, Generic, Optional, TypeVar, Union
+from typing import Any, Callable, Dict, Generic, Optional, TypeVar, Union
 
-from . import _convert
+from . import _convert, _handoff
 from ._connection import Connection
+from ._subscriber import FaceSubscriber
 from ._proto import faceworker_pb2 as pb
 from .errors import FaceWorkerError, FrameDroppedError
 from .image import Image, as_image
+from .shared_memory import BufferRegion, SharedFrameBuffer
 from .options import (
     BaseOptions,
     ClassificationMode,
     ContourMode,
     FaceDetectorOptions,
     FaceLandmarkerOptions,
+    FaceSubscriberOptions,
     FaceWorkerOptions,
     ImageProcessingOptions,
     LandmarkMode,
@@ -64,6 +76,7 @@ from .results import (
     NormalizedKeypoint,
     NormalizedLandmark,
     Point,
+    SessionEndReason,
     StageTimings,
 )
 
@@ -85,6 +98,8 @@ __all__ = [
     "FaceLandmarkerOptions",
     "FaceLandmarkerResult",
     "FaceMesh",
+    "FaceSubscriber",
+    "FaceSubscriberOptions",
     "FaceWorkerOptions",
     "ImageProcessingOptions",
     "LandmarkMode",
@@ -94,10 +109,11 @@ __all__ = [
     "PerformanceMode",
     "Point",
     "RunningMode",
+    "SessionEndReason",
     "StageTimings",
 ]
 
-ImageInput = Union[Image, bytes, bytearray, memoryview]
+ImageInput = Union[Image, bytes, bytearray, memoryview, BufferRegion]
 ResultT = TypeVar("ResultT")
 OptionsT = TypeVar("OptionsT", FaceDetectorOptions, FaceLandmarkerOptions)
 TaskT = TypeVar("TaskT", bound="_FaceTask")
@@ -133,15 +149,18 @@ class _FaceTask(Generic[OptionsT, ResultT]):
         self._live_frames_in_flight = 0
         self._closed = False
         self._deferred: Optional[Exception] = None
+        self._buffer_ids: Dict[SharedFrameBuffer, int] = {}
+        request = pb.OpenSessionRequest(options=session_options)
+        if options.session_name is not None:
+            request.name = options.session_name
         self._connection = Connection(options.base_options.resolved_socket_path())
         try:
-            answer = self._connection.call(
-                pb.ClientMessage(open_session=pb.OpenSessionRequest(options=session_options))
-            )
+            answer = self._connection.call(pb.ClientMessage(open_session=request))
         except BaseException:
             self._connection.close()
             raise
         self._session_id = answer.open_session.session_id
+        self._session_name = answer.open_session.name or None
 
     @classmethod
     def create_from_options(cls: type[TaskT], options: OptionsT) -> TaskT:
@@ -165,17 +184,26 @@ class _FaceTask(Generic[OptionsT, ResultT]):
         """
         return cls(cls._options_type(base_options=BaseOptions(model_asset_path=model_path)))
 
+    @property
+    def session_name(self) -> Optional[str]:
+        """The name subscribers follow the session by; None for a private session."""
+        return self._session_name
+
     def detect(self, image: ImageInput, image_processing_options: Optional[ImageProcessingOptions] = None) -> ResultT:
         """Finds the faces on one image (IMAGE mode) and waits for the result.
 
         Args:
-            image: An :class:`~faceworker.Image`, or a JPEG file's bytes.
+            image: An :class:`~faceworker.Image`, or a JPEG file's bytes or
+                their region in a registered shared buffer.
             image_processing_options: The image's rotation or orientation.
 
         Raises:
-            ValueError: When the task is closed or not in IMAGE mode.
+            ValueError: When the task is closed or not in IMAGE mode, or the
+                image lies in a shared buffer not registered on this task.
             FaceWorkerError: When the worker refuses the frame
-                (INVALID_ARGUMENT for an image it cannot decode).
+                (INVALID_ARGUMENT for an image it cannot decode; for a
+                shared-memory region, OUT_OF_RANGE when it passes the end of
+                its buffer).
         """
         self._check(RunningMode.IMAGE, "image")
         return self._process(as_image(image), 0, image_processing_options)
@@ -227,6 +255,38 @@ class _FaceTask(Generic[OptionsT, ResultT]):
         except BaseException:
             self._settle_live_frame()
             raise
+
+    def register_buffer(self, buffer: SharedFrameBuffer) -> None:
+        """Lets this task's frames lie in ``buffer``: the worker maps it and reads them in place.
+
+        A buffer registered already is left as it is. The worker unmaps it
+        on :meth:`unregister_buffer` or when the task closes.
+
+        Raises:
+            ValueError: When the task or the buffer is closed.
+            FaceWorkerError: RESOURCE_EXHAUSTED when the task already has as
+                many buffers, or mapped bytes, as the worker allows.
+        """
+        self._check_open()
+        with self._lock:
+            if buffer in self._buffer_ids:
+                return
+        registered = _handoff.register(self._connection, buffer.fileno())
+        with self._lock:
+            self._buffer_ids[buffer] = registered.buffer_id
+
+    def unregister_buffer(self, buffer: SharedFrameBuffer) -> None:
+        """Tells the worker to forget ``buffer``; it unmaps it once the frames sent from it are answered.
+
+        Raises:
+            ValueError: When the task is closed or ``buffer`` is not registered on it.
+        """
+        self._check_open()
+        with self._lock:
+            buffer_id = self._buffer_ids.pop(buffer, None)
+        if buffer_id is None:
+            raise ValueError(f"{buffer!r} is not registered on this {type(self).__name__}")
+        _handoff.unregister(self._connection, buffer_id)
 
     def reset(self) -> None:
         """Forgets tracked faces, tracking IDs and the last timestamp; keeps the options.
@@ -293,8 +353,18 @@ class _FaceTask(Generic[OptionsT, ResultT]):
     ) -> pb.ClientMessage:
         orientation = (image_processing_options or ImageProcessingOptions()).resolved_orientation()
         frame = pb.Frame(timestamp_ms=timestamp_ms, orientation=int(orientation))
-        image._fill(frame)
+        image._fill(frame, self._wire_region)
         return pb.ClientMessage(process_frame=pb.ProcessFrameRequest(session_id=self._session_id, frame=frame))
+
+    def _wire_region(self, region: BufferRegion) -> pb.BufferRegion:
+        with self._lock:
+            buffer_id = self._buffer_ids.get(region.buffer)
+        if buffer_id is None:
+            raise ValueError(
+                f"the image lies in {region.buffer!r}, which is not registered on this {type(self).__name__}: "
+                "call register_buffer(buffer) first"
+            )
+        return pb.BufferRegion(buffer_id=buffer_id, offset=region.offset, length=region.length)
 
     def _process(
         self, image: Image, timestamp_ms: int, image_processing_options: Optional[ImageProcessingOptions]

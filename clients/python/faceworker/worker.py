@@ -48,6 +48,11 @@ class WorkerStats:
         resident_memory_bytes: The worker's resident memory.
         inference_threads: Threads that run models.
         models: The model files loaded.
+        subscriptions: Subscriptions open now, over all connections.
+        events_missed: Events subscribers lost because they did not read
+            them in time.
+        shared_buffers: Shared-memory buffers registered now.
+        mapped_bytes: Bytes of shared memory the worker has mapped now.
     """
 
     uptime_seconds: float
@@ -60,6 +65,10 @@ class WorkerStats:
     resident_memory_bytes: int
     inference_threads: int
     models: List[ModelInfo]
+    subscriptions: int
+    events_missed: int
+    shared_buffers: int
+    mapped_bytes: int
 
 
 def ping(socket_path: Optional[str] = None, payload: bytes = b"") -> float:
@@ -110,6 +119,10 @@ def get_stats(socket_path: Optional[str] = None) -> WorkerStats:
         resident_memory_bytes=stats.resident_memory_bytes,
         inference_threads=stats.inference_threads,
         models=[ModelInfo(model.name, model.sha256, model.size_bytes) for model in stats.models],
+        subscriptions=stats.subscriptions,
+        events_missed=stats.events_missed,
+        shared_buffers=stats.shared_buffers,
+        mapped_bytes=stats.mapped_bytes,
     )
 
 

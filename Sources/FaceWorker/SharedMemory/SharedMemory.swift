@@ -1,0 +1,37 @@
+import FaceWorkerProtocol
+import Synchronization
+
+/// What the worker's connections share about shared-memory buffers: where
+/// the handoff socket is, the tokens waiting for their handoff, buffer IDs
+/// and the counts GetStats reports.
+final class SharedMemory: Sendable {
+    /// How long a RegisterBuffer token, and the buffer ID it reserves, stays valid.
+    static let tokenLifetime = Duration.seconds(10)
+    /// The length of a token, in bytes.
+    static let tokenLength = 16
+
+    /// The handoff socket, as RegisterBufferResponse states it.
+    let address: HandoffAddress
+    /// The tokens of reservations whose handoff has not come yet.
+    let tokens = HandoffTokens()
+    /// Registered buffers and mapped bytes.
+    let counters = SharedMemoryCounters()
+    private let lastBufferID = Atomic<UInt64>(0)
+
+    /// The shared state of a worker whose handoff socket is at `address`.
+    init(address: HandoffAddress) {
+        self.address = address
+    }
+
+    /// A buffer ID never used before by this worker (never 0), so an ID of one
+    /// connection never names a buffer of another.
+    func makeBufferID() -> UInt64 {
+        lastBufferID.add(1, ordering: .relaxed).newValue
+    }
+
+    /// A fresh unguessable token.
+    static func makeToken() -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<tokenLength).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+    }
+}

@@ -1,0 +1,109 @@
+import FaceWorkerProtocol
+import Synchronization
+
+/// The one point every answer of a session passes through: to its producer's
+/// connection and, for a named session, to each subscriber, under one lock,
+/// so that every subscriber sees the session's answers in the order the
+/// producer gets them.
+///
+/// Passing an answer on only queues it (to the producer's `Outbox`, to each
+/// `Subscriber`'s bounded queue); nothing here waits for a reader.
+final class SessionChannel: Sendable {
+    /// The session.
+    let sessionID: UInt64
+    /// The name it is shared under; nil for a private session.
+    let name: String?
+    /// The options in effect, as OpenSession answered them.
+    let options: Faceworker_V1_SessionOptions
+    /// The producer's connection.
+    let producer: Outbox
+
+    /// What a subscriber asking to attach got.
+    enum AttachOutcome {
+        /// It follows the session, one of `subscribers`.
+        case attached(subscribers: Int)
+        /// The session already has `subscribers`, the most allowed.
+        case full(subscribers: Int)
+        /// The session ended; nothing more will come.
+        case ended
+    }
+
+    private struct State {
+        var subscribers: [UInt64: Subscriber] = [:]
+        var ended = false
+    }
+
+    private let state = Mutex(State())
+
+    init(sessionID: UInt64, name: String?, options: Faceworker_V1_SessionOptions, producer: Outbox) {
+        self.sessionID = sessionID
+        self.name = name
+        self.options = options
+        self.producer = producer
+    }
+
+    /// Queues answers of the session for its producer and its subscribers; a
+    /// CloseSession answer among them ends every subscription after the
+    /// events before it.
+    func send(_ messages: Faceworker_V1_WorkerMessage...) {
+        send(messages)
+    }
+
+    /// Queues answers of the session for its producer and its subscribers; a
+    /// CloseSession answer among them ends every subscription after the
+    /// events before it.
+    func send(_ messages: [Faceworker_V1_WorkerMessage]) {
+        guard name != nil else {
+            producer.send(messages)
+            return
+        }
+        let closed = state.withLock { state -> [Subscriber] in
+            producer.send(messages)
+            guard !state.ended else { return [] }
+            for message in messages {
+                if case .closeSession = message.kind {
+                    state.ended = true
+                    defer { state.subscribers = [:] }
+                    return Array(state.subscribers.values)
+                }
+                guard let event = Faceworker_V1_SessionEvent(answer: message) else { continue }
+                for subscriber in state.subscribers.values { subscriber.offer(event) }
+            }
+            return []
+        }
+        for subscriber in closed { subscriber.end(.sessionClosed) }
+    }
+
+    /// Adds a subscriber unless the session has `limit` already or ended; its
+    /// SubscribeResponse is queued before any event of the session.
+    func attach(_ subscriber: Subscriber, limit: Int) -> AttachOutcome {
+        state.withLock { state in
+            guard !state.ended else { return .ended }
+            guard state.subscribers.count < limit else { return .full(subscribers: state.subscribers.count) }
+            state.subscribers[subscriber.id] = subscriber
+            subscriber.open(options: options)
+            return .attached(subscribers: state.subscribers.count)
+        }
+    }
+
+    /// Removes a subscriber that ended on its own side; returns how many
+    /// subscribers are left.
+    @discardableResult
+    func detach(_ subscriberID: UInt64) -> Int {
+        state.withLock { state in
+            state.subscribers[subscriberID] = nil
+            return state.subscribers.count
+        }
+    }
+
+    /// Ends every subscription for `reason` (the producer is gone, or the
+    /// worker stops); the session sends nothing more to subscribers.
+    func end(_ reason: Faceworker_V1_SessionEnded.Reason) {
+        let subscribers = state.withLock { state -> [Subscriber] in
+            state.ended = true
+            defer { state.subscribers = [:] }
+            return Array(state.subscribers.values)
+        }
+        for subscriber in subscribers { subscriber.end(reason) }
+    }
+}

@@ -1,0 +1,83 @@
+import FaceWorkerProtocol
+import Synchronization
+
+/// A subscription to another connection's named session: the events of its
+/// frames, as an asynchronous sequence.
+///
+/// ```swift
+/// let subscription = try await client.subscribe(to: "front-door")
+/// for try await event in subscription {
+///     if case .result(let result) = event { print(result.faces.count) }
+/// }
+/// print(subscription.endReason ?? .reasonUnspecified)
+/// ```
+///
+/// The sequence ends after its `.ended` event (the producer closed the
+/// session or went away, the subscription was ended with `unsubscribe()`, or
+/// the worker stopped), and throws `FaceWorkerError` if the connection ends
+/// first. Events wait in this process until they are read.
+public final class FaceWorkerSubscription: AsyncSequence, Sendable {
+    /// The events, in order.
+    public typealias Element = SubscriptionEvent
+    /// Iterates the events.
+    public typealias AsyncIterator = AsyncThrowingStream<SubscriptionEvent, any Error>.Iterator
+
+    /// The worker's ID for the subscription.
+    public let id: UInt64
+    /// The session followed.
+    public let sessionID: UInt64
+    /// The session's name.
+    public let name: String
+    /// The session's options in effect.
+    public let options: Faceworker_V1_SessionOptions
+    /// How many events may wait unread on the worker's side before this
+    /// subscriber starts losing events (reported with `.missed`).
+    public let queueLimit: UInt32
+    private let events: AsyncThrowingStream<SubscriptionEvent, any Error>
+    private let ending: SubscriptionEnding
+    private let client: FaceWorkerClient
+
+    init(client: FaceWorkerClient, response: Faceworker_V1_SubscribeResponse,
+         events: AsyncThrowingStream<SubscriptionEvent, any Error>, ending: SubscriptionEnding) {
+        self.client = client
+        id = response.subscriptionID
+        sessionID = response.sessionID
+        name = response.name
+        options = response.options
+        queueLimit = response.queueLimit
+        self.events = events
+        self.ending = ending
+    }
+
+    /// Why the subscription ended, once its `.ended` event has arrived.
+    public var endReason: Faceworker_V1_SessionEnded.Reason? {
+        ending.reason
+    }
+
+    /// Iterates the events; one iteration per subscription.
+    public func makeAsyncIterator() -> AsyncIterator {
+        events.makeAsyncIterator()
+    }
+
+    /// Ends the subscription: the sequence gets `.ended(.reasonUnsubscribed)`
+    /// and finishes before this returns.
+    ///
+    /// - Throws: `FaceWorkerError` NOT_FOUND when it had already ended.
+    public func unsubscribe() async throws {
+        var request = Faceworker_V1_UnsubscribeRequest()
+        request.subscriptionID = id
+        _ = try await client.call(.unsubscribe(request))
+    }
+}
+
+/// Where the router leaves a subscription's end reason for its sequence's
+/// owner to read.
+final class SubscriptionEnding: Sendable {
+    private let stored = Mutex<Faceworker_V1_SessionEnded.Reason?>(nil)
+
+    /// The reason, once known.
+    var reason: Faceworker_V1_SessionEnded.Reason? {
+        get { stored.withLock { $0 } }
+        set { stored.withLock { $0 = newValue } }
+    }
+}
