@@ -457,6 +457,9 @@ static void *session_thread(void *arg)
         fw_set_timeout(c, ANSWER_TIMEOUT_MS);
         run_paced(r, ping_step, c);
     }
+    /* Closed, not left to the connection's end, so that its subscribers
+     * hear that the session closed rather than that its producer left. */
+    fw_close_session(s, NULL);
     fw_unregister_buffer(r->buffer, NULL);
     fw_close(c);
     return NULL;

@@ -69,10 +69,12 @@ static bool take(struct tally *t, fw_subscription_event *ev)
     switch (ev->type) {
     case FW_SUB_RESULT: {
         int64_t received_us = fw_result_timings(ev->result).received_unix_us;
-        t->since_received_ms[t->results] = (double)(arrived / 1000 - received_us) / 1000.0;
-        t->results++;
-        rc = keep(t, ev->timestamp_ms, "result", arrived);
         fw_result_free(ev->result);
+        /* keep() makes room for one more result too: there are never more
+         * results than events. */
+        rc = keep(t, ev->timestamp_ms, "result", arrived);
+        if (rc == 0)
+            t->since_received_ms[t->results++] = (double)(arrived / 1000 - received_us) / 1000.0;
         break;
     }
     case FW_SUB_DROPPED:
