@@ -348,7 +348,7 @@ def main():
                                           progress)
         progress("measured P8 (raw frames, shared memory)")
         with Worker(args.worker, args.models, scratch) as worker:
-            subscribed = measure_subscribers(FaceBench(args.face_bench, args.frames, worker), scratch)
+            subscribed = measure_subscribers(FaceBench(args.face_bench, args.frames, worker), scratch, args.warmup)
         progress("measured P9 (subscribers)")
     result_us = python_result_cost(args.client_python, args.result_cost)
     progress(f"Python client's result cost: {result_us:.1f} us")

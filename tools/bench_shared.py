@@ -152,7 +152,9 @@ class Subscribers:
     subscribers: list
 
 
-def measure_subscribers(bench, scratch):
+def measure_subscribers(bench, scratch, warmup):
+    # The worker's first frames would otherwise be the stream's slowest.
+    bench.run(bench.frames("-m", "video", "-n", str(max(warmup, 1))))
     events = [scratch / f"p9_subscriber_{k}.txt" for k in range(SUBSCRIBERS)]
     produced = scratch / "p9_producer.txt"
     subscribers = [subprocess.Popen(bench.command("-m", "subscribe", "--name", SESSION_NAME, "--events", str(path)),
