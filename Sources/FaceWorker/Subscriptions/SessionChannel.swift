@@ -58,7 +58,10 @@ final class SessionChannel: Sendable {
             return
         }
         let closed = state.withLock { state -> [Subscriber] in
-            producer.send(messages)
+            // Subscribers first: once the producer holds an answer, every
+            // subscriber has its event queued, so nothing the producer does in
+            // reply (an unsubscribe by a peer it told, say) can overtake it.
+            defer { producer.send(messages) }
             guard !state.ended else { return [] }
             for message in messages {
                 if case .closeSession = message.kind {

@@ -112,6 +112,26 @@ def _connect(socket_path: str) -> socket.socket:
     return sock
 
 
+def read_framed(header: bytes, read_payload: Callable[[int], bytes], sender: str) -> pb.WorkerMessage:
+    """The WorkerMessage behind a 5-byte ``header``, its payload read with ``read_payload(length)``;
+    a message this client cannot take is a ProtocolError naming ``sender``."""
+    flag, length = _HEADER.unpack(header)
+    if flag != _UNCOMPRESSED:
+        raise ProtocolError(
+            f"{sender} sent a message with flag byte 0x{flag:02x}, which this client does not support "
+            "(only 0x00, uncompressed)"
+        )
+    if length > MAX_ANSWER_BYTES:
+        raise ProtocolError(
+            f"{sender} sent a message of {length} bytes, over this client's limit of {MAX_ANSWER_BYTES} bytes"
+        )
+    payload = read_payload(length)
+    try:
+        return pb.WorkerMessage.FromString(payload)
+    except DecodeError:
+        raise ProtocolError(f"{sender} sent a message of {length} bytes that is not a WorkerMessage") from None
+
+
 class Connection:
     """A connection to the worker with any number of calls in flight.
 
@@ -238,22 +258,11 @@ class Connection:
         self._fail_pending(failure)
 
     def _read_message(self) -> pb.WorkerMessage:
-        header = self._read_exactly(_HEADER.size, 0, None)
-        flag, length = _HEADER.unpack(header)
-        if flag != _UNCOMPRESSED:
-            raise ProtocolError(
-                f"the worker sent a message with flag byte 0x{flag:02x}, which this client does not support "
-                "(only 0x00, uncompressed)"
-            )
-        if length > MAX_ANSWER_BYTES:
-            raise ProtocolError(
-                f"the worker sent a message of {length} bytes, over this client's limit of {MAX_ANSWER_BYTES} bytes"
-            )
-        payload = self._read_exactly(length, _HEADER.size, _HEADER.size + length)
-        try:
-            return pb.WorkerMessage.FromString(payload)
-        except DecodeError:
-            raise ProtocolError(f"the worker sent a message of {length} bytes that is not a WorkerMessage") from None
+        return read_framed(
+            self._read_exactly(_HEADER.size, 0, None),
+            lambda length: self._read_exactly(length, _HEADER.size, _HEADER.size + length),
+            "the worker",
+        )
 
     def _answer(self, message: pb.WorkerMessage) -> None:
         kind = message.WhichOneof("kind")

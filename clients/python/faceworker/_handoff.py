@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import socket
 
-from google.protobuf.message import DecodeError
 
-from ._connection import _HEADER, _UNCOMPRESSED, MAX_ANSWER_BYTES, Connection
+from ._connection import _HEADER, Connection, read_framed
 from ._proto import faceworker_pb2 as pb
 from .errors import FaceWorkerError, ProtocolError, StatusCode
 
@@ -63,25 +62,11 @@ def unregister(connection: Connection, buffer_id: int) -> None:
 
 
 def _read_answer(handoff: socket.socket, address: str) -> pb.WorkerMessage:
-    header = _read_exactly(handoff, _HEADER.size, address)
-    flag, length = _HEADER.unpack(header)
-    if flag != _UNCOMPRESSED:
-        raise ProtocolError(
-            f"the handoff socket {address} sent a message with flag byte 0x{flag:02x}, which this client does not "
-            "support (only 0x00, uncompressed)"
-        )
-    if length > MAX_ANSWER_BYTES:
-        raise ProtocolError(
-            f"the handoff socket {address} sent a message of {length} bytes, over this client's limit of "
-            f"{MAX_ANSWER_BYTES} bytes"
-        )
-    payload = _read_exactly(handoff, length, address)
-    try:
-        return pb.WorkerMessage.FromString(payload)
-    except DecodeError:
-        raise ProtocolError(
-            f"the handoff socket {address} sent a message of {length} bytes that is not a WorkerMessage"
-        ) from None
+    return read_framed(
+        _read_exactly(handoff, _HEADER.size, address),
+        lambda length: _read_exactly(handoff, length, address),
+        f"the handoff socket {address}",
+    )
 
 
 def _read_exactly(handoff: socket.socket, count: int, address: str) -> bytes:
