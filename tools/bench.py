@@ -32,6 +32,12 @@ per performance goal of DESIGN.md:
         most 33 ms and at least 95 % answered, beside the most MediaPipe refined-FaceMesh
         processes that meet the same bar; both found by stepping the count (bench_live.py holds
         the rules, MediaPipe's "answered" among them).
+* P8    detection only on raw 1920x1080 NV12, 1920x1080 RGB and 3840x2160 RGB frames, round trip
+        p50 through the socket and through shared memory, against MediaPipe in-process on the same
+        pixels; and the transfer share, round trip minus the worker's total (bench_shared.py).
+* P9    one named 30 fps live stream followed by 8 subscriber processes: the worst subscriber's
+        p99 from the producer's send, minus the producer's own p99, and results lost
+        (bench_shared.py says how the clocks are read).
 
 P1, P2 and P2py are measured on --starts separate worker processes, each started fresh. On each,
 every side is measured --rounds times, the sides alternating (MediaPipe, face-bench, and for P2
@@ -44,7 +50,8 @@ The latency histogram of the kept rounds of every start, ours against MediaPipe,
 --png. Progress goes to stderr. The very last line printed is one JSON object for scripts:
 p1_ratio and p2_ratio (medians over the starts, with _min and _max), p2_python_ratio,
 p4_p99_ms, p4_answered (a share, 0 to 1), p4_errors, p5_ratio, p6_us, p7_streams,
-p7_mediapipe_processes, and the figures behind them.
+p7_mediapipe_processes, p8_ratio_1080p_nv12, p8_ratio_2160p_rgb, p8_transfer_ms_max (shared memory),
+p9_p99_extra_ms, p9_lost, and the figures behind them.
 """
 
 import argparse
@@ -64,6 +71,8 @@ from bench_args import count
 from bench_live import (ANSWERED_BAR, FPS, OUR_COUNTS_DOWN, OUR_COUNTS_UP, P99_BAR_MS, PEER_COUNTS_UP,
                         PeerStreams, our_streams, search, take_turns)
 from bench_process import fail, require_executable, run_json
+from bench_shared import (SUBSCRIBERS, measure_raw_frames, measure_subscribers, p8_keys, p8_table_rows, p9_keys,
+                          p9_table_rows)
 from bench_worker import FaceBench, Worker, run_at_once
 from mediapipe_peer import Peer, peak_rss_kib, read_frames
 
@@ -295,6 +304,8 @@ def main():
                         help="separate worker starts P1 and P2 are measured on (default 5)")
     parser.add_argument("--live-seconds", type=count(1), default=5, help="length of each P7 step (default 5)")
     parser.add_argument("--pings", type=count(1), default=20000, help="Pings timed for P6 (default 20000)")
+    parser.add_argument("--raw-iterations", type=count(1), default=100,
+                        help="timed raw frames per side and size for P8 (default 100)")
     args = parser.parse_args()
     for executable in (args.worker, args.face_bench):
         require_executable(executable, "bench")
@@ -331,6 +342,14 @@ def main():
         progress("measured P7 (most live streams)")
         worker_kib, clients_kib, peer_kib = measure_memory(args, scratch)
         progress("measured P5 (memory)")
+        with Worker(args.worker, args.models, scratch) as worker:
+            bench = FaceBench(args.face_bench, args.frames, worker)
+            raw_rows = measure_raw_frames(bench, peer, scratch, max(args.warmup // 3, 1), args.raw_iterations,
+                                          progress)
+        progress("measured P8 (raw frames, shared memory)")
+        with Worker(args.worker, args.models, scratch) as worker:
+            subscribed = measure_subscribers(FaceBench(args.face_bench, args.frames, worker), scratch, args.warmup)
+        progress("measured P9 (subscribers)")
     result_us = python_result_cost(args.client_python, args.result_cost)
     progress(f"Python client's result cost: {result_us:.1f} us")
 
@@ -381,6 +400,7 @@ def main():
         "p7_answered": round(streams.best.answered, 4) if streams.best else None,
         "p7_mediapipe_p99_ms": round(peer_streams.best.p99_ms, 3) if peer_streams.best else None,
         "p7_mediapipe_answered": round(peer_streams.best.answered, 4) if peer_streams.best else None,
+        **p8_keys(raw_rows), **p9_keys(subscribed),
         "histogram": str(args.png),
         "python_result_us": round(result_us, 2),
     }
@@ -413,6 +433,8 @@ def main():
          f">= {P7_STREAMS_GOAL} and >= 2x", verdict(p7_met)),
         ("", "  at that count", ours_at, peer_at, "", "", ""),
         ("", "  the count above it, which missed the bar", ours_missed, peer_missed, "", "", ""),
+        *p8_table_rows(raw_rows, verdict),
+        *p9_table_rows(subscribed, verdict),
     ])
     print()
     print(stage_line("P1 ours (the start with the median P2 ratio)", typical.p1_ours.detail))
@@ -438,6 +460,13 @@ def main():
     print(f"P7: {args.live_seconds} s per step; ours: sessions of one worker, a frame answered when its result "
           "came; MediaPipe: one process per stream, a frame answered when processed within its "
           f"{1000 / FPS:.1f} ms slot (newer frames replace waiting ones on both sides)")
+    print(f"P8: {args.raw_iterations} frames per side and size; MediaPipe found a face in "
+          + ", ".join(f"{row['mediapipe_faces']}" for row in raw_rows) + f"/{args.raw_iterations}, ours in "
+          + ", ".join(f"{row['shared']['faces']}" for row in raw_rows) + " (NV12, RGB, 4K RGB); worker total "
+          + ", ".join(f"{row['shared']['worker_median_ms']['total']:.2f}" for row in raw_rows) + " ms (shared memory)")
+    print(f"P9: the producer sent {subscribed.producer['sent']} frames, {subscribed.producer['answered']} answered; "
+          f"{SUBSCRIBERS} subscribers' p99 from the producer's send (CLOCK_REALTIME): "
+          + ", ".join(f"{p:.2f}" for p in subscribed.subscriber_p99_ms) + " ms")
     print(f"latency histogram: {args.png}")
     print(json.dumps(summary, separators=(",", ":")))
 

@@ -4,7 +4,10 @@
  * the worker's stage times, throughput, drops and errors. Its ping mode
  * times empty Ping round trips instead, the floor under every request, and
  * its echo mode the floor under that: the same round trip to a bare echo
- * process, without the worker.
+ * process, without the worker. Frames may be JPEG files or one raw frame,
+ * carried in the messages or written once into a shared-memory buffer and
+ * named by region; a session may be named, and the subscribe mode follows
+ * such a session from another process.
  *
  * It is the thinnest client there is: frames are encoded before the clock
  * starts, and each session only sends them and takes the answers.
@@ -25,6 +28,7 @@
 #include "echo.h"
 #include "faceworker.h"
 #include "frames.h"
+#include "subscriber.h"
 
 /* Distinct synthetic frames; sessions cycle through them. */
 #define SYNTHETIC_FRAMES 60
@@ -35,8 +39,20 @@
 enum { STAGE_QUEUED, STAGE_DECODE, STAGE_DETECT, STAGE_LANDMARKS, STAGE_TOTAL, STAGES };
 static const char *const stage_names[STAGES] = {"queued", "decode", "detect", "landmarks", "total"};
 
-enum bench_mode { MODE_VIDEO, MODE_LIVE, MODE_PING, MODE_ECHO };
-static const char *const mode_names[] = {"video", "live", "ping", "echo"};
+enum bench_mode { MODE_VIDEO, MODE_LIVE, MODE_PING, MODE_ECHO, MODE_SUBSCRIBE };
+static const char *const mode_names[] = {"video", "live", "ping", "echo", "subscribe"};
+/* How long the producer waits for its subscribers, and a subscriber for
+ * the session it follows to open. */
+#define RENDEZVOUS_S 60
+
+/* One raw frame from a file, sent in place of JPEG files. */
+struct raw_input {
+    const char *path;
+    uint8_t *bytes;
+    size_t len;
+    fw_pixel_format format;
+    uint32_t width, height;
+};
 /* An empty Ping's size on the wire: the 5-byte frame header and its
  * message. */
 #define ECHO_BYTES 12
@@ -54,6 +70,19 @@ struct config {
     bool json;
     const char *samples; /* file for every round trip, or NULL */
     int busy_poll_us;
+    struct raw_input raw;   /* bytes NULL: JPEG frames */
+    bool shared_memory;     /* frames written once into a buffer, sent as regions */
+    const char *name;       /* the session's name, or the one to follow */
+    int wait_subscribers;   /* subscriptions to wait for before sending */
+    const char *events;     /* file for every answer's send and arrival times */
+};
+
+/* One answer, for --events: the frame, what came, and when it was sent and
+ * arrived on the host's wall clock. */
+struct answer_time {
+    int64_t timestamp_ms;
+    const char *kind;
+    int64_t sent_unix_ns, arrived_unix_ns;
 };
 
 /* One session's run: its inputs, and what it measured. */
@@ -71,6 +100,11 @@ struct run {
     size_t answered, sent, dropped, errors, faces;
     int64_t first_send_ns, last_answer_ns;
     char first_error[FW_ERROR_MESSAGE_SIZE + 64];
+    fw_buffer *buffer;       /* with --shared-memory */
+    size_t *offsets;         /* where each JPEG frame is in it */
+    int64_t *sent_unix_ns;   /* per frame, with --events */
+    struct answer_time *log; /* per answer, with --events */
+    size_t logged;
 };
 
 static int64_t now_ns(void)
@@ -130,9 +164,57 @@ static void record_ping(struct run *r, int64_t sent, int64_t received)
     r->last_answer_ns = received;
 }
 
-static const bench_frame *frame_at(const struct run *r, size_t i)
+/* Frame i as the session sends it: its bytes inline, or a region of the
+ * session's buffer. */
+static fw_frame frame_for(const struct run *r, size_t i)
 {
-    return &r->frames->frames[i % r->frames->count];
+    const struct raw_input *raw = &r->cfg->raw;
+    fw_frame f = {.timestamp_ms = r->timestamps[i]};
+    if (raw->bytes) {
+        f.format = raw->format;
+        f.width = raw->width;
+        f.height = raw->height;
+        if (r->buffer)
+            f.pixels_region = (fw_region){r->buffer, 0, raw->len};
+        else
+            f.pixels = raw->bytes, f.pixels_len = raw->len;
+        return f;
+    }
+    size_t k = i % r->frames->count;
+    if (r->buffer)
+        f.jpeg_region = (fw_region){r->buffer, r->offsets[k], r->frames->frames[k].len};
+    else
+        f.jpeg = r->frames->frames[k].jpeg, f.jpeg_len = r->frames->frames[k].len;
+    return f;
+}
+
+static void log_answer(struct run *r, size_t i, const char *kind)
+{
+    if (r->log)
+        r->log[r->logged++] = (struct answer_time){r->timestamps[i], kind, r->sent_unix_ns[i], unix_ns()};
+}
+
+/* Writes every frame once into one buffer of the session's client. */
+static int place_frames(struct run *r, fw_client *c, fw_error *err)
+{
+    const struct raw_input *raw = &r->cfg->raw;
+    size_t total = raw->bytes ? raw->len : 0;
+    if (!raw->bytes) {
+        if (!(r->offsets = malloc(r->frames->count * sizeof *r->offsets)))
+            return FW_ERR_NOMEM;
+        for (size_t k = 0; k < r->frames->count; k++) {
+            r->offsets[k] = total;
+            total += r->frames->frames[k].len;
+        }
+    }
+    if (!(r->buffer = fw_register_buffer(c, total, err)))
+        return err->code;
+    uint8_t *data = fw_buffer_data(r->buffer);
+    if (raw->bytes)
+        memcpy(data, raw->bytes, raw->len);
+    for (size_t k = 0; !raw->bytes && k < r->frames->count; k++)
+        memcpy(data + r->offsets[k], r->frames->frames[k].jpeg, r->frames->frames[k].len);
+    return FW_OK;
 }
 
 static int64_t period_ns(const struct config *cfg)
@@ -159,18 +241,23 @@ static void run_paced(struct run *r, bool (*step)(struct run *, size_t, void *),
 /* Video mode: one frame, then its result. */
 static bool video_step(struct run *r, size_t i, void *session)
 {
-    const bench_frame *f = frame_at(r, i);
+    fw_frame f = frame_for(r, i);
     fw_result *result;
     fw_error err;
+    if (r->sent_unix_ns)
+        r->sent_unix_ns[i] = unix_ns();
     int64_t sent = now_ns();
-    int rc = fw_process_jpeg(session, f->jpeg, f->len, r->timestamps[i], &result, &err);
+    int rc = fw_process(session, &f, &result, &err);
     int64_t received = now_ns();
     if (rc == FW_OK) {
+        log_answer(r, i, "result");
         record_result(r, result, sent, received);
         fw_result_free(result);
     } else if (rc == FW_ERR_DROPPED) {
+        log_answer(r, i, "dropped");
         r->dropped++;
     } else {
+        log_answer(r, i, "error");
         record_error(r, "frame %lld: %s: %s", (long long)r->timestamps[i], fw_status_name(rc), err.message);
         return !connection_gone(rc);
     }
@@ -228,6 +315,9 @@ static void take_event(struct run *r, fw_event *ev)
     int64_t received = now_ns();
     const int64_t *hit = bsearch(&ev->timestamp_ms, r->timestamps, r->cfg->frames, sizeof *r->timestamps,
                                  compare_i64);
+    if (hit && ev->type != FW_EVENT_NONE)
+        log_answer(r, (size_t)(hit - r->timestamps),
+                   ev->type == FW_EVENT_RESULT ? "result" : ev->type == FW_EVENT_DROPPED ? "dropped" : "error");
     switch (ev->type) {
     case FW_EVENT_RESULT:
         if (hit)
@@ -275,10 +365,12 @@ static void run_live(struct run *r, fw_session *s)
                 if (!receive(r, s, (int)((left + 999999) / 1000000), &got))
                     return;
         }
-        const bench_frame *f = frame_at(r, i);
+        fw_frame f = frame_for(r, i);
         fw_error err;
+        if (r->sent_unix_ns)
+            r->sent_unix_ns[i] = unix_ns();
         r->sent_ns[i] = now_ns();
-        int rc = fw_send_jpeg(s, f->jpeg, f->len, r->timestamps[i], &err);
+        int rc = fw_send(s, &f, &err);
         if (rc != FW_OK) {
             record_error(r, "sending frame %lld: %s: %s", (long long)r->timestamps[i], fw_status_name(rc),
                          err.message);
@@ -300,6 +392,24 @@ static void run_live(struct run *r, fw_session *s)
             return;
         }
     }
+}
+
+/* Waits until the worker counts n subscriptions. */
+static bool await_subscribers(fw_client *c, int n, fw_error *err)
+{
+    int64_t give_up = now_ns() + (int64_t)RENDEZVOUS_S * 1000000000;
+    fw_stats st;
+    while (fw_get_stats(c, &st, err) == FW_OK) {
+        if (st.subscriptions >= (uint32_t)n)
+            return true;
+        if (now_ns() > give_up) {
+            err->code = FW_DEADLINE_EXCEEDED;
+            snprintf(err->message, sizeof err->message, "%u after %d s", st.subscriptions, RENDEZVOUS_S);
+            return false;
+        }
+        sleep_until(now_ns() + 5000000);
+    }
+    return false;
 }
 
 static void *session_thread(void *arg)
@@ -327,9 +437,14 @@ static void *session_thread(void *arg)
         o.tracking_enabled = true;
         o.landmarks = o.contours = o.classification = o.output_face_mesh = cfg->landmarks;
         o.num_faces = cfg->num_faces;
-        s = fw_open_session(c, &o, &err);
+        s = cfg->name ? fw_open_named_session(c, &o, cfg->name, &err) : fw_open_session(c, &o, &err);
         if (!s)
             record_error(r, "opening a session: %s: %s", fw_status_name(err.code), err.message);
+        if (s && cfg->shared_memory && place_frames(r, c, &err) != FW_OK)
+            record_error(r, "registering a buffer: %s: %s", fw_status_name(err.code), err.message);
+        if (s && cfg->wait_subscribers > 0 && !await_subscribers(c, cfg->wait_subscribers, &err))
+            record_error(r, "waiting for %d subscribers: %s: %s", cfg->wait_subscribers, fw_status_name(err.code),
+                         err.message);
     }
     /* Every session starts at once, whether or not it could connect. */
     pthread_barrier_wait(r->start);
@@ -342,6 +457,10 @@ static void *session_thread(void *arg)
         fw_set_timeout(c, ANSWER_TIMEOUT_MS);
         run_paced(r, ping_step, c);
     }
+    /* Closed, not left to the connection's end, so that its subscribers
+     * hear that the session closed rather than that its producer left. */
+    fw_close_session(s, NULL);
+    fw_unregister_buffer(r->buffer, NULL);
     fw_close(c);
     return NULL;
 }
@@ -489,7 +608,7 @@ static void print_json(const struct config *cfg, const bench_frames *frames, con
     if (cfg->mode == MODE_PING || cfg->mode == MODE_ECHO)
         printf("null");
     else
-        print_json_string(cfg->dir ? cfg->dir : "synthetic");
+        print_json_string(cfg->raw.bytes ? cfg->raw.path : cfg->dir ? cfg->dir : "synthetic");
     printf(",\"frame_width\":%d,\"frame_height\":%d,\"distinct_frames\":%zu,", frames->width, frames->height,
            frames->count);
     printf("\"sent\":%zu,\"answered\":%zu,\"dropped\":%zu,\"errors\":%zu,\"faces\":%zu,", s->sent,
@@ -500,7 +619,13 @@ static void print_json(const struct config *cfg, const bench_frames *frames, con
     for (int k = 0; k < STAGES; k++)
         printf("%s\"%s\":%.3f", k ? "," : "", stage_names[k], s->stage_p50[k]);
     printf("},\"transport_median_ms\":%.3f,", s->overhead_p50);
-    printf("\"busy_poll_us\":%d,", cfg->busy_poll_us);
+    printf("\"busy_poll_us\":%d,\"shared_memory\":%s,\"raw_format\":", cfg->busy_poll_us,
+           cfg->shared_memory ? "true" : "false");
+    if (cfg->raw.bytes)
+        print_json_string(cfg->raw.format == FW_PIXEL_NV12 ? "nv12" : "rgb");
+    else
+        printf("null");
+    printf(",");
     printf("\"throughput_fps\":%.2f,\"duration_s\":%.3f,\"max_rss_kib\":%ld,\"first_error\":", s->throughput,
            s->seconds, s->max_rss_kib);
     if (s->first_error)
@@ -541,7 +666,11 @@ static void print_text(const struct config *cfg, const bench_frames *frames, con
     printf("face-bench: %d session%s x %zu frames, %s mode, %s, %s\n", cfg->sessions, cfg->sessions == 1 ? "" : "s",
            cfg->frames, cfg->mode == MODE_LIVE ? "live-stream" : "video", rate,
            cfg->landmarks ? "landmarks + mesh + ML Kit outputs" : "detection only");
-    if (cfg->dir)
+    if (cfg->raw.bytes)
+        printf("source:     one %ux%u %s frame from %s%s\n", cfg->raw.width, cfg->raw.height,
+               cfg->raw.format == FW_PIXEL_NV12 ? "NV12" : "RGB", cfg->raw.path,
+               cfg->shared_memory ? ", in shared memory" : "");
+    else if (cfg->dir)
         printf("source:     %zu JPEG files from %s (%dx%d)\n", frames->count, cfg->dir, frames->width,
                frames->height);
     else
@@ -562,9 +691,31 @@ static void print_text(const struct config *cfg, const bench_frames *frames, con
         printf("first error: %s\n", s->first_error);
 }
 
+/* Every answer's times, for joining with a subscriber's (subscriber.h). */
+static int write_events(const char *path, const struct run *runs, int n)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "face-bench: cannot write %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    for (int i = 0; i < n; i++)
+        for (size_t k = 0; k < runs[i].logged; k++)
+            fprintf(f, "%lld %s %lld %lld\n", (long long)runs[i].log[k].timestamp_ms, runs[i].log[k].kind,
+                    (long long)runs[i].log[k].sent_unix_ns, (long long)runs[i].log[k].arrived_unix_ns);
+    if (fclose(f) != 0) {
+        fprintf(stderr, "face-bench: cannot write %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
 static void free_runs(struct run *runs, int n)
 {
     for (int i = 0; runs && i < n; i++) {
+        free(runs[i].offsets);
+        free(runs[i].sent_unix_ns);
+        free(runs[i].log);
         free(runs[i].sent_ns);
         free(runs[i].latency_ns);
         free(runs[i].overhead_ns);
@@ -593,6 +744,11 @@ static int run_sessions(const struct config *cfg, const bench_frames *frames)
         r->latency_ns = malloc(cfg->frames * sizeof *r->latency_ns);
         r->overhead_ns = malloc(cfg->frames * sizeof *r->overhead_ns);
         ok = r->sent_ns && r->latency_ns && r->overhead_ns;
+        if (cfg->events) {
+            r->sent_unix_ns = malloc(cfg->frames * sizeof *r->sent_unix_ns);
+            r->log = malloc(cfg->frames * sizeof *r->log);
+            ok = ok && r->sent_unix_ns && r->log;
+        }
         for (int k = 0; k < STAGES; k++) {
             r->stage_ns[k] = malloc(cfg->frames * sizeof *r->stage_ns[k]);
             ok = ok && r->stage_ns[k];
@@ -633,6 +789,8 @@ static int run_sessions(const struct config *cfg, const bench_frames *frames)
     status = s.errors == 0 && s.answered > 0 ? 0 : 1;
     if (cfg->samples && write_samples(cfg->samples, runs, cfg->sessions) != 0)
         status = 1;
+    if (cfg->events && write_events(cfg->events, runs, cfg->sessions) != 0)
+        status = 1;
 out:
     free_runs(runs, cfg->sessions);
     free(threads);
@@ -649,11 +807,15 @@ static void usage(FILE *to, const char *argv0)
     fprintf(to,
             "usage: %s [-s SOCKET] [-c SESSIONS] [-m video|live|ping|echo] [-r FPS] [-n FRAMES] [-d DIR]\n"
             "          [--source JPEG] [--landmarks] [--num-faces N] [--json] [--samples FILE]\n"
+            "          [--raw FILE --raw-format rgb|nv12 --raw-size WxH] [--shared-memory]\n"
+            "          [--name NAME] [--wait-subscribers N] [--events FILE]\n"
             "\n"
             "  -s SOCKET     face-worker's socket (default: $FACEWORKER_SOCKET, else\n"
             "                $XDG_RUNTIME_DIR/faceworker.sock, else /tmp/faceworker-<euid>.sock)\n"
             "  -c SESSIONS   concurrent sessions, each on its own connection and thread (1)\n"
             "  -m MODE       video: each session sends a frame and waits for its result;\n"
+            "                subscribe: follows the session --name of another process until\n"
+            "                it closes, recording when each event arrives (no frames);\n"
             "                live: sends on schedule, never waits, the worker may drop (video)\n"
             "                ping: each connection sends empty Pings, one at a time, and\n"
             "                times their round trips (no session, no frames)\n"
@@ -671,7 +833,16 @@ static void usage(FILE *to, const char *argv0)
             "  --json        print one JSON object instead of text\n"
             "  --samples FILE write every round trip, in microseconds, one per line\n"
             "  --busy-poll US spin up to US microseconds on each wait for an answer\n"
-            "                before sleeping (fw_set_busy_poll; default 0)\n",
+            "                before sleeping (fw_set_busy_poll; default 0)\n"
+            "  --raw FILE    send this one raw frame (tightly packed) instead of JPEG files,\n"
+            "                laid out as --raw-format (rgb or nv12) and --raw-size (WxH) say\n"
+            "  --shared-memory  write the frames once into a shared-memory buffer of each\n"
+            "                session's connection and send regions of it, not bytes\n"
+            "  --name NAME   open the session under this name (-c 1), or follow it (subscribe)\n"
+            "  --wait-subscribers N  after opening, wait until the worker counts N\n"
+            "                subscriptions before sending\n"
+            "  --events FILE write a line per answer: TIMESTAMP_MS KIND SENT_UNIX_NS\n"
+            "                ARRIVED_UNIX_NS (CLOCK_REALTIME, comparable across processes)\n",
             argv0);
 }
 
@@ -727,6 +898,32 @@ static int load_frames(struct config *cfg, bench_frames *frames, char *found, si
     return -1;
 }
 
+/* Reads --raw's file, which must hold exactly the layout's bytes. Returns
+ * 0, or -1 after saying why on stderr. */
+static int load_raw(struct raw_input *raw)
+{
+    size_t w = raw->width, h = raw->height;
+    size_t expected = raw->format == FW_PIXEL_NV12 ? w * h + 2 * ((w + 1) / 2) * ((h + 1) / 2) : w * h * 3;
+    FILE *f = fopen(raw->path, "rb");
+    if (!f) {
+        fprintf(stderr, "face-bench: cannot open %s: %s\n", raw->path, strerror(errno));
+        return -1;
+    }
+    raw->bytes = malloc(expected + 1);
+    size_t got = raw->bytes ? fread(raw->bytes, 1, expected + 1, f) : 0;
+    fclose(f);
+    if (got != expected) {
+        fprintf(stderr, "face-bench: %s holds %s%zu bytes; a tightly packed %zux%zu %s frame has %zu\n", raw->path,
+                got > expected ? "more than " : "", got > expected ? expected : got, w, h,
+                raw->format == FW_PIXEL_NV12 ? "NV12" : "RGB", expected);
+        free(raw->bytes);
+        raw->bytes = NULL;
+        return -1;
+    }
+    raw->len = expected;
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     struct config cfg = {.sessions = 1, .fps = -1, .frames = 300, .num_faces = 1};
@@ -734,6 +931,10 @@ int main(int argc, char **argv)
         {"landmarks", no_argument, NULL, 'L'}, {"json", no_argument, NULL, 'J'},
         {"source", required_argument, NULL, 'S'}, {"num-faces", required_argument, NULL, 'F'},
         {"samples", required_argument, NULL, 'W'}, {"busy-poll", required_argument, NULL, 'B'}, {"help", no_argument, NULL, 'h'},
+        {"raw", required_argument, NULL, 'R'}, {"raw-format", required_argument, NULL, 'X'},
+        {"raw-size", required_argument, NULL, 'Z'}, {"shared-memory", no_argument, NULL, 'M'},
+        {"name", required_argument, NULL, 'N'}, {"wait-subscribers", required_argument, NULL, 'V'},
+        {"events", required_argument, NULL, 'E'},
         {NULL, 0, NULL, 0},
     };
     int opt;
@@ -757,8 +958,10 @@ int main(int argc, char **argv)
                 cfg.mode = MODE_PING;
             } else if (strcmp(optarg, "echo") == 0) {
                 cfg.mode = MODE_ECHO;
+            } else if (strcmp(optarg, "subscribe") == 0) {
+                cfg.mode = MODE_SUBSCRIBE;
             } else {
-                fprintf(stderr, "face-bench: -m takes video, live, ping or echo\n");
+                fprintf(stderr, "face-bench: -m takes video, live, ping, echo or subscribe\n");
                 return 2;
             }
             break;
@@ -797,6 +1000,38 @@ int main(int argc, char **argv)
             }
             cfg.busy_poll_us = (int)v;
             break;
+        case 'R': cfg.raw.path = optarg; break;
+        case 'X':
+            if (strcmp(optarg, "rgb") == 0) {
+                cfg.raw.format = FW_PIXEL_RGB;
+            } else if (strcmp(optarg, "nv12") == 0) {
+                cfg.raw.format = FW_PIXEL_NV12;
+            } else {
+                fprintf(stderr, "face-bench: --raw-format takes rgb or nv12\n");
+                return 2;
+            }
+            break;
+        case 'Z': {
+            unsigned w, h;
+            char tail;
+            if (sscanf(optarg, "%ux%u%c", &w, &h, &tail) != 2 || w < 1 || h < 1 || w > 16384 || h > 16384) {
+                fprintf(stderr, "face-bench: --raw-size takes WxH, each 1 to 16384\n");
+                return 2;
+            }
+            cfg.raw.width = w;
+            cfg.raw.height = h;
+            break;
+        }
+        case 'M': cfg.shared_memory = true; break;
+        case 'N': cfg.name = optarg; break;
+        case 'V':
+            if (!parse_count(optarg, 1, 1024, &v)) {
+                fprintf(stderr, "face-bench: --wait-subscribers takes 1 to 1024\n");
+                return 2;
+            }
+            cfg.wait_subscribers = (int)v;
+            break;
+        case 'E': cfg.events = optarg; break;
         case 'h': usage(stdout, argv[0]); return 0;
         default: usage(stderr, argv[0]); return 2;
         }
@@ -807,13 +1042,38 @@ int main(int argc, char **argv)
     }
     if (cfg.fps < 0)
         cfg.fps = cfg.mode == MODE_LIVE ? 30 : 0;
+    if (cfg.mode == MODE_SUBSCRIBE) {
+        if (!cfg.name) {
+            fprintf(stderr, "face-bench: -m subscribe needs --name\n");
+            return 2;
+        }
+        return run_subscriber(cfg.socket_path, cfg.name, RENDEZVOUS_S, cfg.events, cfg.json);
+    }
+    if (cfg.name && cfg.sessions != 1) {
+        fprintf(stderr, "face-bench: --name names one session: use it with -c 1\n");
+        return 2;
+    }
+    if (cfg.raw.path && (!cfg.raw.format || !cfg.raw.width)) {
+        fprintf(stderr, "face-bench: --raw needs --raw-format and --raw-size\n");
+        return 2;
+    }
 
     bench_frames frames = {0};
     char fixture[PATH_MAX + 64];
-    if ((cfg.mode == MODE_VIDEO || cfg.mode == MODE_LIVE) && load_frames(&cfg, &frames, fixture, sizeof fixture) != 0)
+    bool sends_frames = cfg.mode == MODE_VIDEO || cfg.mode == MODE_LIVE;
+    if (sends_frames && cfg.raw.path) {
+        if (load_raw(&cfg.raw) != 0)
+            return 1;
+        frames.width = (int)cfg.raw.width;
+        frames.height = (int)cfg.raw.height;
+        frames.count = 1;
+    } else if (sends_frames && load_frames(&cfg, &frames, fixture, sizeof fixture) != 0) {
         return 1;
+    }
 
     int status = run_sessions(&cfg, &frames);
-    frames_free(&frames);
+    if (!cfg.raw.bytes) /* a raw frame stands in for the list, which holds nothing */
+        frames_free(&frames);
+    free(cfg.raw.bytes);
     return status;
 }

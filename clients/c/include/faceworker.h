@@ -66,7 +66,7 @@ extern "C" {
 #endif
 
 #define FW_VERSION_MAJOR 1
-#define FW_VERSION_MINOR 0
+#define FW_VERSION_MINOR 1
 #define FW_VERSION_PATCH 0
 
 /* ------------------------------------------------------------------------
@@ -102,14 +102,17 @@ typedef enum fw_status {
                              other than 0, a message over FW_MAX_ANSWER_BYTES,
                              bytes that are no WorkerMessage, an answer to no
                              call or of the wrong kind */
-    FW_ERR_DROPPED = -7   /* the worker dropped the frame without processing it */
+    FW_ERR_DROPPED = -7,  /* the worker dropped the frame without processing it */
+    FW_ERR_SYSTEM = -8    /* a system call for shared memory failed (making,
+                             sizing, sealing or mapping a memfd, or handing it
+                             to the worker); the client stays usable */
 } fw_status;
 
 #define FW_ERROR_MESSAGE_SIZE 256
 
 typedef struct fw_error {
     int code;    /* an fw_status value */
-    int sys_errno; /* errno behind FW_ERR_CONNECT and FW_ERR_IO, else 0 */
+    int sys_errno; /* errno behind FW_ERR_CONNECT, FW_ERR_IO and FW_ERR_SYSTEM, else 0 */
     /* NUL-terminated; the worker's own message for its codes (truncated to
      * fit). Wording may change between versions: match on `code`. */
     char message[FW_ERROR_MESSAGE_SIZE];
@@ -150,12 +153,14 @@ FW_API int fw_default_socket_path(char *buf, size_t size);
 FW_API fw_client *fw_connect(const char *socket_path, fw_error *err);
 
 /* Closes the connection and frees the client, its open sessions and their
- * unread events. The worker closes those sessions too. Results already
+ * unread events, its subscriptions and its shared-memory buffers (unmapped
+ * and closed). The worker closes those sessions too. Results already
  * returned stay valid until fw_result_free(). NULL is ignored. */
 FW_API void fw_close(fw_client *client);
 
 /* Bounds every blocking call of the client (fw_open_session,
- * fw_process*, fw_close_session, fw_reset_session, fw_ping, fw_get_stats):
+ * fw_process*, fw_close_session, fw_reset_session, fw_ping, fw_get_stats,
+ * fw_subscribe, fw_unsubscribe, fw_register_buffer, fw_unregister_buffer):
  * when no answer arrives within timeout_ms, the call fails with
  * FW_DEADLINE_EXCEEDED and the client ignores the late answer. It also
  * bounds writing a request, for fw_send*() too: a request that could not be
@@ -216,6 +221,8 @@ typedef struct fw_session_options {
     uint32_t detector_interval_frames;    /* with the mesh, fewer faces than num_faces:
                                              detect on 1 frame in this many; 5 */
     uint32_t max_missed_frames;           /* frames a lost face keeps its ID; 3 */
+    bool refuse_damaged_jpeg;             /* refuse a damaged JPEG instead of decoding
+                                             it with a warning; false */
 } fw_session_options;
 
 /* Sets every option to its documented default (shown beside each field). */
@@ -228,6 +235,21 @@ typedef struct fw_session fw_session;
  * let fw_close() free it. */
 FW_API fw_session *fw_open_session(fw_client *client, const fw_session_options *options,
                                    fw_error *err);
+
+/* The longest session name, in bytes. */
+#define FW_SESSION_NAME_MAX 128
+
+/* Opens a session as fw_open_session() does, shared under `name` (1 to
+ * FW_SESSION_NAME_MAX bytes of UTF-8 without control characters, unique
+ * among the worker's open sessions): other clients may follow it with
+ * fw_subscribe(). The worker refuses a bad name with FW_INVALID_ARGUMENT
+ * and one in use with FW_ALREADY_EXISTS; the name is free again once the
+ * session is closed. */
+FW_API fw_session *fw_open_named_session(fw_client *client, const fw_session_options *options, const char *name,
+                                         fw_error *err);
+
+/* The session's name, owned by the session; "" for a private session. */
+FW_API const char *fw_session_name(const fw_session *session);
 
 /* The options in effect, as the worker reported them at opening: each
  * field as asked, unless the worker capped it (such as num_faces). */
@@ -274,10 +296,30 @@ typedef enum fw_orientation {
     FW_ORIENTATION_LEFT_BOTTOM = 7 /* rotate 90 degrees counter-clockwise */
 } fw_orientation;
 
-/* One frame. Either `jpeg` is set (jpeg_len bytes of a JPEG file; any EXIF
- * orientation inside is ignored), or `pixels` is (pixels_len bytes laid out
- * as format, width, height and row_stride describe; row_stride 0 means rows
- * are tightly packed). Zero-initialise it and set what applies. */
+typedef struct fw_buffer fw_buffer;
+
+/* Bytes of a shared-memory buffer of the frame's client (see Shared memory
+ * below): `length` bytes from `offset`. */
+typedef struct fw_region {
+    const fw_buffer *buffer;
+    size_t offset;
+    size_t length;
+} fw_region;
+
+/* One frame. Exactly one of these is set:
+ *   `jpeg`                 jpeg_len bytes of a JPEG file (any EXIF
+ *                          orientation inside is ignored);
+ *   `pixels`               pixels_len bytes laid out as format, width,
+ *                          height and row_stride describe (row_stride 0
+ *                          means rows are tightly packed);
+ *   `jpeg_region.buffer`   a JPEG file, exactly the region's bytes;
+ *   `pixels_region.buffer` pixels as for `pixels`, the region holding
+ *                          exactly the layout's bytes.
+ * Zero-initialise it and set what applies. The worker reads a region from
+ * when the frame is sent until its answer arrives (its result, drop notice
+ * or error): write that region again only after. The worker judges regions:
+ * one past the end of its buffer is FW_OUT_OF_RANGE, an empty one
+ * FW_INVALID_ARGUMENT; a buffer of another client is FW_ERR_USAGE. */
 typedef struct fw_frame {
     const uint8_t *jpeg;
     size_t jpeg_len;
@@ -291,6 +333,8 @@ typedef struct fw_frame {
     /* Milliseconds, echoed in the answer. VIDEO and LIVE_STREAM sessions
      * need each frame's timestamp above the previous one's. */
     int64_t timestamp_ms;
+    fw_region jpeg_region;
+    fw_region pixels_region;
 } fw_frame;
 
 typedef struct fw_result fw_result;
@@ -352,6 +396,126 @@ FW_API int fw_poll(fw_session *session, int timeout_ms, fw_event *event, fw_erro
 FW_API size_t fw_session_pending(const fw_session *session);
 
 /* ------------------------------------------------------------------------
+ * Subscriptions
+ *
+ * A subscription follows a named session of any client of the worker: it
+ * receives every answer the session's frames get, in order. It belongs to
+ * the client that made it; its events arrive on that client's connection
+ * and wait there, whatever else the client does meanwhile, until
+ * fw_receive() takes them. At most fw_subscription_queue_limit() events
+ * wait in the client (the worker holds as many more): a subscriber that
+ * does not keep up loses events, never slows the producer, and is told how
+ * many it lost (FW_SUB_MISSED).
+ * ------------------------------------------------------------------------ */
+
+typedef struct fw_subscription fw_subscription;
+
+/* Follows the open session named `name` (of another client: a client's
+ * own session gets FW_FAILED_PRECONDITION). Errors: FW_NOT_FOUND when no
+ * open session has the name, FW_INVALID_ARGUMENT for an empty name,
+ * FW_RESOURCE_EXHAUSTED when the session or the client has as many
+ * subscriptions as the worker allows. The subscription belongs to the
+ * client: free it with fw_unsubscribe(), or let fw_close() free it. */
+FW_API fw_subscription *fw_subscribe(fw_client *client, const char *name, fw_error *err);
+
+/* The worker's id for the subscription, and the session it follows. */
+FW_API uint64_t fw_subscription_id(const fw_subscription *sub);
+FW_API uint64_t fw_subscription_session_id(const fw_subscription *sub);
+/* The session's name, owned by the subscription. */
+FW_API const char *fw_subscription_name(const fw_subscription *sub);
+/* The session's options in effect, as its producer got them. */
+FW_API void fw_subscription_get_options(const fw_subscription *sub, fw_session_options *out);
+/* How many events may wait unread, in the worker and again in the client,
+ * before the subscriber starts losing events. */
+FW_API uint32_t fw_subscription_queue_limit(const fw_subscription *sub);
+
+typedef enum fw_subscription_event_type {
+    FW_SUB_NONE = 0,        /* nothing arrived within the timeout */
+    FW_SUB_RESULT = 1,      /* a frame's result: `result` */
+    FW_SUB_DROPPED = 2,     /* a frame was never processed: `drop_reason` */
+    FW_SUB_FRAME_ERROR = 3, /* a frame was refused or failed: `error` */
+    FW_SUB_MISSED = 4,      /* `missed` events were lost here; those after are
+                               complete again */
+    FW_SUB_RESET = 5,       /* the producer reset the session: tracking starts
+                               again and timestamps may restart */
+    FW_SUB_ENDED = 6        /* the last event: `end_reason` */
+} fw_subscription_event_type;
+
+typedef enum fw_end_reason {
+    FW_END_UNSPECIFIED = 0,
+    FW_END_SESSION_CLOSED = 1,  /* the producer closed the session */
+    FW_END_PRODUCER_GONE = 2,   /* the producer's connection closed */
+    FW_END_UNSUBSCRIBED = 3,    /* this client unsubscribed */
+    FW_END_WORKER_STOPPING = 4  /* the worker is shutting down */
+} fw_end_reason;
+
+/* One thing that happened to a followed session. */
+typedef struct fw_subscription_event {
+    fw_subscription_event_type type;
+    /* The frame's timestamp for RESULT and DROPPED, and for FRAME_ERROR when
+     * the worker named it (has_timestamp); 0 otherwise. */
+    int64_t timestamp_ms;
+    bool has_timestamp;
+    fw_result *result;          /* RESULT: owned by the caller, who frees it with
+                                   fw_result_free(); NULL otherwise */
+    fw_drop_reason drop_reason; /* DROPPED */
+    fw_error error;             /* FRAME_ERROR: the worker's code and message */
+    uint64_t missed;            /* MISSED: how many events were lost */
+    fw_end_reason end_reason;   /* ENDED */
+} fw_subscription_event;
+
+/* Returns the subscription's next event, waiting up to timeout_ms for one
+ * (0: do not wait; negative: wait until one comes). With nothing in time,
+ * *event has type FW_SUB_NONE and the call returns FW_OK. After the
+ * FW_SUB_ENDED event the subscription has nothing more: further calls fail
+ * with FW_ERR_USAGE. A non-zero return is otherwise an error of the
+ * connection. */
+FW_API int fw_receive(fw_subscription *sub, int timeout_ms, fw_subscription_event *event, fw_error *err);
+
+/* Ends the subscription on the worker, unless it has ended already, and
+ * frees it with its unread events, whatever the outcome: the handle is
+ * invalid after the call. NULL is ignored (returns FW_OK). */
+FW_API int fw_unsubscribe(fw_subscription *sub, fw_error *err);
+
+/* ------------------------------------------------------------------------
+ * Shared memory
+ *
+ * A buffer is a Linux memfd that the client and the worker both map: the
+ * client writes frames into it, and frames name regions of it (fw_region)
+ * instead of carrying their bytes. It belongs to the client that
+ * registered it and only that client's frames may name it.
+ * ------------------------------------------------------------------------ */
+
+/* Makes a buffer of `size` bytes (a memfd sealed against shrinking, mapped
+ * read-write into this process) and registers it with the worker, which
+ * maps it read-only. Errors: FW_RESOURCE_EXHAUSTED when the client has as
+ * many buffers, or as many mapped bytes, as the worker allows;
+ * FW_ERR_SYSTEM (sys_errno set) when the memfd cannot be made or mapped, or
+ * handing it to the worker fails. Free it with fw_unregister_buffer(), or let fw_close() free it. */
+FW_API fw_buffer *fw_register_buffer(fw_client *client, size_t size, fw_error *err);
+
+/* Registers a descriptor the caller made: it must be a memfd sealed against
+ * shrinking (F_SEAL_SHRINK), not empty; the worker refuses anything else
+ * with FW_INVALID_ARGUMENT and says why. The descriptor stays the caller's
+ * (the worker holds its own copy) and the library does not map it:
+ * fw_buffer_data() is NULL, and the caller writes through a mapping of its
+ * own. */
+FW_API fw_buffer *fw_register_fd(fw_client *client, int fd, fw_error *err);
+
+/* The buffer's bytes, to write frames into (NULL for fw_register_fd()), and
+ * its size as the worker mapped it. */
+FW_API void *fw_buffer_data(fw_buffer *buffer);
+FW_API size_t fw_buffer_size(const fw_buffer *buffer);
+/* The worker's id for the buffer. */
+FW_API uint64_t fw_buffer_id(const fw_buffer *buffer);
+
+/* Has the worker forget the buffer (it unmaps it once the frames already
+ * sent from it are answered), then unmaps, closes and frees it, whatever
+ * the outcome: the handle is invalid after the call. NULL is ignored
+ * (returns FW_OK). */
+FW_API int fw_unregister_buffer(fw_buffer *buffer, fw_error *err);
+
+/* ------------------------------------------------------------------------
  * Results
  *
  * Pixel coordinates are floats in the upright image: (0, 0) is the top-left
@@ -395,6 +559,11 @@ FW_API uint32_t fw_result_image_height(const fw_result *result);
 /* False when every face was followed from the previous frame instead. */
 FW_API bool fw_result_detector_ran(const fw_result *result);
 FW_API fw_timings fw_result_timings(const fw_result *result);
+/* What was wrong with the frame that did not stop it being processed (a
+ * damaged JPEG decoded anyway), for people: warning i (< the count) is a
+ * NUL-terminated string owned by the result. 0 for a sound frame. */
+FW_API size_t fw_result_warning_count(const fw_result *result);
+FW_API const char *fw_result_warning(const fw_result *result, size_t i);
 /* Faces, highest detector score first. */
 FW_API size_t fw_result_face_count(const fw_result *result);
 /* Face i (< fw_result_face_count()), owned by the result. */
@@ -536,6 +705,10 @@ typedef struct fw_stats {
     uint32_t inference_threads;
     size_t model_count; /* entries filled in models (at most FW_STATS_MAX_MODELS) */
     fw_model_info models[FW_STATS_MAX_MODELS];
+    uint32_t subscriptions;  /* open now, over all connections */
+    uint64_t events_missed;  /* events subscribers lost by not reading in time */
+    uint32_t shared_buffers; /* registered now, over all connections */
+    uint64_t mapped_bytes;   /* shared memory the worker has mapped now */
 } fw_stats;
 
 /* Fills *out with the worker's counters. */

@@ -2,7 +2,8 @@
  * Calls: every request gets a fresh call_id, and every answer is routed by
  * it. The answer a blocking call waits for is returned to it; answers to
  * frames sent with fw_send() are queued on their session until fw_poll()
- * takes them; answers to calls given up on are dropped.
+ * takes them; events of subscriptions go to their subscription; answers to
+ * calls given up on are dropped.
  */
 #include "internal.h"
 
@@ -37,6 +38,10 @@ int fwi_route(fw_client *c, WorkerMessage *m, fw_error *err)
         link = &(*link)->next;
     struct call *call = *link;
     if (!call) {
+        bool taken;
+        int rc = fwi_route_subscription(c, m, &taken, err);
+        if (taken || rc != FW_OK)
+            return rc;
         unsigned long long id = (unsigned long long)m->call_id;
         const char *kind = fwi_message_kind_name((int)m->kind_case);
         faceworker__v1__worker_message__free_unpacked(m, NULL);
@@ -50,8 +55,12 @@ int fwi_route(fw_client *c, WorkerMessage *m, fw_error *err)
     call->answer = m;
     fw_session *s = call->session;
     if (!s) {
+        /* A subscription given up on still streams: it must be ended. */
+        int rc = m->kind_case == FACEWORKER__V1__WORKER_MESSAGE__KIND_SUBSCRIBE
+                     ? fwi_adopt_subscription(c, call->call_id, m->subscribe->subscription_id, err)
+                     : FW_OK;
         fwi_free_call(call);
-        return FW_OK;
+        return rc;
     }
     if (s->events_tail)
         s->events_tail->next = call;

@@ -37,6 +37,18 @@ void fw_close(fw_client *c)
         fwi_free_session(s);
         s = next;
     }
+    fw_subscription *sub = c->subscriptions;
+    while (sub) {
+        fw_subscription *next = sub->next;
+        fwi_free_subscription(sub);
+        sub = next;
+    }
+    fw_buffer *b = c->buffers;
+    while (b) {
+        fw_buffer *next = b->next;
+        fwi_free_buffer(b);
+        b = next;
+    }
     free(c->rbuf);
     free(c->wbuf);
     free(c);

@@ -16,7 +16,7 @@ static const char *const grpc_names[] = {
 };
 
 static const char *const local_names[] = {
-    "ERR_USAGE", "ERR_NOMEM", "ERR_CONNECT", "ERR_IO", "ERR_CLOSED", "ERR_PROTOCOL", "ERR_DROPPED",
+    "ERR_USAGE", "ERR_NOMEM", "ERR_CONNECT", "ERR_IO", "ERR_CLOSED", "ERR_PROTOCOL", "ERR_DROPPED", "ERR_SYSTEM",
 };
 
 #define GRPC_CODES ((int)(sizeof grpc_names / sizeof grpc_names[0]))

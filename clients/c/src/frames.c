@@ -17,14 +17,34 @@ struct frame_request {
     Faceworker__V1__ProcessFrameRequest process;
     Faceworker__V1__Frame frame;
     Faceworker__V1__RawImage raw;
+    Faceworker__V1__BufferRegion region;
 };
+
+/* The wire form of a region of one of the session's client's buffers. */
+static int build_region(const fw_session *s, const fw_region *from, Faceworker__V1__BufferRegion *to, fw_error *err)
+{
+    if (from->buffer->client != s->client)
+        return fwi_set_error(err, FW_ERR_USAGE, 0,
+                             "the frame names buffer %llu of another client; a frame may name only buffers its "
+                             "session's client registered",
+                             (unsigned long long)from->buffer->id);
+    faceworker__v1__buffer_region__init(to);
+    to->buffer_id = from->buffer->id;
+    to->offset = from->offset;
+    to->length = from->length;
+    return FW_OK;
+}
 
 static int build_frame(const fw_session *s, const fw_frame *f, struct frame_request *r, fw_error *err)
 {
     if (!f)
         return fwi_set_error(err, FW_ERR_USAGE, 0, "no frame");
-    if ((f->jpeg != NULL) == (f->pixels != NULL))
-        return fwi_set_error(err, FW_ERR_USAGE, 0, "a frame needs exactly one of jpeg and pixels");
+    int sources = (f->jpeg != NULL) + (f->pixels != NULL) + (f->jpeg_region.buffer != NULL) +
+                  (f->pixels_region.buffer != NULL);
+    if (sources != 1)
+        return fwi_set_error(err, FW_ERR_USAGE, 0,
+                             "a frame needs exactly one of jpeg, pixels, jpeg_region and pixels_region; it has %d",
+                             sources);
     faceworker__v1__client_message__init(&r->message);
     faceworker__v1__process_frame_request__init(&r->process);
     faceworker__v1__frame__init(&r->frame);
@@ -33,13 +53,26 @@ static int build_frame(const fw_session *s, const fw_frame *f, struct frame_requ
         r->frame.image_case = FACEWORKER__V1__FRAME__IMAGE_JPEG;
         r->frame.jpeg.data = (uint8_t *)(uintptr_t)f->jpeg;
         r->frame.jpeg.len = f->jpeg_len;
+    } else if (f->jpeg_region.buffer) {
+        int rc = build_region(s, &f->jpeg_region, &r->region, err);
+        if (rc != FW_OK)
+            return rc;
+        r->frame.image_case = FACEWORKER__V1__FRAME__IMAGE_SHARED_JPEG;
+        r->frame.shared_jpeg = &r->region;
     } else {
         r->raw.format = (Faceworker__V1__PixelFormat)f->format;
         r->raw.width = f->width;
         r->raw.height = f->height;
         r->raw.row_stride = f->row_stride;
-        r->raw.data.data = (uint8_t *)(uintptr_t)f->pixels;
-        r->raw.data.len = f->pixels_len;
+        if (f->pixels) {
+            r->raw.data.data = (uint8_t *)(uintptr_t)f->pixels;
+            r->raw.data.len = f->pixels_len;
+        } else {
+            int rc = build_region(s, &f->pixels_region, &r->region, err);
+            if (rc != FW_OK)
+                return rc;
+            r->raw.region = &r->region;
+        }
         r->frame.image_case = FACEWORKER__V1__FRAME__IMAGE_RAW;
         r->frame.raw = &r->raw;
     }

@@ -15,6 +15,9 @@
  *   session.c   opening, resetting and closing sessions
  *   frames.c    sending frames and taking their answers
  *   result.c    the result and face accessors
+ *   subscriptions.c  following named sessions: their events, in order
+ *   buffers.c   shared-memory buffers: the memfd, registering, forgetting
+ *   handoff.c   passing a buffer's descriptor to the worker (SCM_RIGHTS)
  */
 #ifndef FW_INTERNAL_H
 #define FW_INTERNAL_H
@@ -24,6 +27,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 
 #include "faceworker.h"
 #include "faceworker/v1/faceworker.pb-c.h"
@@ -49,10 +54,44 @@ struct fw_session {
     fw_client *client;
     fw_session *next;
     uint64_t id;
+    char name[FW_SESSION_NAME_MAX + 1];
     fw_session_options options;
     size_t pending;
     struct call *events_head;
     struct call *events_tail;
+};
+
+/* One event of a subscription, waiting for fw_receive(). */
+struct sub_event {
+    struct sub_event *next;
+    WorkerMessage *message; /* a session_event; NULL for events this client lost */
+    uint64_t lost;          /* with no message: how many */
+};
+
+struct fw_subscription {
+    fw_client *client;
+    fw_subscription *next;
+    uint64_t call_id; /* the Subscribe call's, which every event carries */
+    uint64_t id;
+    uint64_t session_id;
+    char name[FW_SESSION_NAME_MAX + 1];
+    fw_session_options options;
+    uint32_t queue_limit;
+    size_t queued;        /* events waiting, lost-event notes excluded */
+    uint64_t lost;        /* events dropped since the last one queued */
+    bool ended;           /* its SessionEnded arrived */
+    bool abandoned;       /* fw_subscribe gave up: it is unsubscribed and its
+                             events are discarded until it ends */
+    struct sub_event *head, *tail;
+};
+
+struct fw_buffer {
+    fw_client *client;
+    fw_buffer *next;
+    uint64_t id;
+    int fd;     /* -1 for a descriptor the caller registered */
+    void *data; /* NULL when not mapped */
+    size_t size;
 };
 
 struct fw_client {
@@ -61,6 +100,8 @@ struct fw_client {
     int busy_poll_us;
     uint64_t next_call_id;
     fw_session *sessions;
+    fw_subscription *subscriptions;
+    fw_buffer *buffers;
     struct call *in_flight;
     uint8_t *rbuf;
     size_t roff, rlen, rcap; /* unparsed bytes are rbuf[roff, rlen) */
@@ -87,6 +128,9 @@ const char *fwi_message_kind_name(int kind);
 int fwi_unexpected_answer(fw_client *c, WorkerMessage *m, const char *due, fw_error *err);
 
 /* net.c */
+/* connect(2), finishing a connect interrupted by a signal; 0, or -1 with
+ * errno set. */
+int fwi_connect(int fd, const struct sockaddr_un *addr, socklen_t len);
 /* A deadline is a CLOCK_MONOTONIC time in ns, or -1 for none. */
 int64_t fwi_deadline_after(int timeout_ms);
 /* Connects a new non-blocking socket to path (NULL: the default path);
@@ -126,5 +170,24 @@ void fwi_options_from_proto(const Faceworker__V1__SessionOptions *p, fw_session_
 
 /* session.c */
 void fwi_free_session(fw_session *s);
+
+/* subscriptions.c */
+/* Takes a message under a subscription's call_id, if m is one; *taken says
+ * whether it was. */
+int fwi_route_subscription(fw_client *c, WorkerMessage *m, bool *taken, fw_error *err);
+void fwi_free_subscription(fw_subscription *sub);
+/* A Subscribe call given up on was answered: the subscription is kept only
+ * to discard its events, and ended. */
+int fwi_adopt_subscription(fw_client *c, uint64_t call_id, uint64_t subscription_id, fw_error *err);
+
+/* buffers.c */
+void fwi_free_buffer(fw_buffer *b);
+
+/* handoff.c */
+/* Hands fd to the worker for the reservation `token`, at `address` ("@" for
+ * an abstract address), and reads the worker's verdict: FW_OK with *size
+ * the buffer's size, or the worker's status. */
+int fwi_hand_off(fw_client *c, const char *address, const ProtobufCBinaryData *token, int fd, uint64_t buffer_id,
+                 uint64_t *size, fw_error *err);
 
 #endif

@@ -54,10 +54,9 @@ int fw_default_socket_path(char *buf, size_t size)
     return n;
 }
 
-/* connect(2), finishing a connect interrupted by a signal. */
-static int connect_socket(int fd, const struct sockaddr_un *addr)
+int fwi_connect(int fd, const struct sockaddr_un *addr, socklen_t addr_len)
 {
-    if (connect(fd, (const struct sockaddr *)addr, sizeof *addr) == 0)
+    if (connect(fd, (const struct sockaddr *)addr, addr_len) == 0)
         return 0;
     if (errno != EINTR)
         return -1;
@@ -100,7 +99,7 @@ int fwi_open_socket(const char *path, fw_error *err)
         fwi_set_error(err, FW_ERR_IO, errno, "cannot make a socket: %s", strerror(errno));
         return -1;
     }
-    if (connect_socket(fd, &addr) < 0) {
+    if (fwi_connect(fd, &addr, sizeof addr) < 0) {
         int e = errno;
         fwi_set_error(err, FW_ERR_CONNECT, e, "cannot connect to face-worker at %s: %s (is face-worker running?)",
                       path, strerror(e));

@@ -34,6 +34,7 @@ void fwi_options_to_proto(const fw_session_options *o, Faceworker__V1__SessionOp
     p->tracking_enabled = o->tracking_enabled;
     p->output_face_mesh = o->output_face_mesh;
     p->output_transformation_matrix = o->output_transformation_matrix;
+    p->refuse_damaged_jpeg = o->refuse_damaged_jpeg;
     p->detector_interval_frames = o->detector_interval_frames;
     p->min_face_size = o->min_face_size;
     p->min_detection_confidence = o->min_detection_confidence;
@@ -69,6 +70,7 @@ void fwi_options_from_proto(const Faceworker__V1__SessionOptions *p, fw_session_
     o->tracking_enabled = p->tracking_enabled;
     o->output_face_mesh = p->output_face_mesh;
     o->output_transformation_matrix = p->output_transformation_matrix;
+    o->refuse_damaged_jpeg = p->refuse_damaged_jpeg;
     if (p->detector_interval_frames != 0) /* 0 stands for the default */
         o->detector_interval_frames = p->detector_interval_frames;
     TAKE_IF_SET(min_face_size);

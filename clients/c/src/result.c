@@ -1,14 +1,18 @@
 /*
- * Results: a result is the worker's WorkerMessage itself, and a face its
- * Face, so reading a field costs no copy and freeing a result is one call.
+ * Results: a result is the worker's WorkerMessage itself (a frame's answer
+ * or a subscription's event), and a face its Face, so reading a field
+ * costs no copy and freeing a result is one call.
  */
 #include "internal.h"
 
 #include <string.h>
 
+/* A result is the answer to a frame, or a subscription's event. */
 static const Faceworker__V1__FrameResult *frame_of(const fw_result *r)
 {
-    return ((const WorkerMessage *)(const void *)r)->frame_result;
+    const WorkerMessage *m = (const WorkerMessage *)(const void *)r;
+    return m->kind_case == FACEWORKER__V1__WORKER_MESSAGE__KIND_SESSION_EVENT ? m->session_event->frame_result
+                                                                               : m->frame_result;
 }
 
 static const Faceworker__V1__Face *face_of(const fw_face *f)
@@ -55,6 +59,17 @@ fw_timings fw_result_timings(const fw_result *r)
         .landmarks_us = t->landmarks_us,
         .total_us = t->total_us,
     };
+}
+
+size_t fw_result_warning_count(const fw_result *r)
+{
+    return frame_of(r)->n_warnings;
+}
+
+const char *fw_result_warning(const fw_result *r, size_t i)
+{
+    const Faceworker__V1__FrameResult *fr = frame_of(r);
+    return i < fr->n_warnings ? fr->warnings[i] : NULL;
 }
 
 size_t fw_result_face_count(const fw_result *r)

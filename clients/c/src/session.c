@@ -5,6 +5,8 @@
  */
 #include "internal.h"
 
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 void fwi_free_session(fw_session *s)
@@ -13,12 +15,9 @@ void fwi_free_session(fw_session *s)
     free(s);
 }
 
-fw_session *fw_open_session(fw_client *c, const fw_session_options *options, fw_error *err)
+/* name NULL: a private session. */
+static fw_session *open_session(fw_client *c, const fw_session_options *options, const char *name, fw_error *err)
 {
-    if (!c) {
-        fwi_set_error(err, FW_ERR_USAGE, 0, "fw_open_session: no client");
-        return NULL;
-    }
     fw_session_options defaults;
     if (!options) {
         fw_session_options_init(&defaults);
@@ -35,6 +34,10 @@ fw_session *fw_open_session(fw_client *c, const fw_session_options *options, fw_
     fwi_options_to_proto(options, &po);
     Faceworker__V1__OpenSessionRequest req = FACEWORKER__V1__OPEN_SESSION_REQUEST__INIT;
     req.options = &po;
+    if (name) {
+        req.optional_name_case = FACEWORKER__V1__OPEN_SESSION_REQUEST__OPTIONAL_NAME_NAME;
+        req.name = (char *)(uintptr_t)name; /* only read while packing */
+    }
     ClientMessage m = FACEWORKER__V1__CLIENT_MESSAGE__INIT;
     m.kind_case = FACEWORKER__V1__CLIENT_MESSAGE__KIND_OPEN_SESSION;
     m.open_session = &req;
@@ -45,6 +48,10 @@ fw_session *fw_open_session(fw_client *c, const fw_session_options *options, fw_
     }
     s->client = c;
     s->id = answer->open_session->session_id;
+    /* The worker's echo, which holds at most FW_SESSION_NAME_MAX bytes. */
+    if (name)
+        snprintf(s->name, sizeof s->name, "%s",
+                 answer->open_session->name && answer->open_session->name[0] ? answer->open_session->name : name);
     if (answer->open_session->options)
         fwi_options_from_proto(answer->open_session->options, &s->options);
     else
@@ -53,6 +60,30 @@ fw_session *fw_open_session(fw_client *c, const fw_session_options *options, fw_
     s->next = c->sessions;
     c->sessions = s;
     return s;
+}
+
+fw_session *fw_open_session(fw_client *c, const fw_session_options *options, fw_error *err)
+{
+    if (!c) {
+        fwi_set_error(err, FW_ERR_USAGE, 0, "fw_open_session: no client");
+        return NULL;
+    }
+    return open_session(c, options, NULL, err);
+}
+
+fw_session *fw_open_named_session(fw_client *c, const fw_session_options *options, const char *name,
+                                  fw_error *err)
+{
+    if (!c || !name) {
+        fwi_set_error(err, FW_ERR_USAGE, 0, "fw_open_named_session: no client or no name");
+        return NULL;
+    }
+    return open_session(c, options, name, err);
+}
+
+const char *fw_session_name(const fw_session *s)
+{
+    return s->name;
 }
 
 void fw_session_get_options(const fw_session *s, fw_session_options *out)

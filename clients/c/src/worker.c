@@ -54,6 +54,10 @@ int fw_get_stats(fw_client *c, fw_stats *out, fw_error *err)
     out->frames_failed = s->frames_failed;
     out->resident_memory_bytes = s->resident_memory_bytes;
     out->inference_threads = s->inference_threads;
+    out->subscriptions = s->subscriptions;
+    out->events_missed = s->events_missed;
+    out->shared_buffers = s->shared_buffers;
+    out->mapped_bytes = s->mapped_bytes;
     for (size_t i = 0; i < s->n_stage_latencies; i++) {
         const Faceworker__V1__StageLatency *l = s->stage_latencies[i];
         int stage = (int)l->stage - FACEWORKER__V1__STAGE__STAGE_QUEUED;

@@ -5,6 +5,8 @@
 #define FW_TEST_SUPPORT_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #include "faceworker.h"
 
@@ -17,5 +19,9 @@ bool contains(const char *haystack, const char *needle);
 /* Connects to the worker at path with WORKER_TIMEOUT_MS on every call;
  * NULL, with the reason on stderr, if none answers there. */
 fw_client *connect_worker(const char *path);
+
+/* The bytes of dir/name, malloc'd; NULL, with the reason on stderr, if it
+ * cannot be read. */
+uint8_t *read_fixture(const char *dir, const char *name, size_t *len);
 
 #endif

@@ -76,6 +76,7 @@ static const struct member members[] = {
     MEMBER("output_transformation_matrix", output_transformation_matrix, MEMBER_BOOL, NULL),
     MEMBER("detector_interval_frames", detector_interval_frames, MEMBER_UINT32, NULL),
     MEMBER("max_missed_frames", max_missed_frames, MEMBER_UINT32, NULL),
+    MEMBER("refuse_damaged_jpeg", refuse_damaged_jpeg, MEMBER_BOOL, NULL),
 };
 
 static const struct member *member_of(const char *option)

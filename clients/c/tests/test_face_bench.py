@@ -64,8 +64,60 @@ def test_ping_and_echo_time_every_round_trip():
     assert echo["mode"] == "echo" and echo["answered"] == 200 and echo["errors"] == 0, echo
 
 
+def write_grey_frames(folder):
+    """A 64x48 RGB frame and a 64x48 NV12 frame of mid grey (no face; the library's own tests
+    compare faces found through shared memory with those found inline)."""
+    rgb, nv12 = Path(folder) / "grey.rgb", Path(folder) / "grey.nv12"
+    rgb.write_bytes(bytes([128]) * (64 * 48 * 3))
+    nv12.write_bytes(bytes([126]) * (64 * 48) + bytes([128]) * (64 * 48 // 2))
+    return rgb, nv12
+
+
+def test_raw_frames_through_the_socket_and_shared_memory():
+    with tempfile.TemporaryDirectory() as tmp:
+        rgb, nv12 = write_grey_frames(tmp)
+        for path, fmt in ((rgb, "rgb"), (nv12, "nv12")):
+            for extra in ([], ["--shared-memory"]):
+                s = summary("-m", "video", "-n", "5", "--raw", str(path), "--raw-format", fmt, "--raw-size", "64x48",
+                            *extra)
+                assert (s["answered"], s["errors"], s["faces"]) == (5, 0, 0), s
+                assert s["raw_format"] == fmt and s["shared_memory"] == bool(extra), s
+                assert (s["frame_width"], s["frame_height"]) == (64, 48), s
+        s = summary("-m", "live", "-r", "60", "-n", "10", "-d", str(VIDEO), "--shared-memory")
+        assert s["shared_memory"] and s["answered"] + s["dropped"] == 10 and s["faces"] == s["answered"], s
+
+
+def read_events(path):
+    return [line.split() for line in Path(path).read_text().splitlines()]
+
+
+def test_a_subscriber_follows_a_named_live_stream():
+    with tempfile.TemporaryDirectory() as tmp:
+        followed, produced = Path(tmp) / "followed.txt", Path(tmp) / "produced.txt"
+        subscriber = subprocess.Popen([BENCH, "-s", SOCKET, "--json", "-m", "subscribe", "--name", "bench-test",
+                                       "--events", str(followed)], stdout=subprocess.PIPE, text=True)
+        producer = summary("-m", "live", "-r", "30", "-n", "20", "-d", str(VIDEO), "--name", "bench-test",
+                           "--wait-subscribers", "1", "--events", str(produced))
+        out, _ = subscriber.communicate(timeout=120)
+        s = json.loads(out.strip().splitlines()[-1])
+        assert subscriber.returncode == 0 and s["ended"] == "session_closed", s
+        assert s["answered"] == producer["answered"] and s["dropped"] == producer["dropped"], (s, producer)
+        assert s["missed"] == 0 and s["errors"] == 0, s
+        theirs, ours = read_events(followed), read_events(produced)
+        results = [line[0] for line in ours if line[1] == "result"]
+        assert [line[0] for line in theirs if line[1] == "result"] == results, "the same results, in order"
+        assert theirs[-1][1] == "ended" and len(ours) == 20, (theirs[-1], len(ours))
+        # Sent before it arrived anywhere, on the one clock of the host.
+        sent = {line[0]: int(line[2]) for line in ours}
+        assert all(int(line[3]) > sent[line[0]] for line in theirs if line[1] == "result")
+
+
 def test_bad_use_is_refused_with_a_message():
-    for args, message in ((["-m", "fast"], "-m takes video, live, ping or echo"),
+    for args, message in ((["-m", "fast"], "-m takes video, live, ping, echo or subscribe"),
+                          (["-m", "subscribe"], "-m subscribe needs --name"),
+                          (["-c", "2", "--name", "a"], "use it with -c 1"),
+                          (["--raw", "x.rgb"], "--raw needs --raw-format and --raw-size"),
+                          (["--raw-size", "0x5"], "--raw-size takes WxH"),
                           (["-c", "0"], "-c takes 1 to 1024"),
                           (["-r", "-1"], "-r takes 0 to 10000"),
                           (["--busy-poll", "10001"], "--busy-poll takes 0 to 10000"),

@@ -36,26 +36,9 @@ static const char *worker_socket;
  * Helpers
  * ------------------------------------------------------------------------ */
 
-static uint8_t *read_fixture(const char *name, size_t *len)
+static uint8_t *load_fixture(const char *name, size_t *len)
 {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", fixtures_dir, name);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "    cannot open %s: %s\n", path, strerror(errno));
-        return NULL;
-    }
-    fseek(f, 0, SEEK_END);
-    long size = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *buf = malloc(size > 0 ? (size_t)size : 1);
-    if (buf && fread(buf, 1, (size_t)size, f) != (size_t)size) {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    *len = (size_t)size;
-    return buf;
+    return read_fixture(fixtures_dir, name, len);
 }
 
 static fw_point box_centre(fw_box b)
@@ -95,7 +78,7 @@ struct fixture_session {
 static bool open_fixture_session(struct fixture_session *fx, const char *fixture, fw_running_mode mode,
                                  bool tracking)
 {
-    fx->jpeg = read_fixture(fixture, &fx->len);
+    fx->jpeg = load_fixture(fixture, &fx->len);
     fx->client = fx->jpeg ? connect_worker(worker_socket) : NULL;
     fx->session = fx->client ? open_mode(fx->client, mode, tracking) : NULL;
     if (!fx->session) {
@@ -127,8 +110,9 @@ static void test_status_names(void)
         {FW_ERR_USAGE, "ERR_USAGE"},
         {FW_ERR_CONNECT, "ERR_CONNECT"},
         {FW_ERR_DROPPED, "ERR_DROPPED"},
+        {FW_ERR_SYSTEM, "ERR_SYSTEM"},
         {17, "?"},
-        {-8, "?"},
+        {-9, "?"},
     };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         CHECK(strcmp(fw_status_name(names[i].code), names[i].name) == 0, "code %d is %s, not %s", names[i].code,
@@ -1108,7 +1092,7 @@ static void test_worker_image_no_face(void)
 static void test_worker_mlkit_outputs(void)
 {
     size_t len;
-    uint8_t *jpeg = read_fixture("astronaut.jpg", &len);
+    uint8_t *jpeg = load_fixture("astronaut.jpg", &len);
     REQUIRE(jpeg, "fixture");
     fw_client *c = connect_worker(worker_socket);
     fw_session_options o;
@@ -1188,7 +1172,7 @@ static uint8_t *decode_rgb(const uint8_t *jpeg, size_t len, int *w, int *h)
 static void test_worker_raw_pixels_with_orientation(void)
 {
     size_t len;
-    uint8_t *jpeg = read_fixture("astronaut.jpg", &len);
+    uint8_t *jpeg = load_fixture("astronaut.jpg", &len);
     REQUIRE(jpeg, "fixture");
     int w, h;
     uint8_t *upright = decode_rgb(jpeg, len, &w, &h);
@@ -1246,7 +1230,7 @@ static uint8_t *read_video_frame(int i, size_t *len)
 {
     char name[64];
     snprintf(name, sizeof name, "video/frame_%03d.jpg", i);
-    return read_fixture(name, len);
+    return load_fixture(name, len);
 }
 
 static void test_worker_video_tracking(void)
@@ -1449,7 +1433,7 @@ static void test_worker_live_stream(void)
 static void test_worker_two_live_sessions_one_connection(void)
 {
     size_t len;
-    uint8_t *jpeg = read_fixture("astronaut.jpg", &len);
+    uint8_t *jpeg = load_fixture("astronaut.jpg", &len);
     REQUIRE(jpeg, "fixture");
     fw_client *c = connect_worker(worker_socket);
     fw_session *a = c ? open_mode(c, FW_MODE_LIVE_STREAM, false) : NULL;

@@ -1,0 +1,330 @@
+/*
+ * Subscriptions: following a named session. Every event arrives under the
+ * Subscribe call's call_id and waits on its subscription, in order, until
+ * fw_receive() takes it; a bounded number wait, and the rest are counted
+ * as lost, as the worker counts those it could not deliver.
+ */
+#include "internal.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define EVENT_ANSWERS "session_event"
+
+static void drop_events(fw_subscription *sub)
+{
+    struct sub_event *e = sub->head;
+    while (e) {
+        struct sub_event *next = e->next;
+        if (e->message)
+            faceworker__v1__worker_message__free_unpacked(e->message, NULL);
+        free(e);
+        e = next;
+    }
+    sub->head = sub->tail = NULL;
+    sub->queued = 0;
+}
+
+void fwi_free_subscription(fw_subscription *sub)
+{
+    drop_events(sub);
+    free(sub);
+}
+
+static void unlink_subscription(fw_client *c, fw_subscription *sub)
+{
+    for (fw_subscription **link = &c->subscriptions; *link; link = &(*link)->next) {
+        if (*link == sub) {
+            *link = sub->next;
+            return;
+        }
+    }
+}
+
+static void append(fw_subscription *sub, struct sub_event *e)
+{
+    if (sub->tail)
+        sub->tail->next = e;
+    else
+        sub->head = e;
+    sub->tail = e;
+}
+
+/* Counts n lost events at the end of the queue, where they were lost. */
+static int note_lost(fw_subscription *sub, uint64_t n, fw_error *err)
+{
+    if (sub->tail && !sub->tail->message) {
+        sub->tail->lost += n;
+        return FW_OK;
+    }
+    struct sub_event *e = calloc(1, sizeof *e);
+    if (!e)
+        return fwi_break_connection(sub->client, err, FW_ERR_NOMEM, 0, "out of memory for a subscription's event");
+    e->lost = n;
+    append(sub, e);
+    return FW_OK;
+}
+
+/* Sends Unsubscribe without waiting: its answer is dropped when it comes. */
+static int unsubscribe_later(fw_client *c, uint64_t subscription_id, fw_error *err)
+{
+    struct call *call = calloc(1, sizeof *call);
+    if (!call)
+        return fwi_break_connection(c, err, FW_ERR_NOMEM, 0, "out of memory for ending a subscription");
+    Faceworker__V1__UnsubscribeRequest req = FACEWORKER__V1__UNSUBSCRIBE_REQUEST__INIT;
+    req.subscription_id = subscription_id;
+    ClientMessage m = FACEWORKER__V1__CLIENT_MESSAGE__INIT;
+    m.kind_case = FACEWORKER__V1__CLIENT_MESSAGE__KIND_UNSUBSCRIBE;
+    m.unsubscribe = &req;
+    m.call_id = c->next_call_id++;
+    int rc = fwi_send_message(c, &m, fwi_deadline_after(c->timeout_ms), err);
+    if (rc != FW_OK) {
+        free(call);
+        return rc;
+    }
+    call->call_id = m.call_id;
+    call->next = c->in_flight;
+    c->in_flight = call;
+    return FW_OK;
+}
+
+int fwi_adopt_subscription(fw_client *c, uint64_t call_id, uint64_t subscription_id, fw_error *err)
+{
+    fw_subscription *sub = calloc(1, sizeof *sub);
+    if (!sub)
+        return fwi_break_connection(c, err, FW_ERR_NOMEM, 0, "out of memory for a subscription given up on");
+    sub->client = c;
+    sub->call_id = call_id;
+    sub->id = subscription_id;
+    sub->abandoned = true;
+    sub->next = c->subscriptions;
+    c->subscriptions = sub;
+    return unsubscribe_later(c, subscription_id, err);
+}
+
+int fwi_route_subscription(fw_client *c, WorkerMessage *m, bool *taken, fw_error *err)
+{
+    *taken = false;
+    fw_subscription *sub = c->subscriptions;
+    while (sub && (sub->ended || sub->call_id != m->call_id))
+        sub = sub->next;
+    if (!sub)
+        return FW_OK;
+    *taken = true;
+    if (m->kind_case != FACEWORKER__V1__WORKER_MESSAGE__KIND_SESSION_EVENT)
+        return fwi_unexpected_answer(c, m, EVENT_ANSWERS, err);
+    const Faceworker__V1__SessionEvent *ev = m->session_event;
+    bool last = ev->event_case == FACEWORKER__V1__SESSION_EVENT__EVENT_SESSION_ENDED;
+    sub->ended = last;
+    if (sub->abandoned) {
+        faceworker__v1__worker_message__free_unpacked(m, NULL);
+        if (last) {
+            unlink_subscription(c, sub);
+            fwi_free_subscription(sub);
+        }
+        return FW_OK;
+    }
+    if (ev->event_case == FACEWORKER__V1__SESSION_EVENT__EVENT_EVENTS_MISSED) {
+        uint64_t count = ev->events_missed->count;
+        faceworker__v1__worker_message__free_unpacked(m, NULL);
+        return count > 0 ? note_lost(sub, count, err) : FW_OK;
+    }
+    /* An event of a later version of the API, which this client may ignore. */
+    if (ev->event_case == FACEWORKER__V1__SESSION_EVENT__EVENT__NOT_SET) {
+        faceworker__v1__worker_message__free_unpacked(m, NULL);
+        return FW_OK;
+    }
+    /* The end always finds room: it is what says nothing more will come. */
+    if (!last && sub->queue_limit > 0 && sub->queued >= sub->queue_limit) {
+        faceworker__v1__worker_message__free_unpacked(m, NULL);
+        return note_lost(sub, 1, err);
+    }
+    struct sub_event *e = calloc(1, sizeof *e);
+    if (!e) {
+        faceworker__v1__worker_message__free_unpacked(m, NULL);
+        return fwi_break_connection(c, err, FW_ERR_NOMEM, 0, "out of memory for a subscription's event");
+    }
+    e->message = m;
+    append(sub, e);
+    sub->queued++;
+    return FW_OK;
+}
+
+fw_subscription *fw_subscribe(fw_client *c, const char *name, fw_error *err)
+{
+    if (!c || !name) {
+        fwi_set_error(err, FW_ERR_USAGE, 0, "fw_subscribe: no client or no name");
+        return NULL;
+    }
+    /* Allocated first: a subscription the worker made but this client could
+     * not hold would stream to it unseen. */
+    fw_subscription *sub = calloc(1, sizeof *sub);
+    if (!sub) {
+        fwi_set_error(err, FW_ERR_NOMEM, 0, "out of memory for a subscription");
+        return NULL;
+    }
+    Faceworker__V1__SubscribeRequest req = FACEWORKER__V1__SUBSCRIBE_REQUEST__INIT;
+    req.name = (char *)(uintptr_t)name; /* only read while packing */
+    ClientMessage m = FACEWORKER__V1__CLIENT_MESSAGE__INIT;
+    m.kind_case = FACEWORKER__V1__CLIENT_MESSAGE__KIND_SUBSCRIBE;
+    m.subscribe = &req;
+    WorkerMessage *answer;
+    if (fwi_call_worker(c, &m, FACEWORKER__V1__WORKER_MESSAGE__KIND_SUBSCRIBE, &answer, err) != FW_OK) {
+        free(sub);
+        return NULL;
+    }
+    const Faceworker__V1__SubscribeResponse *r = answer->subscribe;
+    sub->client = c;
+    sub->call_id = m.call_id;
+    sub->id = r->subscription_id;
+    sub->session_id = r->session_id;
+    snprintf(sub->name, sizeof sub->name, "%s", r->name && r->name[0] ? r->name : name);
+    if (r->options)
+        fwi_options_from_proto(r->options, &sub->options);
+    else
+        fw_session_options_init(&sub->options);
+    sub->queue_limit = r->queue_limit;
+    faceworker__v1__worker_message__free_unpacked(answer, NULL);
+    sub->next = c->subscriptions;
+    c->subscriptions = sub;
+    return sub;
+}
+
+uint64_t fw_subscription_id(const fw_subscription *sub)
+{
+    return sub->id;
+}
+
+uint64_t fw_subscription_session_id(const fw_subscription *sub)
+{
+    return sub->session_id;
+}
+
+const char *fw_subscription_name(const fw_subscription *sub)
+{
+    return sub->name;
+}
+
+void fw_subscription_get_options(const fw_subscription *sub, fw_session_options *out)
+{
+    *out = sub->options;
+}
+
+uint32_t fw_subscription_queue_limit(const fw_subscription *sub)
+{
+    return sub->queue_limit;
+}
+
+/* Hands the oldest waiting event of sub to the caller. */
+static void pop_event(fw_subscription *sub, fw_subscription_event *out)
+{
+    struct sub_event *e = sub->head;
+    sub->head = e->next;
+    if (!sub->head)
+        sub->tail = NULL;
+    WorkerMessage *m = e->message;
+    if (!m) {
+        out->type = FW_SUB_MISSED;
+        out->missed = e->lost;
+        free(e);
+        return;
+    }
+    free(e);
+    sub->queued--;
+    const Faceworker__V1__SessionEvent *ev = m->session_event;
+    switch (ev->event_case) {
+    case FACEWORKER__V1__SESSION_EVENT__EVENT_FRAME_RESULT:
+        out->type = FW_SUB_RESULT;
+        out->timestamp_ms = ev->frame_result->timestamp_ms;
+        out->has_timestamp = true;
+        out->result = (fw_result *)(void *)m;
+        return;
+    case FACEWORKER__V1__SESSION_EVENT__EVENT_FRAME_DROPPED:
+        out->type = FW_SUB_DROPPED;
+        out->timestamp_ms = ev->frame_dropped->timestamp_ms;
+        out->has_timestamp = true;
+        out->drop_reason = (fw_drop_reason)ev->frame_dropped->reason;
+        break;
+    case FACEWORKER__V1__SESSION_EVENT__EVENT_FRAME_ERROR:
+        out->type = FW_SUB_FRAME_ERROR;
+        fwi_status_error(&out->error, ev->frame_error);
+        out->has_timestamp = ev->frame_error->optional_timestamp_ms_case != 0;
+        out->timestamp_ms = out->has_timestamp ? ev->frame_error->timestamp_ms : 0;
+        break;
+    case FACEWORKER__V1__SESSION_EVENT__EVENT_SESSION_RESET:
+        out->type = FW_SUB_RESET;
+        break;
+    default: /* routing queues nothing else but the end */
+        out->type = FW_SUB_ENDED;
+        out->end_reason = (fw_end_reason)ev->session_ended->reason;
+        break;
+    }
+    faceworker__v1__worker_message__free_unpacked(m, NULL);
+}
+
+int fw_receive(fw_subscription *sub, int timeout_ms, fw_subscription_event *event, fw_error *err)
+{
+    if (!sub || !event)
+        return fwi_set_error(err, FW_ERR_USAGE, 0, "fw_receive: no subscription or no event");
+    memset(event, 0, sizeof *event);
+    fw_client *c = sub->client;
+    int64_t deadline = fwi_deadline_after(timeout_ms);
+    while (!sub->head) {
+        if (sub->ended)
+            return fwi_set_error(err, FW_ERR_USAGE, 0,
+                                 "fw_receive: the subscription to \"%s\" has ended; free it with fw_unsubscribe",
+                                 sub->name);
+        int rc = fwi_check_usable(c, err);
+        if (rc != FW_OK)
+            return rc;
+        WorkerMessage *m;
+        rc = fwi_receive_message(c, deadline, &m, err);
+        if (rc != FW_OK)
+            return rc;
+        if (!m) {
+            fwi_clear_error(err);
+            return FW_OK;
+        }
+        rc = fwi_route(c, m, err);
+        if (rc != FW_OK)
+            return rc;
+    }
+    pop_event(sub, event);
+    fwi_clear_error(err);
+    return FW_OK;
+}
+
+int fw_unsubscribe(fw_subscription *sub, fw_error *err)
+{
+    if (!sub) {
+        fwi_clear_error(err);
+        return FW_OK;
+    }
+    fw_client *c = sub->client;
+    int rc = FW_OK;
+    if (!sub->ended) {
+        Faceworker__V1__UnsubscribeRequest req = FACEWORKER__V1__UNSUBSCRIBE_REQUEST__INIT;
+        req.subscription_id = sub->id;
+        ClientMessage m = FACEWORKER__V1__CLIENT_MESSAGE__INIT;
+        m.kind_case = FACEWORKER__V1__CLIENT_MESSAGE__KIND_UNSUBSCRIBE;
+        m.unsubscribe = &req;
+        rc = fwi_call_worker_done(c, &m, FACEWORKER__V1__WORKER_MESSAGE__KIND_UNSUBSCRIBE, err);
+        /* The end came first: the worker no longer knew it, and that is done. */
+        if (rc == FW_NOT_FOUND && sub->ended)
+            rc = FW_OK;
+    }
+    if (rc == FW_OK)
+        fwi_clear_error(err);
+    if (!sub->ended && fwi_check_usable(c, NULL) == FW_OK) {
+        /* Still streaming (the call timed out): its events are discarded
+         * until its end comes. */
+        drop_events(sub);
+        sub->abandoned = true;
+        return rc;
+    }
+    unlink_subscription(c, sub);
+    fwi_free_subscription(sub);
+    return rc;
+}
