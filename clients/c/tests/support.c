@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <turbojpeg.h>
+
 bool contains(const char *haystack, const char *needle)
 {
     return strstr(haystack, needle) != NULL;
@@ -41,4 +43,22 @@ uint8_t *read_fixture(const char *dir, const char *name, size_t *len)
     fclose(f);
     *len = (size_t)size;
     return buf;
+}
+
+uint8_t *decode_rgb(const uint8_t *jpeg, size_t len, int *w, int *h)
+{
+    tjhandle tj = tjInitDecompress();
+    if (!tj)
+        return NULL;
+    int subsamp, colorspace;
+    uint8_t *rgb = NULL;
+    if (tjDecompressHeader3(tj, jpeg, (unsigned long)len, w, h, &subsamp, &colorspace) == 0) {
+        rgb = malloc((size_t)*w * (size_t)*h * 3);
+        if (rgb && tjDecompress2(tj, jpeg, (unsigned long)len, rgb, *w, 0, *h, TJPF_RGB, 0) != 0) {
+            free(rgb);
+            rgb = NULL;
+        }
+    }
+    tjDestroy(tj);
+    return rgb;
 }

@@ -24,4 +24,8 @@ fw_client *connect_worker(const char *path);
  * cannot be read. */
 uint8_t *read_fixture(const char *dir, const char *name, size_t *len);
 
+/* The JPEG decoded to packed RGB by TurboJPEG, malloc'd, its size in *w and
+ * *h; NULL if it cannot be decoded. */
+uint8_t *decode_rgb(const uint8_t *jpeg, size_t len, int *w, int *h);
+
 #endif

@@ -17,7 +17,6 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <time.h>
-#include <turbojpeg.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -1148,25 +1147,6 @@ static void test_worker_mlkit_outputs(void)
     }
     fw_close(c);
     free(jpeg);
-}
-
-/* Decodes a fixture to packed RGB with TurboJPEG. */
-static uint8_t *decode_rgb(const uint8_t *jpeg, size_t len, int *w, int *h)
-{
-    tjhandle tj = tjInitDecompress();
-    if (!tj)
-        return NULL;
-    int subsamp, colorspace;
-    uint8_t *rgb = NULL;
-    if (tjDecompressHeader3(tj, jpeg, (unsigned long)len, w, h, &subsamp, &colorspace) == 0) {
-        rgb = malloc((size_t)*w * (size_t)*h * 3);
-        if (rgb && tjDecompress2(tj, jpeg, (unsigned long)len, rgb, *w, 0, *h, TJPF_RGB, 0) != 0) {
-            free(rgb);
-            rgb = NULL;
-        }
-    }
-    tjDestroy(tj);
-    return rgb;
 }
 
 static void test_worker_raw_pixels_with_orientation(void)

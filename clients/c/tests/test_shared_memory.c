@@ -20,7 +20,6 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
-#include <turbojpeg.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -214,25 +213,6 @@ static void test_wire_handoff_refusal_is_the_workers(void)
 /* ------------------------------------------------------------------------
  * Worker tests
  * ------------------------------------------------------------------------ */
-
-/* Decodes a JPEG to packed RGB with TurboJPEG. */
-static uint8_t *decode_rgb(const uint8_t *jpeg, size_t len, int *w, int *h)
-{
-    tjhandle tj = tjInitDecompress();
-    if (!tj)
-        return NULL;
-    int subsamp, colorspace;
-    uint8_t *rgb = NULL;
-    if (tjDecompressHeader3(tj, jpeg, (unsigned long)len, w, h, &subsamp, &colorspace) == 0) {
-        rgb = malloc((size_t)*w * (size_t)*h * 3);
-        if (rgb && tjDecompress2(tj, jpeg, (unsigned long)len, rgb, *w, 0, *h, TJPF_RGB, 0) != 0) {
-            free(rgb);
-            rgb = NULL;
-        }
-    }
-    tjDestroy(tj);
-    return rgb;
-}
 
 /* The frame's first face box, or an error code. */
 static int first_box(fw_session *s, const fw_frame *f, fw_box *box, fw_error *err)
