@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import FaceWorker
 import FaceWorkerProtocol
 import Logging
@@ -74,8 +75,21 @@ struct FaceWorkerCommand: AsyncParsableCommand {
     @Option(parsing: .singleValue, help: "Also accept connections from processes whose primary group is this one (a gid or a group name). Repeatable.")
     var allowGroup: [String] = []
 
-    @Option(help: "Log level: trace, debug, info, notice, warning, error or critical. Frames are logged at debug only.")
-    var logLevel: Logger.Level = .info
+    @Option(help: ArgumentHelp(
+        "Log level: trace, debug, info, notice, warning, error or critical. Frames are logged at debug only.",
+        discussion: "Default: $FACEWORKER_LOG_LEVEL when it is set, else info."))
+    var logLevel: Logger.Level?
+
+    @Option(help: "Log format: text (one line a record, for people) or json (one JSON object a line, with the same fields, for log collectors).")
+    var logFormat: LogFormat = .text
+
+    /// How log records are written.
+    enum LogFormat: String, ExpressibleByArgument, CaseIterable {
+        case text, json
+    }
+
+    /// The environment variable that sets the log level when --log-level is not given.
+    static let logLevelVariable = "FACEWORKER_LOG_LEVEL"
 
     func run() async throws {
         var configuration = WorkerConfiguration(socketPath: socket, modelsDirectory: models)
@@ -97,14 +111,30 @@ struct FaceWorkerCommand: AsyncParsableCommand {
         configuration.peerPolicy.allowedUIDs = Set(try allowUid.map { try AccountName.uid($0) })
         configuration.peerPolicy.allowedGIDs = Set(try allowGroup.map { try AccountName.gid($0) })
 
-        LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        let level = try logLevel ?? Self.environmentLogLevel()
+        switch logFormat {
+        case .text: LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        case .json: LoggingSystem.bootstrap { JSONLogHandler(label: $0) }
+        }
         var logger = Logger(label: "face-worker")
-        logger.logLevel = logLevel
+        logger.logLevel = level
         let server = FaceWorkerServer(configuration: configuration, logger: logger)
         // The signals are caught from before the socket appears, so a client or
         // supervisor that sees it may signal at once.
         let group = ServiceGroup(services: [server], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         try await group.run()
+    }
+}
+
+extension FaceWorkerCommand {
+    /// The level $FACEWORKER_LOG_LEVEL names, info when it is unset or empty.
+    static func environmentLogLevel() throws -> Logger.Level {
+        guard let text = ProcessInfo.processInfo.environment[logLevelVariable], !text.isEmpty else { return .info }
+        guard let level = Logger.Level(rawValue: text) else {
+            let levels = Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")
+            throw ValidationError("$\(logLevelVariable) is \"\(text)\", which is not a log level (\(levels))")
+        }
+        return level
     }
 }
 
