@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import ServiceLifecycle
 
@@ -37,10 +38,31 @@ public struct FaceWorkerServer: Service {
     /// - Throws: `WorkerStartupError` when the worker cannot start: a live
     ///   worker already answers on the socket, a model cannot be loaded, the
     ///   socket cannot be created, or a configuration value is out of range.
+    ///
+    /// Under a service manager (`$NOTIFY_SOCKET` set, as systemd sets it for
+    /// a `Type=notify` service) it sends READY=1 once it accepts connections,
+    /// STOPPING=1 when the shutdown starts, and, when the manager asks for
+    /// watchdog pings (`$WATCHDOG_USEC`), WATCHDOG=1 twice per period for as
+    /// long as its event loop answers.
     public func run() async throws {
+        let notifier = ServiceManagerNotifier(environment: ProcessInfo.processInfo.environment, pid: getpid())
         let worker = try await RunningWorker.start(configuration: configuration, logger: logger)
-        // Cancellation throws here; the drain then sees it and closes at once.
-        try? await gracefulShutdown()
+        notifier?.notify("READY=1\nSTATUS=serving on \(configuration.socketPath)\nMAINPID=\(getpid())")
+        await withTaskGroup(of: Void.self) { tasks in
+            if let notifier, let interval = notifier.watchdogInterval {
+                tasks.addTask {
+                    // A ping says the event loop still runs tasks, not merely that this process exists.
+                    while await worker.eventLoopAnswers(), !Task.isCancelled {
+                        notifier.notify("WATCHDOG=1")
+                        try? await Task.sleep(for: interval)
+                    }
+                }
+            }
+            // Cancellation throws here; the drain then sees it and closes at once.
+            try? await gracefulShutdown()
+            tasks.cancelAll()
+        }
+        notifier?.notify("STOPPING=1\nSTATUS=draining connections")
         await worker.shutdown()
     }
 }

@@ -111,6 +111,12 @@ final class RunningWorker: Sendable {
         return RunningWorker(context: context, group: group, listener: listener, socketFile: socketFile, pool: pool, handoff: handoff)
     }
 
+    /// Whether the event loop that serves connections runs a task it is
+    /// handed: what a service manager's watchdog ping vouches for.
+    func eventLoopAnswers() async -> Bool {
+        (try? await listener.eventLoop.submit {}.get()) != nil
+    }
+
     /// Stops accepting connections and removes the socket; lets every
     /// connection finish: the calls it already sent are answered, the ones
     /// read after are refused, and it is closed once its answers are written;
