@@ -21,6 +21,12 @@ struct FaceWorkerCommand: AsyncParsableCommand {
             off after 1.5 seconds. A second SIGTERM or SIGINT meanwhile changes nothing. \
             Refuses to start while another worker answers on the socket; removes a \
             stale socket file left by one that died.
+
+            Under a service manager: started with LISTEN_FDS=1 and LISTEN_PID naming \
+            it (socket activation), it serves the listening socket passed as \
+            descriptor 3 instead of --socket, and leaves it in place on exit; with \
+            NOTIFY_SOCKET set it sends READY=1 once it accepts, STOPPING=1 when it \
+            shuts down, and WATCHDOG=1 every half WATCHDOG_USEC when asked to.
             """
     )
 
@@ -110,6 +116,7 @@ struct FaceWorkerCommand: AsyncParsableCommand {
         configuration.socketMode = mode
         configuration.peerPolicy.allowedUIDs = Set(try allowUid.map { try AccountName.uid($0) })
         configuration.peerPolicy.allowedGIDs = Set(try allowGroup.map { try AccountName.gid($0) })
+        configuration.inheritedListener = try SocketActivation.inheritedListener(environment: ProcessInfo.processInfo.environment, pid: getpid())
 
         let level = try logLevel ?? Self.environmentLogLevel()
         switch logFormat {

@@ -17,6 +17,9 @@ public struct WorkerConfiguration: Sendable {
     public var limits = WorkerLimits()
     /// Which peers may connect besides the worker's own user.
     public var peerPolicy: PeerPolicy
+    /// A listening socket a service manager passed (socket activation), served
+    /// instead of binding `socketPath`, and left in place on exit.
+    public var inheritedListener: Int32?
 
     /// A configuration with the default socket mode, limits and policy, and
     /// one inference thread per core.

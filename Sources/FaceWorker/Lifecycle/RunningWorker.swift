@@ -15,11 +15,13 @@ final class RunningWorker: Sendable {
     private let context: WorkerContext
     private let group: MultiThreadedEventLoopGroup
     private let listener: any Channel
-    private let socketFile: SocketFile
+    /// The socket file the worker published and removes on exit; nil for a
+    /// listener a service manager passed, which stays the manager's.
+    private let socketFile: SocketFile?
     private let pool: InferencePool
     private let handoff: HandoffListener
 
-    private init(context: WorkerContext, group: MultiThreadedEventLoopGroup, listener: any Channel, socketFile: SocketFile, pool: InferencePool,
+    private init(context: WorkerContext, group: MultiThreadedEventLoopGroup, listener: any Channel, socketFile: SocketFile?, pool: InferencePool,
                  handoff: HandoffListener) {
         self.context = context
         self.group = group
@@ -37,8 +39,10 @@ final class RunningWorker: Sendable {
     static func start(configuration: WorkerConfiguration, logger: Logger) async throws -> RunningWorker {
         try configuration.validate()
         // Refuse early, before the models are loaded, a path that cannot work or a worker already there.
-        try SocketFile.checkLength(of: configuration.socketPath)
-        if try SocketProbe.probe(configuration.socketPath) == .live {
+        if configuration.inheritedListener == nil {
+            try SocketFile.checkLength(of: configuration.socketPath)
+        }
+        if configuration.inheritedListener == nil, try SocketProbe.probe(configuration.socketPath) == .live {
             throw WorkerStartupError("a worker already answers on \(configuration.socketPath); stop it first or choose another --socket")
         }
         let clock = ContinuousClock()
@@ -75,14 +79,19 @@ final class RunningWorker: Sendable {
                     ])
                 }
             }
-        let socketFile: SocketFile
+        let socketFile: SocketFile?
         let listener: any Channel
         do {
-            (socketFile, listener) = try await SocketFile.publish(
-                at: configuration.socketPath, mode: configuration.socketMode,
-                listen: { address in try await bootstrap.bind(to: address).get() },
-                abandon: { channel in try? await channel.close().get() }
-            )
+            if let inherited = configuration.inheritedListener {
+                socketFile = nil
+                listener = try await bootstrap.withBoundSocket(inherited).get()
+            } else {
+                (socketFile, listener) = try await SocketFile.publish(
+                    at: configuration.socketPath, mode: configuration.socketMode,
+                    listen: { address in try await bootstrap.bind(to: address).get() },
+                    abandon: { channel in try? await channel.close().get() }
+                )
+            }
         } catch {
             handoff.close()
             try? await group.shutdownGracefully()
@@ -93,12 +102,13 @@ final class RunningWorker: Sendable {
             count: configuration.inferenceThreads, models: models, splitEngine: splitEngine, scheduler: context.scheduler,
             stats: context.stats, maxPixels: configuration.limits.maxPixels, logger: logger
         )
-        if socketFile.removedStaleSocket {
+        if socketFile?.removedStaleSocket == true {
             logger.notice("removed a stale socket left by a worker that is gone", metadata: ["socket": "\(configuration.socketPath)"])
         }
         let limits = configuration.limits
         logger.info("worker started", metadata: [
-            "socket": "\(configuration.socketPath)", "socket_mode": "0\(String(configuration.socketMode, radix: 8))",
+            "socket": "\(configuration.inheritedListener.map { SocketActivation.path(of: $0) ?? "an unnamed socket" } ?? configuration.socketPath)",
+            "socket_activation": "\(configuration.inheritedListener != nil)", "socket_mode": "0\(String(configuration.socketMode, radix: 8))",
             "models": "\(configuration.modelsDirectory)", "models_load_ms": "\(Int(loadTime / .milliseconds(1)))",
             "inference_threads": "\(configuration.inferenceThreads)", "max_message_bytes": "\(limits.maxMessageBytes)",
             "max_pixels": "\(limits.maxPixels)", "max_sessions": "\(limits.maxSessions)",
@@ -127,7 +137,7 @@ final class RunningWorker: Sendable {
     func shutdown() async {
         context.logger.info("shutting down")
         try? await listener.close().get()
-        socketFile.remove()
+        socketFile?.remove()
         handoff.close()
         context.sharedSessions.stop()
         let connections = context.connections.all

@@ -19,7 +19,10 @@ final class WorkerProcess: Sendable {
     /// - Parameters:
     ///   - socketPath: the socket; by default `worker.sock` in the fresh directory.
     ///   - launcher: a command the worker runs under (such as `setpriv`).
-    init(arguments: [String] = [], socketPath: String? = nil, launcher: [String] = [], directory: String? = nil) throws {
+    ///   - standardInput: what the worker (or its launcher) reads as standard
+    ///     input, by default the test's.
+    init(arguments: [String] = [], socketPath: String? = nil, launcher: [String] = [], directory: String? = nil,
+         standardInput: FileHandle? = nil) throws {
         self.directory = try directory ?? Self.makeTemporaryDirectory()
         self.socketPath = socketPath ?? "\(self.directory)/worker.sock"
         logPath = "\(self.directory)/worker-\(UUID().uuidString.prefix(8)).log"
@@ -30,6 +33,7 @@ final class WorkerProcess: Sendable {
         process.arguments = Array(command.dropFirst())
         process.standardOutput = log
         process.standardError = log
+        if let standardInput { process.standardInput = standardInput }
         try process.run()
     }
 
