@@ -1,3 +1,4 @@
+import FaceWorkerProtocol
 import Foundation
 import Glibc
 import XCTest
@@ -16,12 +17,8 @@ final class ServiceManagerTests: XCTestCase {
         init(address: String) throws {
             self.address = address
             descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-            var storage = sockaddr_un()
-            storage.sun_family = sa_family_t(AF_UNIX)
-            let name: [UInt8] = address.hasPrefix("@") ? [0] + Array(address.utf8.dropFirst()) : Array(address.utf8)
-            withUnsafeMutableBytes(of: &storage.sun_path) { $0.copyBytes(from: name) }
-            let length = socklen_t(MemoryLayout<sa_family_t>.size + name.count + (address.hasPrefix("@") ? 0 : 1))
-            let bound = withUnsafePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) } }
+            // The handoff's address type spells Unix addresses as systemd does, "@" for abstract ones.
+            let bound = HandoffAddress(address)?.withSocketAddress { bind(descriptor, $0, $1) }
             guard descriptor >= 0, bound == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
             var timeout = timeval(tv_sec: 10, tv_usec: 0)
             setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))

@@ -1,4 +1,5 @@
 import FaceWorkerClient
+import FaceWorkerProtocol
 import Foundation
 import Glibc
 import XCTest
@@ -16,12 +17,7 @@ final class SocketActivationTests: XCTestCase {
 
     private func socket(_ type: Int32, boundAt path: String, listening: Bool) throws -> Int32 {
         let descriptor = Glibc.socket(AF_UNIX, type, 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
+        let bound = HandoffAddress(path)?.withSocketAddress { bind(descriptor, $0, $1) }
         guard descriptor >= 0, bound == 0, !listening || listen(descriptor, 16) == 0 else {
             throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
         }
