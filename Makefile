@@ -8,13 +8,15 @@ PYTHON := $(VENV)/bin/python
 BIN := .build/$(CONFIG)
 CLIENT_VENV := .venv-client
 
-.PHONY: all deps models build run test test-swift bench bench-inference bench-pipeline bench-sampling venv proto conformance clean help
+.PHONY: all deps models build run test test-swift test-install install uninstall bench bench-inference bench-pipeline bench-sampling venv proto conformance clean help
 
 all: build
 
 help:
 	@echo "make run              install what is missing, build, start face-worker"
 	@echo "make test             install what is missing, build, run every test"
+	@echo "make install          the release worker, the models and the C library under DESTDIR/PREFIX (/usr/local)"
+	@echo "make uninstall        remove what make install installed (same DESTDIR and PREFIX)"
 	@echo "make bench            the worker against MediaPipe: DESIGN.md's P1, P2 (5 worker starts; also through"
 	@echo "                      the Python client), P4, P5, P6, P7 (most live streams),"
 	@echo "                      P8 (raw frames, shared memory), P9 (subscribers); 5 to 9 minutes"
@@ -37,7 +39,33 @@ build: deps
 run: deps models build
 	$(BIN)/face-worker --models $(MODELS)
 
-test: deps models test-swift test-python test-c
+test: deps models test-swift test-python test-c test-install
+
+# Installs the release worker, the models (the installed worker's default model
+# directory), and the C library with its header and pkg-config file, under
+# $(DESTDIR)$(PREFIX); uninstall removes exactly those files.
+PREFIX ?= /usr/local
+INSTALLED_MODELS := $(PREFIX)/share/faceworker/models
+MODEL_FILES := face_detection_short_range.tflite face_detection_full_range_sparse.tflite face_landmark.tflite face_landmark_with_attention.tflite
+C_INSTALLED := include/faceworker.h lib/libfaceworker.a lib/libfaceworker.so lib/libfaceworker.so.2 lib/libfaceworker.so.1.1.0 lib/pkgconfig/faceworker.pc
+
+install: deps models
+	$(SWIFT) build -c release --product face-worker
+	install -D -m 755 .build/release/face-worker $(DESTDIR)$(PREFIX)/bin/face-worker
+	install -d $(DESTDIR)$(INSTALLED_MODELS)
+	for f in $(MODEL_FILES); do install -m 644 $(MODELS)/$$f $(DESTDIR)$(INSTALLED_MODELS)/; done
+	$(MAKE) -C clients/c install PREFIX=$(PREFIX) DESTDIR=$(abspath $(DESTDIR))
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/face-worker
+	rm -f $(addprefix $(DESTDIR)$(INSTALLED_MODELS)/,$(MODEL_FILES))
+	-rmdir $(DESTDIR)$(INSTALLED_MODELS) $(DESTDIR)$(PREFIX)/share/faceworker 2>/dev/null
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/,$(C_INSTALLED))
+
+# make install into a temporary DESTDIR: the tree, a program built with the
+# installed pkg-config file talking to the installed worker, then uninstall.
+test-install: deps models
+	tests/install/check-install.sh
 
 test-swift:
 	$(SWIFT) build --build-tests

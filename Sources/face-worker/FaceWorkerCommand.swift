@@ -35,8 +35,10 @@ struct FaceWorkerCommand: AsyncParsableCommand {
         discussion: "Default: $FACEWORKER_SOCKET when it is set, else $XDG_RUNTIME_DIR/faceworker.sock when XDG_RUNTIME_DIR is set, else /tmp/faceworker-<uid>.sock; every client looks in the same place by the same rule."))
     var socket: String = WorkerSocket.path()
 
-    @Option(help: "Directory holding the four .tflite model files (`make models` fetches them).")
-    var models = "models"
+    @Option(help: ArgumentHelp(
+        "Directory holding the four .tflite model files (`make models` fetches them).",
+        discussion: "Default: share/faceworker/models beside the directory of the executable, where `make install` puts them, when it exists; else ./models."))
+    var models: String?
 
     @Option(help: "Inference threads, each with its own model runtimes. While only one session is open and nothing else runs, its frames' model runs are split over this many threads. Default: one per core.")
     var threads = WorkerConfiguration.coreCount
@@ -98,7 +100,7 @@ struct FaceWorkerCommand: AsyncParsableCommand {
     static let logLevelVariable = "FACEWORKER_LOG_LEVEL"
 
     func run() async throws {
-        var configuration = WorkerConfiguration(socketPath: socket, modelsDirectory: models)
+        var configuration = WorkerConfiguration(socketPath: socket, modelsDirectory: models ?? Self.defaultModelsDirectory())
         configuration.inferenceThreads = threads
         configuration.limits.maxMessageBytes = maxMessageBytes
         configuration.limits.maxPixels = maxPixels
@@ -134,6 +136,17 @@ struct FaceWorkerCommand: AsyncParsableCommand {
 }
 
 extension FaceWorkerCommand {
+    /// `<prefix>/share/faceworker/models` for an executable installed as
+    /// `<prefix>/bin/face-worker`, when that directory exists; else `models`
+    /// in the current directory, where `make models` puts them in a checkout.
+    static func defaultModelsDirectory() -> String {
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        let installed = executable.deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("share/faceworker/models").path
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: installed, isDirectory: &isDirectory) && isDirectory.boolValue ? installed : "models"
+    }
+
     /// The level $FACEWORKER_LOG_LEVEL names, info when it is unset or empty.
     static func environmentLogLevel() throws -> Logger.Level {
         guard let text = ProcessInfo.processInfo.environment[logLevelVariable], !text.isEmpty else { return .info }

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# `make install` into a temporary DESTDIR: checks the installed tree, builds a
+# program with the installed pkg-config file, has it ping the installed worker
+# (started without --models, so it must find the installed models), then
+# `make uninstall` and checks that nothing it installed is left.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+root=$(mktemp -d /tmp/fw-install-XXXXXX)
+worker=
+cleanup() {
+  [ -n "$worker" ] && kill "$worker" 2>/dev/null || true
+  rm -rf "$root"
+}
+trap cleanup EXIT
+fail() { echo "test-install: $*" >&2; exit 1; }
+
+prefix=/usr/local
+dest=$root/dest
+installed=$dest$prefix
+make --no-print-directory install DESTDIR="$dest" PREFIX="$prefix" >"$root/install.log" 2>&1 ||
+  { cat "$root/install.log" >&2; fail "make install failed"; }
+
+for file in bin/face-worker include/faceworker.h lib/libfaceworker.a lib/libfaceworker.so lib/pkgconfig/faceworker.pc \
+    share/faceworker/models/face_detection_short_range.tflite share/faceworker/models/face_detection_full_range_sparse.tflite \
+    share/faceworker/models/face_landmark.tflite share/faceworker/models/face_landmark_with_attention.tflite; do
+  [ -e "$installed/$file" ] || fail "make install did not install $prefix/$file"
+done
+[ -x "$installed/bin/face-worker" ] || fail "the installed face-worker is not executable"
+echo "test-install: the installed tree has the worker, the models and the C library"
+
+cat >"$root/ping.c" <<'C'
+#include <faceworker.h>
+#include <stdio.h>
+
+int main(int argc, char **argv)
+{
+    fw_error err;
+    fw_client *client = fw_connect(argv[1], &err);
+    if (!client) {
+        fprintf(stderr, "connect: %s\n", err.message);
+        return 1;
+    }
+    int rc = fw_ping(client, "installed", 9, &err);
+    if (rc != FW_OK)
+        fprintf(stderr, "ping: %s\n", err.message);
+    fw_close(client);
+    return rc == FW_OK ? 0 : 1;
+}
+C
+# The .pc file names $(PREFIX) paths; the sysroot variable points them into DESTDIR.
+flags=$(PKG_CONFIG_SYSROOT_DIR="$dest" PKG_CONFIG_PATH="$installed/lib/pkgconfig" pkg-config --cflags --libs faceworker)
+cc -std=c11 -Wall -Werror "$root/ping.c" $flags -o "$root/ping" || fail "a program does not build with: pkg-config faceworker ($flags)"
+
+(cd "$root" && exec "$installed/bin/face-worker" --socket "$root/worker.sock") >"$root/worker.log" 2>&1 &
+worker=$!
+for _ in $(seq 1 300); do
+  [ -S "$root/worker.sock" ] && break
+  kill -0 "$worker" 2>/dev/null || { cat "$root/worker.log" >&2; fail "the installed worker exited"; }
+  sleep 0.1
+done
+grep -q "models=$installed/share/faceworker/models" "$root/worker.log" ||
+  { cat "$root/worker.log" >&2; fail "the installed worker did not default to the installed models"; }
+LD_LIBRARY_PATH="$installed/lib" "$root/ping" "$root/worker.sock" || fail "the program could not ping the installed worker"
+kill -TERM "$worker"
+wait "$worker" || fail "the installed worker did not stop cleanly"
+worker=
+echo "test-install: a program built with the installed pkg-config file pings the installed worker, which found the installed models"
+
+make --no-print-directory uninstall DESTDIR="$dest" PREFIX="$prefix" >"$root/uninstall.log" 2>&1 ||
+  { cat "$root/uninstall.log" >&2; fail "make uninstall failed"; }
+left=$(find "$dest" -type f -o -type l)
+[ -z "$left" ] || fail "make uninstall left: $left"
+echo "test-install: make uninstall removes everything make install put there"
