@@ -42,11 +42,13 @@ run: deps models build
 test: deps models test-swift test-python test-c test-install
 
 # Installs the release worker, the models (the installed worker's default model
-# directory), and the C library with its header and pkg-config file, under
-# $(DESTDIR)$(PREFIX); uninstall removes exactly those files.
+# directory), the C library with its header and pkg-config file, and the
+# systemd units (user and system), under $(DESTDIR)$(PREFIX); uninstall removes
+# exactly those files.
 PREFIX ?= /usr/local
 INSTALLED_MODELS := $(PREFIX)/share/faceworker/models
 MODEL_FILES := face_detection_short_range.tflite face_detection_full_range_sparse.tflite face_landmark.tflite face_landmark_with_attention.tflite
+UNITS := user/faceworker.socket user/faceworker.service system/faceworker.socket system/faceworker.service
 C_INSTALLED := include/faceworker.h lib/libfaceworker.a lib/libfaceworker.so lib/libfaceworker.so.2 lib/libfaceworker.so.1.1.0 lib/pkgconfig/faceworker.pc
 
 install: deps models
@@ -55,12 +57,15 @@ install: deps models
 	install -d $(DESTDIR)$(INSTALLED_MODELS)
 	for f in $(MODEL_FILES); do install -m 644 $(MODELS)/$$f $(DESTDIR)$(INSTALLED_MODELS)/; done
 	$(MAKE) -C clients/c install PREFIX=$(PREFIX) DESTDIR=$(abspath $(DESTDIR))
+	for unit in $(UNITS); do install -d $(DESTDIR)$(PREFIX)/lib/systemd/$$(dirname $$unit); \
+		sed 's|@BINDIR@|$(PREFIX)/bin|' systemd/$$unit >$(DESTDIR)$(PREFIX)/lib/systemd/$$unit; done
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/face-worker
 	rm -f $(addprefix $(DESTDIR)$(INSTALLED_MODELS)/,$(MODEL_FILES))
 	-rmdir $(DESTDIR)$(INSTALLED_MODELS) $(DESTDIR)$(PREFIX)/share/faceworker 2>/dev/null
 	rm -f $(addprefix $(DESTDIR)$(PREFIX)/,$(C_INSTALLED))
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/lib/systemd/,$(UNITS))
 
 # make install into a temporary DESTDIR: the tree, a program built with the
 # installed pkg-config file talking to the installed worker, then uninstall.

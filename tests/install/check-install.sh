@@ -27,7 +27,35 @@ for file in bin/face-worker include/faceworker.h lib/libfaceworker.a lib/libface
   [ -e "$installed/$file" ] || fail "make install did not install $prefix/$file"
 done
 [ -x "$installed/bin/face-worker" ] || fail "the installed face-worker is not executable"
-echo "test-install: the installed tree has the worker, the models and the C library"
+for unit in user/faceworker.socket user/faceworker.service system/faceworker.socket system/faceworker.service; do
+  [ -e "$installed/lib/systemd/$unit" ] || fail "make install did not install $prefix/lib/systemd/$unit"
+done
+grep -q "^ExecStart=$prefix/bin/face-worker " "$installed/lib/systemd/system/faceworker.service" ||
+  fail "the installed service does not start $prefix/bin/face-worker"
+echo "test-install: the installed tree has the worker, the models, the C library and the systemd units"
+
+# systemd-analyze verify checks that ExecStart's binary exists, so it checks
+# copies that start the binary where DESTDIR put it.
+if command -v systemd-analyze >/dev/null; then
+  for scope in user system; do
+    mkdir -p "$root/verify/$scope"
+    for unit in "$installed/lib/systemd/$scope"/*; do
+      sed "s|^ExecStart=$prefix/bin/|ExecStart=$installed/bin/|" "$unit" >"$root/verify/$scope/$(basename "$unit")"
+    done
+    flags=()
+    [ "$scope" = user ] && flags=(--user)
+    # The user manager resolves %t from XDG_RUNTIME_DIR, which a CI shell may lack.
+    mkdir -p "$root/run"
+    # A key systemd does not know is only a warning, so any output fails too.
+    said=$(cd "$root/verify/$scope" && XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-$root/run}" \
+      systemd-analyze verify "${flags[@]}" faceworker.socket faceworker.service 2>&1) ||
+      fail "systemd-analyze verify refuses the $scope units: $said"
+    [ -z "$said" ] || fail "systemd-analyze verify warns about the $scope units: $said"
+  done
+  echo "test-install: systemd-analyze verify accepts the user and system units"
+else
+  echo "test-install: systemd-analyze is not installed; the units were not verified"
+fi
 
 cat >"$root/ping.c" <<'C'
 #include <faceworker.h>
