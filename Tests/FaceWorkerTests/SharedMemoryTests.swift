@@ -246,20 +246,13 @@ final class SharedMemoryTests: XCTestCase {
 
     func testUnregisteringWhileFramesAreInFlightStillAnswersThem() async throws {
         let setup = try await makeSetup()
-        let jpeg = try astronaut()
         let socket = try UnixSocket(path: setup.worker.socketPath)
-        let memfd = try SharedMemorySupport.memfd(size: jpeg.count, contents: jpeg)
-        let bufferID = try socket.registerBuffer(callID: 100, descriptor: memfd)
-        close(memfd)
-        let sessionID = try socket.openSession(Expect.options(.video) { $0.outputFaceMesh = true })
-        var frame = Faceworker_V1_Frame()
-        frame.sharedJpeg = Faceworker_V1_BufferRegion(buffer: bufferID, offset: 0, length: UInt64(jpeg.count))
-        let frames = (0..<3).map { index -> Faceworker_V1_ClientMessage in
-            frame.timestampMs = Int64(index)
-            return .processFrame(callID: UInt64(10 + index), session: sessionID, frame)
-        }
-        frame.timestampMs = 3
-        try socket.send(all: frames + [.unregisterBuffer(callID: 20, buffer: bufferID), .processFrame(callID: 13, session: sessionID, frame)])
+        let shared = try sharedJPEGFrames(3, on: socket)
+        var last = shared.frame
+        last.timestampMs = 3
+        try socket.send(all: shared.calls + [.unregisterBuffer(callID: 20, buffer: shared.bufferID),
+                                             .processFrame(callID: 13, session: shared.sessionID, last)])
+        let bufferID = shared.bufferID
         var answers: [UInt64: Faceworker_V1_WorkerMessage] = [:]
         while answers.count < 5, let answer = try socket.receive() {
             answers[answer.callID] = answer
@@ -279,25 +272,34 @@ final class SharedMemoryTests: XCTestCase {
 
     func testAClientThatDiesWithFramesInFlightLeavesNothingMapped() async throws {
         let setup = try await makeSetup()
-        let jpeg = try astronaut()
         do {
             let socket = try UnixSocket(path: setup.worker.socketPath)
-            let memfd = try SharedMemorySupport.memfd(size: jpeg.count, contents: jpeg)
-            let bufferID = try socket.registerBuffer(callID: 100, descriptor: memfd)
-            close(memfd)
-            let sessionID = try socket.openSession(Expect.options(.video) { $0.outputFaceMesh = true })
-            var frame = Faceworker_V1_Frame()
-            frame.sharedJpeg = Faceworker_V1_BufferRegion(buffer: bufferID, offset: 0, length: UInt64(jpeg.count))
-            let frames = (0..<6).map { index -> Faceworker_V1_ClientMessage in
-                frame.timestampMs = Int64(index)
-                return .processFrame(callID: UInt64(10 + index), session: sessionID, frame)
-            }
-            try socket.send(all: frames + [.ping(callID: 2)])
+            try socket.send(all: try sharedJPEGFrames(6, on: socket).calls + [.ping(callID: 2)])
             while let answer = try socket.receive(), answer.callID != 2 {}
             XCTAssertEqual(SharedMemorySupport.mappedMemfds(setup.worker).count, 1)
         }
         try await setup.stillServedWithNothingMapped()
         let released = setup.worker.log.split(separator: "\n").filter { $0.contains("buffer unregistered") && $0.contains("connection closed") }
         XCTAssertEqual(released.count, 1, setup.worker.log)
+    }
+
+    /// Registers a buffer holding the astronaut JPEG on `socket`, opens a
+    /// video session with the mesh (so each frame takes a while), and returns
+    /// `count` ProcessFrame calls naming the buffer (call IDs 10 on,
+    /// timestamps 0 on), not yet sent.
+    private func sharedJPEGFrames(_ count: Int, on socket: UnixSocket) throws
+        -> (bufferID: UInt64, sessionID: UInt64, frame: Faceworker_V1_Frame, calls: [Faceworker_V1_ClientMessage]) {
+        let jpeg = try astronaut()
+        let memfd = try SharedMemorySupport.memfd(size: jpeg.count, contents: jpeg)
+        defer { close(memfd) }
+        let bufferID = try socket.registerBuffer(callID: 100, descriptor: memfd)
+        let sessionID = try socket.openSession(Expect.options(.video) { $0.outputFaceMesh = true })
+        var frame = Faceworker_V1_Frame()
+        frame.sharedJpeg = Faceworker_V1_BufferRegion(buffer: bufferID, offset: 0, length: UInt64(jpeg.count))
+        let calls = (0..<count).map { index -> Faceworker_V1_ClientMessage in
+            frame.timestampMs = Int64(index)
+            return .processFrame(callID: UInt64(10 + index), session: sessionID, frame)
+        }
+        return (bufferID, sessionID, frame, calls)
     }
 }

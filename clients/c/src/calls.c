@@ -25,6 +25,20 @@ void fwi_free_calls(struct call *call)
     }
 }
 
+int fwi_route_next(fw_client *c, int64_t deadline, bool *idle, fw_error *err)
+{
+    WorkerMessage *m;
+    int rc = fwi_receive_message(c, deadline, &m, err);
+    *idle = rc == FW_OK && !m;
+    if (rc != FW_OK)
+        return rc;
+    if (*idle) {
+        fwi_clear_error(err);
+        return FW_OK;
+    }
+    return fwi_route(c, m, err);
+}
+
 int fwi_route(fw_client *c, WorkerMessage *m, fw_error *err)
 {
     if (m->call_id == 0) {

@@ -223,16 +223,9 @@ int fw_poll(fw_session *s, int timeout_ms, fw_event *ev, fw_error *err)
         return rc;
     int64_t deadline = fwi_deadline_after(timeout_ms);
     for (;;) {
-        WorkerMessage *m;
-        rc = fwi_receive_message(c, deadline, &m, err);
-        if (rc != FW_OK)
-            return rc;
-        if (!m) {
-            fwi_clear_error(err);
-            return FW_OK;
-        }
-        rc = fwi_route(c, m, err);
-        if (rc != FW_OK)
+        bool idle;
+        rc = fwi_route_next(c, deadline, &idle, err);
+        if (rc != FW_OK || idle)
             return rc;
         if (s->events_head)
             return pop_event(s, ev, err);

@@ -15,7 +15,7 @@
 
 #define READ_CHUNK (64u * 1024u)
 
-static uint32_t payload_length(const uint8_t *header)
+uint32_t fwi_payload_length(const uint8_t *header)
 {
     return (uint32_t)header[1] << 24 | (uint32_t)header[2] << 16 | (uint32_t)header[3] << 8 | header[4];
 }
@@ -26,7 +26,7 @@ static int closed_error(fw_client *c, fw_error *err)
 {
     char cut[96] = "";
     size_t unparsed = c->rlen - c->roff;
-    size_t expected = unparsed < HEADER_BYTES ? HEADER_BYTES : HEADER_BYTES + (size_t)payload_length(c->rbuf + c->roff);
+    size_t expected = unparsed < HEADER_BYTES ? HEADER_BYTES : HEADER_BYTES + (size_t)fwi_payload_length(c->rbuf + c->roff);
     if (unparsed > 0 && unparsed < expected)
         snprintf(cut, sizeof cut, " inside a message%s (%zu of %zu bytes received)",
                  unparsed < HEADER_BYTES ? " header" : "", unparsed, expected);
@@ -97,7 +97,7 @@ static int parse_message(fw_client *c, WorkerMessage **out, fw_error *err)
                                     "face-worker sent a message with flag byte 0x%02x, which this client does not "
                                     "support (only 0x00, uncompressed)",
                                     h[0]);
-    uint32_t len = payload_length(h);
+    uint32_t len = fwi_payload_length(h);
     if (len > FW_MAX_ANSWER_BYTES)
         return fwi_break_connection(c, err, FW_ERR_PROTOCOL, 0,
                                     "face-worker sent a message of %u bytes, over this client's limit of %u bytes",

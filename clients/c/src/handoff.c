@@ -110,7 +110,7 @@ static int read_verdict(int sock, const char *address, WorkerMessage **out, fw_e
         return errno ? io_error(err, errno, "reading from", address)
                      : fwi_set_error(err, FW_ERR_SYSTEM, 0,
                                      "face-worker's handoff at %s closed without an answer", address);
-    uint32_t len = (uint32_t)header[1] << 24 | (uint32_t)header[2] << 16 | (uint32_t)header[3] << 8 | header[4];
+    uint32_t len = fwi_payload_length(header);
     if (header[0] != UNCOMPRESSED_FLAG || len > VERDICT_MAX_BYTES)
         return fwi_set_error(err, FW_ERR_SYSTEM, 0,
                              "face-worker's handoff at %s answered with flag byte 0x%02x and %u bytes, not a "

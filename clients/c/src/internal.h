@@ -144,6 +144,8 @@ int fwi_wait_socket(fw_client *c, short events, int64_t deadline);
 /* Returns the next message from the worker, or FW_OK with *out NULL when
  * none arrived before the deadline. */
 int fwi_receive_message(fw_client *c, int64_t deadline, WorkerMessage **out, fw_error *err);
+/* The payload length a 5-byte message header states. */
+uint32_t fwi_payload_length(const uint8_t *header);
 int fwi_send_message(fw_client *c, ClientMessage *m, int64_t deadline, fw_error *err);
 
 /* calls.c */
@@ -153,6 +155,9 @@ void fwi_free_calls(struct call *call);
  * status, queues a frame's answer on its session, or drops the answer to an
  * abandoned call. */
 int fwi_route(fw_client *c, WorkerMessage *m, fw_error *err);
+/* Receives the next message and routes it (fwi_route); FW_OK with *idle set,
+ * and err cleared, when none arrived before the deadline. */
+int fwi_route_next(fw_client *c, int64_t deadline, bool *idle, fw_error *err);
 /* Sends m as a new call and waits for its answer, routing every other
  * message meanwhile. A worker Status comes back as its code; on FW_OK,
  * *answer is the caller's to free. `expected` is the answer's kind, or

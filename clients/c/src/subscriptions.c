@@ -279,16 +279,9 @@ int fw_receive(fw_subscription *sub, int timeout_ms, fw_subscription_event *even
         int rc = fwi_check_usable(c, err);
         if (rc != FW_OK)
             return rc;
-        WorkerMessage *m;
-        rc = fwi_receive_message(c, deadline, &m, err);
-        if (rc != FW_OK)
-            return rc;
-        if (!m) {
-            fwi_clear_error(err);
-            return FW_OK;
-        }
-        rc = fwi_route(c, m, err);
-        if (rc != FW_OK)
+        bool idle;
+        rc = fwi_route_next(c, deadline, &idle, err);
+        if (rc != FW_OK || idle)
             return rc;
     }
     pop_event(sub, event);

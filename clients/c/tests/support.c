@@ -62,3 +62,16 @@ uint8_t *decode_rgb(const uint8_t *jpeg, size_t len, int *w, int *h)
     tjDestroy(tj);
     return rgb;
 }
+
+bool parse_test_arguments(int argc, char **argv, const char **fixtures, const char **socket)
+{
+    for (int i = 1; i + 1 < argc; i += 2) {
+        if (strcmp(argv[i], "--fixtures") == 0)
+            *fixtures = argv[i + 1];
+        else if (strcmp(argv[i], "--socket") == 0)
+            *socket = argv[i + 1];
+    }
+    if (!*fixtures)
+        fprintf(stderr, "usage: %s --fixtures DIR [--socket PATH]\n", argv[0]);
+    return *fixtures != NULL;
+}

@@ -26,6 +26,10 @@ uint8_t *read_fixture(const char *dir, const char *name, size_t *len);
 
 /* The JPEG decoded to packed RGB by TurboJPEG, malloc'd, its size in *w and
  * *h; NULL if it cannot be decoded. */
+/* Reads --fixtures DIR (required) and --socket PATH (optional) into *fixtures
+ * and *socket; false, with the usage on stderr, without --fixtures. */
+bool parse_test_arguments(int argc, char **argv, const char **fixtures, const char **socket);
+
 uint8_t *decode_rgb(const uint8_t *jpeg, size_t len, int *w, int *h);
 
 #endif

@@ -1496,16 +1496,8 @@ static void test_worker_stats(void)
 
 int main(int argc, char **argv)
 {
-    for (int i = 1; i + 1 < argc; i += 2) {
-        if (strcmp(argv[i], "--fixtures") == 0)
-            fixtures_dir = argv[i + 1];
-        else if (strcmp(argv[i], "--socket") == 0)
-            worker_socket = argv[i + 1];
-    }
-    if (!fixtures_dir) {
-        fprintf(stderr, "usage: %s --fixtures DIR [--socket PATH]\n", argv[0]);
+    if (!parse_test_arguments(argc, argv, &fixtures_dir, &worker_socket))
         return 2;
-    }
 
     RUN(test_status_names);
     RUN(test_connect_failure);
