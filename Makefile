@@ -7,6 +7,7 @@ VENV := .venv-tools
 PYTHON := $(VENV)/bin/python
 BIN := .build/$(CONFIG)
 CLIENT_VENV := .venv-client
+GRPC_VENV := .venv-grpc
 
 .PHONY: all deps models build run test test-swift test-install install uninstall bench bench-inference bench-pipeline bench-sampling venv proto conformance clean help
 
@@ -39,7 +40,7 @@ build: deps
 run: deps models build
 	$(BIN)/face-worker --models $(MODELS)
 
-test: deps models test-swift test-python test-c test-install
+test: deps models test-swift test-python test-grpc test-c test-install
 
 # Installs the release worker, the models (the installed worker's default model
 # directory), the C library with its header and pkg-config file, and the
@@ -131,6 +132,21 @@ $(CLIENT_VENV)/.ok: clients/python/pyproject.toml
 test-python: deps models $(CLIENT_VENV)/.ok
 	$(SWIFT) build --product face-worker
 	$(CLIENT_VENV)/bin/python -m pytest clients/python/tests
+
+# The gRPC door, driven by grpcio with stubs grpcio-tools generates at the start of the run, beside
+# the lean socket's Python client; then nginx from Debian in front of it with TLS and client
+# certificates. Its environment holds gRPC's packages and the Python client.
+.PHONY: test-grpc
+
+$(GRPC_VENV)/.ok: tests/grpc/requirements.txt clients/python/pyproject.toml
+	python3 -m venv $(GRPC_VENV)
+	$(GRPC_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(GRPC_VENV)/bin/python -m pip install --quiet -r tests/grpc/requirements.txt -e clients/python
+	touch $@
+
+test-grpc: deps models $(GRPC_VENV)/.ok
+	$(SWIFT) build --product face-worker
+	$(GRPC_VENV)/bin/python -m pytest tests/grpc
 
 # The C client's tests, against a real face-worker, under valgrind.
 .PHONY: test-c

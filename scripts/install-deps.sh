@@ -9,6 +9,7 @@ packages=(
   libprotobuf-c-dev protobuf-c-compiler protobuf-compiler   # C client and `make proto`
   python3-venv python3-pip            # virtual environments for the benchmarks and clients
   valgrind pkg-config                 # the C client's leak-checked tests and its pkg-config file
+  nginx openssl                       # the gRPC proxy test: nginx (grpc_pass, TLS, HTTP/2) and its certificates
 )
 
 missing=()
@@ -31,5 +32,14 @@ if [ "$(id -u)" -ne 0 ]; then
   sudo=(sudo)
 fi
 export DEBIAN_FRONTEND=noninteractive
+# The tests start nginx themselves, unprivileged, with a configuration of their own; nginx's
+# package would otherwise start the system's service on port 80. While apt-get runs, a
+# policy-rc.d that says "no" keeps every package's service stopped; one already in place is kept.
+policy=/usr/sbin/policy-rc.d
+if [ ! -e "$policy" ]; then
+  trap '"${sudo[@]}" rm -f "$policy"' EXIT
+  printf '#!/bin/sh\nexit 101\n' | "${sudo[@]}" tee "$policy" >/dev/null
+  "${sudo[@]}" chmod 755 "$policy"
+fi
 "${sudo[@]}" apt-get update -q
 "${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"

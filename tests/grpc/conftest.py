@@ -1,0 +1,172 @@
+"""Fixtures: a real face-worker serving both doors, gRPC stubs generated for this run, and both clients.
+
+The worker binary is built by the repository (`swift build --product face-worker`); the fixture
+starts it with --socket (the lean socket) and --grpc-socket in a temporary directory and stops
+it with SIGTERM. The gRPC side is driven by grpcio through stubs that grpcio-tools generates
+from proto/faceworker/v1 when this file is loaded, before any test module is (so that they can
+import faceworker.v1.*), into a temporary folder removed at exit; the lean side by the
+repository's Python client, so each test can send the same thing through both doors and compare
+what comes back.
+"""
+
+from __future__ import annotations
+
+import atexit
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator, List
+
+import grpc
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "tools"))
+
+from grpc_stubs import generate  # noqa: E402
+
+import faceworker  # noqa: E402
+from faceworker._connection import Connection  # noqa: E402
+
+FIXTURES = REPO / "Tests" / "FaceDetectionTests" / "Fixtures"
+MODELS = REPO / "models"
+MODEL_FILES = [
+    "face_detection_short_range.tflite",
+    "face_detection_full_range_sparse.tflite",
+    "face_landmark.tflite",
+    "face_landmark_with_attention.tflite",
+]
+STARTUP_SECONDS = 60
+_STUBS_DIR = Path(tempfile.mkdtemp(prefix="faceworker-grpc-stubs-"))
+atexit.register(shutil.rmtree, _STUBS_DIR, ignore_errors=True)
+STUBS = generate(_STUBS_DIR)
+CALL_SECONDS = 120
+"""Every gRPC call of the tests has this deadline, so a worker that never answers fails a test
+with DEADLINE_EXCEEDED instead of hanging the suite (a debug build runs the landmark models in
+tens of milliseconds a frame)."""
+
+
+@dataclass
+class RunningWorker:
+    """A face-worker process started for the tests, with both of its sockets."""
+
+    socket_path: str
+    grpc_path: str
+    process: subprocess.Popen
+    log_path: Path
+
+    @property
+    def grpc_target(self) -> str:
+        """The address grpcio connects to."""
+        return "unix:" + self.grpc_path
+
+    def log(self) -> str:
+        """What the worker has written so far."""
+        return self.log_path.read_text(errors="replace")
+
+
+def worker_binary() -> Path:
+    """The built face-worker executable, debug build first."""
+    for configuration in ("debug", "release"):
+        candidate = REPO / ".build" / configuration / "face-worker"
+        if candidate.is_file():
+            return candidate
+    pytest.fail(
+        "no face-worker binary in .build/debug or .build/release: run `swift build --product face-worker` "
+        "at the repository root first",
+        pytrace=False,
+    )
+
+
+def _grpc_answers(target: str) -> bool:
+    with grpc.insecure_channel(target) as channel:
+        try:
+            grpc.channel_ready_future(channel).result(timeout=0.2)
+            return True
+        except grpc.FutureTimeoutError:
+            return False
+
+
+def start_worker(directory: Path, *options: str) -> RunningWorker:
+    """Starts a worker listening in ``directory`` and waits until both doors answer.
+
+    ``options`` are more command-line options, such as limits.
+    """
+    missing = [name for name in MODEL_FILES if not (MODELS / name).is_file()]
+    if missing:
+        pytest.fail(f"models missing from {MODELS.name}/: {', '.join(missing)}; run `make models`", pytrace=False)
+    socket_path = str(directory / "faceworker.sock")
+    grpc_path = str(directory / "faceworker-grpc.sock")
+    log_path = directory / "worker.log"
+    with open(log_path, "wb") as log:
+        process = subprocess.Popen(
+            [str(worker_binary()), "--socket", socket_path, "--grpc-socket", grpc_path, "--models", str(MODELS),
+             *options],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+    worker = RunningWorker(socket_path, grpc_path, process, log_path)
+    deadline = time.monotonic() + STARTUP_SECONDS
+    while True:
+        if process.poll() is not None:
+            pytest.fail(f"face-worker exited with status {process.returncode}:\n{worker.log()}", pytrace=False)
+        try:
+            faceworker.ping(socket_path)
+            if Path(grpc_path).exists() and _grpc_answers(worker.grpc_target):
+                return worker
+        except faceworker.WorkerNotRunningError:
+            pass
+        if time.monotonic() > deadline:
+            stop_worker(worker)
+            pytest.fail(f"face-worker did not answer on both sockets within {STARTUP_SECONDS} s:\n{worker.log()}",
+                        pytrace=False)
+        time.sleep(0.05)
+
+
+def stop_worker(worker: RunningWorker) -> None:
+    """Stops the worker as an operator would: SIGTERM, then waits for it."""
+    if worker.process.poll() is None:
+        worker.process.send_signal(signal.SIGTERM)
+        try:
+            worker.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            worker.process.kill()
+            worker.process.wait()
+
+
+@pytest.fixture(scope="session")
+def worker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningWorker]:
+    """The worker most tests share."""
+    running = start_worker(tmp_path_factory.mktemp("worker"))
+    yield running
+    stop_worker(running)
+
+
+@pytest.fixture
+def stub(worker: RunningWorker) -> Iterator:
+    """A FaceWorkerStub on a fresh channel to the shared worker's gRPC socket."""
+    with grpc.insecure_channel(worker.grpc_target) as channel:
+        yield STUBS.service_grpc.FaceWorkerStub(channel)
+
+
+@pytest.fixture
+def lean(worker: RunningWorker) -> Iterator[Connection]:
+    """A connection of the lean socket's Python client to the shared worker."""
+    connection = Connection(worker.socket_path)
+    yield connection
+    connection.close()
+
+
+def fixture_bytes(name: str) -> bytes:
+    """The bytes of a committed fixture photograph."""
+    return (FIXTURES / name).read_bytes()
+
+
+def video_frames() -> List[bytes]:
+    """The synthetic video's JPEG frames, in order."""
+    return [path.read_bytes() for path in sorted((FIXTURES / "video").glob("frame_*.jpg"))]

@@ -1,0 +1,126 @@
+"""The worker's limits hold for gRPC as for the lean socket, with the same codes and words: one
+worker for the session limit, one with small limits for everything else."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+import grpc
+import pytest
+
+from faceworker import FaceWorkerError
+from faceworker._connection import Connection
+from faceworker.v1 import faceworker_pb2 as pb
+
+from conftest import CALL_SECONDS, STUBS, RunningWorker, fixture_bytes, start_worker, stop_worker, video_frames
+from doors import LeanSession, SessionStream, grpc_code
+from hostile_jpeg import replacing_size
+from same import assert_same_outcomes
+
+MAX_MESSAGE_BYTES = 200_000
+
+
+def channel_stub(worker: RunningWorker):
+    channel = grpc.insecure_channel(worker.grpc_target)
+    return channel, STUBS.service_grpc.FaceWorkerStub(channel)
+
+
+@pytest.fixture(scope="module")
+def small_worker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningWorker]:
+    running = start_worker(tmp_path_factory.mktemp("limits"), "--max-queued-frames", "1", "--threads", "1",
+                           "--max-pixels", "300000", "--max-subscribers-per-session", "1",
+                           "--max-message-bytes", str(MAX_MESSAGE_BYTES))
+    yield running
+    stop_worker(running)
+
+
+@pytest.fixture
+def small_stub(small_worker):
+    channel, stub = channel_stub(small_worker)
+    with channel:
+        yield stub
+
+
+def test_the_worker_wide_session_limit_ends_the_call_as_it_refuses_a_lean_open(tmp_path):
+    worker = start_worker(tmp_path, "--max-sessions", "2")
+    channel, stub = channel_stub(worker)
+    try:
+        with LeanSession(worker.socket_path) as first, LeanSession(worker.socket_path):
+            with pytest.raises(grpc.RpcError) as through_grpc, SessionStream(stub) as stream:
+                stream.open()
+            with pytest.raises(FaceWorkerError) as through_lean:
+                LeanSession(worker.socket_path)
+            first.close()
+            with SessionStream(stub) as stream:
+                stream.open()
+                assert stream.process(pb.Frame(jpeg=fixture_bytes("astronaut.jpg"))).kind == "result"
+    finally:
+        channel.close()
+        stop_worker(worker)
+
+    assert grpc_code(through_grpc.value) == through_lean.value.code == pb.Status.RESOURCE_EXHAUSTED
+    assert through_grpc.value.details() == through_lean.value.message
+    assert "--max-sessions" in through_lean.value.message
+
+
+def test_too_many_waiting_frames_get_the_lean_sockets_error_in_the_stream(small_stub, small_worker):
+    frames = [pb.Frame(jpeg=jpeg, timestamp_ms=index) for index, jpeg in enumerate(video_frames()[:12])]
+    options = pb.SessionOptions(running_mode=pb.RUNNING_MODE_VIDEO, output_face_mesh=True)
+    with LeanSession(small_worker.socket_path, options) as lean:
+        futures = [lean.submit(frame) for frame in frames]
+        through_lean = [lean.outcome(future) for future in futures]
+    with SessionStream(small_stub) as stream:
+        stream.open(options)
+        for frame in frames:
+            stream.send(frame=frame)
+        stream.half_close()
+        through_grpc = [stream.outcome() for _ in frames]
+        assert stream.rest() == []
+
+    assert [o.timestamp_ms for o in through_grpc] == [f.timestamp_ms for f in frames], "answered in order"
+    for outcomes in (through_grpc, through_lean):
+        assert {o.kind for o in outcomes} == {"result", "error"}
+    # Which frames find the queue full depends on timing; the refusal does not.
+    refusals = {(o.code, o.message) for o in through_grpc + through_lean if o.kind == "error"}
+    assert len(refusals) == 1, refusals
+    ((code, message),) = refusals
+    assert code == pb.Status.RESOURCE_EXHAUSTED and "--max-queued-frames" in message
+
+
+def test_the_max_pixels_flag_applies_alike(small_stub, small_worker):
+    big = pb.Frame(jpeg=replacing_size(fixture_bytes("astronaut.jpg"), 1000, 1000))
+    with SessionStream(small_stub) as stream, LeanSession(small_worker.socket_path) as lean:
+        stream.open()
+        through_grpc, through_lean = stream.process(big), lean.process(big)
+
+    assert_same_outcomes([through_grpc], [through_lean])
+    assert through_grpc.code == pb.Status.RESOURCE_EXHAUSTED and "300000" in through_grpc.message
+
+
+def test_a_message_over_the_maximum_ends_the_call_with_resource_exhausted(small_stub):
+    oversized = pb.Frame(raw=pb.RawImage(format=pb.PIXEL_FORMAT_RGB, width=512, height=512, data=bytes(512 * 512 * 3)))
+    with SessionStream(small_stub) as stream:
+        stream.open()
+        stream.send(frame=oversized)
+        with pytest.raises(grpc.RpcError) as raised:
+            stream.next()
+
+    assert raised.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+    assert str(MAX_MESSAGE_BYTES) in raised.value.details()
+    assert small_stub.Ping(pb.PingRequest(payload=b"still here"), timeout=CALL_SECONDS).payload == b"still here"
+
+
+def test_more_subscribers_than_allowed_ends_the_subscribe_call_as_the_lean_one_is_refused(small_stub, small_worker):
+    subscriber = Connection(small_worker.socket_path)
+    with LeanSession(small_worker.socket_path, name="popular"):
+        first = small_stub.Subscribe(pb.SubscribeRequest(name="popular"), timeout=CALL_SECONDS)
+        assert next(first).WhichOneof("kind") == "subscribed"
+        with pytest.raises(grpc.RpcError) as through_grpc:
+            next(small_stub.Subscribe(pb.SubscribeRequest(name="popular"), timeout=CALL_SECONDS))
+        with pytest.raises(FaceWorkerError) as through_lean:
+            subscriber.call(pb.ClientMessage(subscribe=pb.SubscribeRequest(name="popular")))
+        first.cancel()
+    subscriber.close()
+
+    assert grpc_code(through_grpc.value) == through_lean.value.code == pb.Status.RESOURCE_EXHAUSTED
+    assert through_grpc.value.details() == through_lean.value.message
