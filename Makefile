@@ -20,7 +20,7 @@ help:
 	@echo "make uninstall        remove what make install installed (same DESTDIR and PREFIX)"
 	@echo "make bench            the worker against MediaPipe: DESIGN.md's P1, P2 (5 worker starts; also through"
 	@echo "                      the Python client), P4, P5, P6, P7 (most live streams),"
-	@echo "                      P8 (raw frames, shared memory), P9 (subscribers); 5 to 9 minutes"
+	@echo "                      P8 (raw frames, shared memory), P9 (subscribers), P1, P2, P6 through gRPC; 5 to 10 minutes"
 	@echo "make bench-inference  per-model invoke time: ours against LiteRT (1 and 2 threads)"
 	@echo "make bench-pipeline   per-frame pipeline time on a 640x360 JPEG video: ours vs MediaPipe Python,"
 	@echo "                      then the frame-to-tensor crop times"
@@ -108,12 +108,14 @@ bench-sampling: deps venv
 	$(PYTHON) tools/bench_pipeline.py --sampling-only --ours .build/release/pipeline-bench
 
 # One run, one table; the latency histogram goes to out/. The Python client's row runs the
-# client from its own environment, the one test-python uses.
-bench: deps models venv $(CLIENT_VENV)/.ok
+# client from its own environment, the one test-python uses; the gRPC rows run grpcio from the
+# one test-grpc uses (the tools' MediaPipe pins a protobuf too old for grpcio-tools' stubs).
+bench: deps models venv $(CLIENT_VENV)/.ok $(GRPC_VENV)/.ok
 	$(SWIFT) build -c release --product face-worker
 	$(MAKE) -C clients/c build/face-bench
 	$(PYTHON) tools/bench.py --worker .build/release/face-worker --face-bench clients/c/build/face-bench \
-		--client-python $(CLIENT_VENV)/bin/python --result-cost clients/python/benchmarks/result_cost.py \
+		--client-python $(CLIENT_VENV)/bin/python --grpc-python $(GRPC_VENV)/bin/python \
+		--result-cost clients/python/benchmarks/result_cost.py \
 		--models $(MODELS) --frames Tests/FaceDetectionTests/Fixtures/video --png out/bench-latency.png
 
 clean:

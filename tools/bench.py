@@ -38,6 +38,10 @@ per performance goal of DESIGN.md:
 * P9    one named 30 fps live stream followed by 8 subscriber processes: the worst subscriber's
         p99 from the producer's send, minus the producer's own p99, and results lost
         (bench_shared.py says how the clocks are read).
+* gRPC  P1's and P2's workloads and P6's empty Ping through the worker's gRPC socket with grpcio,
+        against the same through the lean socket with the Python client, alternating on one
+        fresh worker (bench_grpc.py, run in the gRPC tests' environment --grpc-python): the
+        ratios, gRPC over lean.
 
 P1, P2 and P2py are measured on --starts separate worker processes, each started fresh. On each,
 every side is measured --rounds times, the sides alternating (MediaPipe, face-bench, and for P2
@@ -51,7 +55,7 @@ The latency histogram of the kept rounds of every start, ours against MediaPipe,
 p1_ratio and p2_ratio (medians over the starts, with _min and _max), p2_python_ratio,
 p4_p99_ms, p4_answered (a share, 0 to 1), p4_errors, p5_ratio, p6_us, p7_streams,
 p7_mediapipe_processes, p8_ratio_1080p_nv12, p8_ratio_2160p_rgb, p8_transfer_ms_max (shared memory),
-p9_p99_extra_ms, p9_lost, and the figures behind them.
+p9_p99_extra_ms, p9_lost, p1_grpc_ratio, p2_grpc_ratio, p6_grpc_us, and the figures behind them.
 """
 
 import argparse
@@ -82,6 +86,7 @@ BUSY_POLL_US = 50
 P4_ANSWERED_GOAL = 0.99
 P7_STREAMS_GOAL = 16
 PYTHON_RESULT_GOAL_US = 300
+GRPC_RATIO_GOAL = 1.2
 CLIENT_TIMEOUT_S = 600
 REPOSITORY = Path(__file__).resolve().parent.parent
 
@@ -204,6 +209,29 @@ def python_result_cost(client_python, script):
         fail(f"{' '.join(command)} printed no python_result_us: {result}")
 
 
+def measure_grpc(args, scratch):
+    """P1, P2 and P6 through the gRPC socket and the lean socket of one fresh worker (bench_grpc.py)."""
+    with Worker(args.worker, args.models, scratch, grpc=True) as worker:
+        command = [str(args.grpc_python), str(Path(__file__).with_name("bench_grpc.py")),
+                   "--socket", str(worker.socket), "--grpc-socket", str(worker.grpc_socket),
+                   "--frames", str(args.frames), "--warmup", str(args.warmup), "--iterations", str(args.iterations),
+                   "--rounds", str(args.rounds)]
+        return run_json(command, CLIENT_TIMEOUT_S)
+
+
+def grpc_rows(measured):
+    rows = []
+    for key, label in (("p1", "P1 detection only"), ("p2", "P2 whole pipeline")):
+        ours, lean, ratio = measured[f"{key}_grpc"], measured[f"{key}_lean"], measured[f"{key}_grpc_ratio"]
+        rows.append((f"{key.upper()}grpc", f"{label}, round trip p50: grpcio / lean Python client",
+                     f"{ours['median_ms']:.3f} ms", f"lean {lean['median_ms']:.3f} ms", f"{ratio:.3f}",
+                     f"<= {GRPC_RATIO_GOAL}x", verdict(ratio <= GRPC_RATIO_GOAL)))
+    p6, p6_lean = measured["p6_grpc_us"], measured["p6_lean_us"]
+    rows.append(("P6grpc", "empty Ping round trip p50: grpcio unary / lean Python client", f"{p6:.1f} us",
+                 f"lean {p6_lean:.1f} us", f"{p6 / p6_lean:.3f}", "-", ""))
+    return rows
+
+
 def write_histogram(path, panels):
     import matplotlib
     matplotlib.use("Agg")
@@ -290,6 +318,8 @@ def main():
     parser.add_argument("--face-bench", type=Path, required=True, help="the face-bench executable")
     parser.add_argument("--client-python", type=Path, required=True,
                         help="the Python of an environment with the faceworker client installed (.venv-client)")
+    parser.add_argument("--grpc-python", type=Path, required=True,
+                        help="the Python of an environment with grpcio, grpcio-tools and the client (.venv-grpc)")
     parser.add_argument("--result-cost", type=Path,
                         default=REPOSITORY / "clients/python/benchmarks/result_cost.py",
                         help="the Python client's result-cost script")
@@ -311,6 +341,8 @@ def main():
         require_executable(executable, "bench")
     if not args.client_python.is_file():
         fail(f"{args.client_python} is missing; `make bench` builds .venv-client with the Python client")
+    if not args.grpc_python.is_file():
+        fail(f"{args.grpc_python} is missing; `make bench` builds .venv-grpc with grpcio and the Python client")
 
     progress = Progress()
     frames = read_frames(args.frames)
@@ -350,6 +382,8 @@ def main():
         with Worker(args.worker, args.models, scratch) as worker:
             subscribed = measure_subscribers(FaceBench(args.face_bench, args.frames, worker), scratch, args.warmup)
         progress("measured P9 (subscribers)")
+        through_grpc = measure_grpc(args, scratch)
+        progress("measured P1, P2 and P6 through gRPC")
     result_us = python_result_cost(args.client_python, args.result_cost)
     progress(f"Python client's result cost: {result_us:.1f} us")
 
@@ -401,6 +435,10 @@ def main():
         "p7_mediapipe_p99_ms": round(peer_streams.best.p99_ms, 3) if peer_streams.best else None,
         "p7_mediapipe_answered": round(peer_streams.best.answered, 4) if peer_streams.best else None,
         **p8_keys(raw_rows), **p9_keys(subscribed),
+        "p1_grpc_ratio": through_grpc["p1_grpc_ratio"], "p2_grpc_ratio": through_grpc["p2_grpc_ratio"],
+        "p6_grpc_us": through_grpc["p6_grpc_us"], "p6_grpc_lean_us": through_grpc["p6_lean_us"],
+        "p1_grpc_ms": through_grpc["p1_grpc"]["median_ms"], "p1_grpc_lean_ms": through_grpc["p1_lean"]["median_ms"],
+        "p2_grpc_ms": through_grpc["p2_grpc"]["median_ms"], "p2_grpc_lean_ms": through_grpc["p2_lean"]["median_ms"],
         "histogram": str(args.png),
         "python_result_us": round(result_us, 2),
     }
@@ -435,6 +473,7 @@ def main():
         ("", "  the count above it, which missed the bar", ours_missed, peer_missed, "", "", ""),
         *p8_table_rows(raw_rows, verdict),
         *p9_table_rows(subscribed, verdict),
+        *grpc_rows(through_grpc),
     ])
     print()
     print(stage_line("P1 ours (the start with the median P2 ratio)", typical.p1_ours.detail))
@@ -467,6 +506,13 @@ def main():
     print(f"P9: the producer sent {subscribed.producer['sent']} frames, {subscribed.producer['answered']} answered; "
           f"{SUBSCRIBERS} subscribers' p99 from the producer's send (CLOCK_REALTIME): "
           + ", ".join(f"{p:.2f}" for p in subscribed.subscriber_p99_ms) + " ms")
+    print(f"gRPC: one fresh worker, both doors alternating, {args.rounds} rounds of {n} frames each, best round "
+          f"kept; transport and client (round trip minus the worker's total) P1 "
+          f"{through_grpc['p1_grpc']['overhead_median_ms']:.3f} ms through gRPC against "
+          f"{through_grpc['p1_lean']['overhead_median_ms']:.3f} lean, P2 "
+          f"{through_grpc['p2_grpc']['overhead_median_ms']:.3f} against {through_grpc['p2_lean']['overhead_median_ms']:.3f}; "
+          f"faces found through gRPC {through_grpc['p1_grpc']['faces']} (P1) and {through_grpc['p2_grpc']['faces']} (P2) "
+          f"in {through_grpc['p2_grpc']['frames']} frames each")
     print(f"latency histogram: {args.png}")
     print(json.dumps(summary, separators=(",", ":")))
 

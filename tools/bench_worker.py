@@ -13,20 +13,24 @@ RUN_TIMEOUT_S = 900
 
 
 class Worker:
-    """A face-worker on a socket of its own, stopped with SIGTERM on exit."""
+    """A face-worker on a socket of its own (and with `grpc`, a gRPC socket too), stopped with
+    SIGTERM on exit."""
 
-    def __init__(self, executable, models, scratch):
+    def __init__(self, executable, models, scratch, grpc=False):
         self.socket = scratch / "faceworker.sock"
+        self.grpc_socket = scratch / "faceworker-grpc.sock" if grpc else None
         self.log_path = scratch / "worker.log"
         self._command = [str(executable), "--models", str(models), "--socket", str(self.socket),
                          "--log-level", "warning"]
+        if grpc:
+            self._command += ["--grpc-socket", str(self.grpc_socket)]
 
     def __enter__(self):
         self._log = open(self.log_path, "w")
         self.process = subprocess.Popen(self._command, stdout=self._log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + STARTUP_TIMEOUT_S
-        # The worker links its socket onto the path only once it listens.
-        while not self.socket.exists():
+        # The worker links its sockets onto their paths only once it listens.
+        while not all(path.exists() for path in self._sockets()):
             if self.process.poll() is not None:
                 fail(f"face-worker exited with status {self.process.returncode} at start:\n{self.log()}")
             if time.monotonic() > deadline:
@@ -43,8 +47,12 @@ class Worker:
             self.process.kill()
             self.process.wait()
         self._log.close()
-        # The next worker of the run links its socket onto the same path.
-        self.socket.unlink(missing_ok=True)
+        # The next worker of the run links its sockets onto the same paths.
+        for path in self._sockets():
+            path.unlink(missing_ok=True)
+
+    def _sockets(self):
+        return [self.socket] + ([self.grpc_socket] if self.grpc_socket else [])
 
     def log(self):
         return self.log_path.read_text(errors="replace")[-4000:]
