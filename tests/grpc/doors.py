@@ -53,8 +53,8 @@ class Outcome:
 
 
 def without_session(message: str, session_id: int) -> str:
-    """The message with `session_id` written as <session>, wherever it stands as a number."""
-    return re.sub(rf"\b{session_id}\b", "<session>", message)
+    """The message with "session <id>" written as "session <session>"."""
+    return re.sub(rf"\bsession {session_id}\b", "session <session>", message)
 
 
 def grpc_code(error: grpc.RpcError) -> int:
