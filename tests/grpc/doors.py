@@ -75,6 +75,8 @@ class SessionStream:
 
     def __exit__(self, *exc) -> None:
         self.call.cancel()
+        # Lets grpcio's sending thread, waiting on the queue, end.
+        self._requests.put(_END)
 
     def send(self, **kind) -> None:
         """Sends one SessionRequest with the given kind (open=, frame=, reset=)."""
