@@ -143,7 +143,9 @@ let package = Package(
         .testTarget(
             name: "FaceWorkerTests",
             dependencies: [
-                "FaceDetection", "FaceWorker", "FaceWorkerClient", "FaceWorkerProtocol", "Imaging", "ImagingTesting", "SeededRandom",
+                "FaceDetection", "FaceWorker", "FaceWorkerClient", "FaceWorkerGRPC", "FaceWorkerProtocol", "Imaging", "ImagingTesting", "SeededRandom",
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "GRPCNIOTransportHTTP2Posix", package: "grpc-swift-nio-transport"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),

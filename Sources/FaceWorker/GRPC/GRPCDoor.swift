@@ -31,7 +31,7 @@ final class GRPCDoor: Sendable {
     ///
     /// - Throws: `WorkerStartupError` when a live worker answers on `path`,
     ///   the path is not usable, or the listener cannot be bound.
-    static func open(at path: String, worker: WorkerContext, group: MultiThreadedEventLoopGroup) async throws -> GRPCDoor {
+    static func open(at path: String, worker: WorkerContext) async throws -> GRPCDoor {
         let configuration = worker.configuration
         let streams = GRPCStreams()
         let service = FaceWorkerService(worker: worker, streams: streams)
@@ -45,8 +45,10 @@ final class GRPCDoor: Sendable {
         let (socketFile, (server, serving)) = try await SocketFile.publish(
             at: path, mode: configuration.socketMode,
             listen: { address in
+                // On NIO's process-wide event loops, which are never shut down: the
+                // transport still hands them work after `serve()` has returned.
                 let transport = HTTP2ServerTransport.Posix(
-                    address: .unixDomainSocket(path: address.pathname ?? path), transportSecurity: .plaintext, config: config, eventLoopGroup: group)
+                    address: .unixDomainSocket(path: address.pathname ?? path), transportSecurity: .plaintext, config: config)
                 let server = GRPCServer(transport: transport, services: [service])
                 let serving = Task {
                     do {
@@ -72,18 +74,24 @@ final class GRPCDoor: Sendable {
         return GRPCDoor(server: server, serving: serving, socketFile: socketFile, streams: streams, logger: logger)
     }
 
-    /// Removes the socket, refuses new calls, and asks every Session stream
-    /// to drain: the frames it read are answered, then it ends with
-    /// UNAVAILABLE. Calls still open after `timeout` are cut off.
+    /// Removes the socket and asks every Session stream to drain: the frames
+    /// it read are answered, then it ends with UNAVAILABLE. Then stops the
+    /// server, which cancels the calls still open. Whatever is still open
+    /// after `timeout` is cut off.
     func shutdown(timeout: Duration) async {
         socketFile.remove()
-        server.beginGracefulShutdown()
         streams.drainAll()
-        let serving = serving
+        let (server, serving, streams) = (server, serving, streams)
         await withTaskGroup(of: Void.self) { waits in
-            waits.addTask { await serving.value }
+            waits.addTask {
+                // Stopping the server cancels its calls, so the streams drain first.
+                await streams.waitUntilEmpty()
+                server.beginGracefulShutdown()
+                await serving.value
+            }
             waits.addTask { try? await Task.sleep(for: timeout) }
             await waits.next()
+            server.beginGracefulShutdown()
             serving.cancel()
             waits.cancelAll()
         }

@@ -7,6 +7,7 @@ final class GRPCStreams: Sendable {
         var lastID: UInt64 = 0
         var drains: [UInt64: @Sendable () -> Void] = [:]
         var draining = false
+        var emptied: [CheckedContinuation<Void, Never>] = []
     }
 
     private let state = Mutex(State())
@@ -25,7 +26,25 @@ final class GRPCStreams: Sendable {
 
     /// Removes a stream that ended.
     func remove(_ id: UInt64) {
-        _ = state.withLock { $0.drains.removeValue(forKey: id) }
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.drains[id] = nil
+            guard state.drains.isEmpty else { return [] }
+            defer { state.emptied = [] }
+            return state.emptied
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Returns once no stream is open.
+    func waitUntilEmpty() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let empty = state.withLock { state -> Bool in
+                guard !state.drains.isEmpty else { return true }
+                state.emptied.append(continuation)
+                return false
+            }
+            if empty { continuation.resume() }
+        }
     }
 
     /// Asks every stream, open now or opened later, to drain.

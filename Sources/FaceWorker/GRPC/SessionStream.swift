@@ -76,7 +76,12 @@ struct SessionStream {
         }
         defer { calls.end() }
         var iterator = requests.makeAsyncIterator()
-        guard case .open(let open)? = try? await iterator.next()?.kind else {
+        let first = try? await iterator.next()
+        guard !progress.isDraining else {
+            outbox.sendAndClose(.failure(callID: openCallID, CallError(.unavailable, "the worker is shutting down")))
+            return
+        }
+        guard case .open(let open)? = first?.kind else {
             outbox.sendAndClose(.failure(callID: openCallID, CallError(.failedPrecondition,
                 "the first request of a Session stream must be `open` (an OpenSessionRequest with the session's options); frames and resets follow it")))
             return

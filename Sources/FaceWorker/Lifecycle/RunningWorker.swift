@@ -86,7 +86,7 @@ final class RunningWorker: Sendable {
         let grpcDoor: GRPCDoor?
         do {
             if let path = configuration.grpcSocketPath {
-                grpcDoor = try await GRPCDoor.open(at: path, worker: context, group: group)
+                grpcDoor = try await GRPCDoor.open(at: path, worker: context)
             } else {
                 grpcDoor = nil
             }
