@@ -20,15 +20,17 @@ final class RunningWorker: Sendable {
     private let socketFile: SocketFile?
     private let pool: InferencePool
     private let handoff: HandoffListener
+    private let grpcDoor: GRPCDoor?
 
     private init(context: WorkerContext, group: MultiThreadedEventLoopGroup, listener: any Channel, socketFile: SocketFile?, pool: InferencePool,
-                 handoff: HandoffListener) {
+                 handoff: HandoffListener, grpcDoor: GRPCDoor?) {
         self.context = context
         self.group = group
         self.listener = listener
         self.socketFile = socketFile
         self.pool = pool
         self.handoff = handoff
+        self.grpcDoor = grpcDoor
     }
 
     /// Loads the models, publishes the socket and starts serving.
@@ -81,6 +83,18 @@ final class RunningWorker: Sendable {
             }
         let socketFile: SocketFile?
         let listener: any Channel
+        let grpcDoor: GRPCDoor?
+        do {
+            if let path = configuration.grpcSocketPath {
+                grpcDoor = try await GRPCDoor.open(at: path, worker: context)
+            } else {
+                grpcDoor = nil
+            }
+        } catch {
+            handoff.close()
+            try? await group.shutdownGracefully()
+            throw error
+        }
         do {
             if let inherited = configuration.inheritedListener {
                 socketFile = nil
@@ -93,6 +107,7 @@ final class RunningWorker: Sendable {
                 )
             }
         } catch {
+            await grpcDoor?.shutdown(timeout: .zero)
             handoff.close()
             try? await group.shutdownGracefully()
             throw error
@@ -114,11 +129,11 @@ final class RunningWorker: Sendable {
             "max_pixels": "\(limits.maxPixels)", "max_sessions": "\(limits.maxSessions)",
             "max_sessions_per_connection": "\(limits.maxSessionsPerConnection)", "max_queued_frames": "\(limits.maxQueuedFrames)",
             "max_buffers_per_connection": "\(limits.maxBuffersPerConnection)", "max_mapped_bytes_per_connection": "\(limits.maxMappedBytesPerConnection)",
-            "handoff_address": "\(handoff.address)",
+            "handoff_address": "\(handoff.address)", "grpc_socket": "\(grpcDoor?.path ?? "none")",
             "max_subscribers_per_session": "\(limits.maxSubscribersPerSession)",
             "max_subscriptions_per_connection": "\(limits.maxSubscriptionsPerConnection)", "subscriber_queue": "\(limits.subscriberQueue)",
         ])
-        return RunningWorker(context: context, group: group, listener: listener, socketFile: socketFile, pool: pool, handoff: handoff)
+        return RunningWorker(context: context, group: group, listener: listener, socketFile: socketFile, pool: pool, handoff: handoff, grpcDoor: grpcDoor)
     }
 
     /// Whether the event loop that serves connections runs a task it is
@@ -146,6 +161,7 @@ final class RunningWorker: Sendable {
         }
         let loop = listener.eventLoop
         let drained = EventLoopFuture.andAllComplete(connections.map(\.closeFuture), on: loop)
+        async let grpcDrained: Void? = grpcDoor?.shutdown(timeout: Self.drainTimeout)
         let cutOff = await withTaskGroup(of: Void.self) { waits in
             // Closing never fails, so neither does waiting for it.
             waits.addTask { try? await drained.get() }
@@ -157,6 +173,7 @@ final class RunningWorker: Sendable {
             waits.cancelAll()
             return cutOff ?? 0
         }
+        _ = await grpcDrained
         context.scheduler.stop()
         await joinInferenceThreads()
         try? await group.shutdownGracefully()
