@@ -114,8 +114,9 @@ def test_a_stream_cancelled_through_nginx_frees_its_session(remote, worker):
         time.sleep(0.02)
 
 
-# nginx answers a request without an acceptable certificate with HTTP 400 instead of passing it on,
-# which gRPC reports as INTERNAL; its log says which check failed.
+# nginx answers a request without an acceptable certificate with HTTP 400 and an HTML page instead
+# of passing it on, which grpcio reports as INTERNAL (in words that depend on which of nginx's
+# frames it reads first); nginx's log says which check failed.
 REFUSALS = {
     "no-certificate": "client sent no required SSL certificate",
     "another-authority": "client SSL certificate verify error",
@@ -133,8 +134,6 @@ def test_a_client_without_a_certificate_of_the_ca_is_refused(proxy, certificates
         with pytest.raises(grpc.RpcError) as opened, SessionStream(stub) as stream:
             stream.open()
 
-    for refused in (pinged.value, opened.value):
-        assert refused.code() == grpc.StatusCode.INTERNAL
-        assert "status: 400" in refused.details()
+    assert pinged.value.code() == opened.value.code() == grpc.StatusCode.INTERNAL
     assert REFUSALS[who] in proxy.log()
     assert faceworker.get_stats(worker.socket_path).sessions == before.sessions

@@ -129,8 +129,23 @@ def test_the_first_request_must_open_the_session(stub):
         with pytest.raises(grpc.RpcError) as raised:
             stream.next()
 
-    assert raised.value.code() in (grpc.StatusCode.FAILED_PRECONDITION, grpc.StatusCode.INVALID_ARGUMENT)
-    assert "open" in raised.value.details()
+    assert raised.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+    assert "`open`" in raised.value.details()
+
+
+def test_a_second_open_or_an_empty_request_is_refused_in_the_stream_which_goes_on(stub):
+    with SessionStream(stub) as stream:
+        opened = stream.open()
+        stream.send(open=pb.OpenSessionRequest())
+        again = stream.next()
+        stream.send()
+        empty = stream.next()
+        after = stream.process(pb.Frame(jpeg=fixture_bytes("astronaut.jpg")))
+
+    assert again.error.code == pb.Status.FAILED_PRECONDITION and "already open" in again.error.message
+    assert empty.error.code == pb.Status.UNIMPLEMENTED
+    assert again.error.session_id == empty.error.session_id == opened.session_id
+    assert after.kind == "result" and len(after.result.faces) == 1
 
 
 def test_reset_is_answered_after_the_frames_before_it_and_forgets_the_timestamps(stub):
