@@ -36,7 +36,15 @@ final class GRPCDoor: Sendable {
         let streams = GRPCStreams()
         let service = FaceWorkerService(worker: worker, streams: streams)
         var config = HTTP2ServerTransport.Posix.Config.defaults
-        config.rpc.maxRequestPayloadSize = configuration.limits.maxMessageBytes
+        let limits = configuration.limits
+        config.rpc.maxRequestPayloadSize = limits.maxMessageBytes
+        // A stream per session or subscription, as many as a connection of the worker's own socket may hold, and a few for unary calls.
+        config.http2.maxConcurrentStreams = limits.maxSessionsPerConnection + limits.maxSubscriptionsPerConnection + 8
+        let connections = worker.connections
+        config.channelDebuggingCallbacks.onAcceptTCPConnection = { channel in
+            connections.countGRPCConnection(channel)
+            return channel.eventLoop.makeSucceededVoidFuture()
+        }
         let policy = configuration.peerPolicy
         let logger = worker.logger
         config.channelDebuggingCallbacks.onAcceptHTTP2Stream = { stream in
