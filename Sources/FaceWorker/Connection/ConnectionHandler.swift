@@ -50,6 +50,7 @@ final class ConnectionHandler: ChannelInboundHandler {
         self.outbox = outbox
         guard worker.configuration.peerPolicy.allows(peer) else {
             logger.notice("connection refused", metadata: ["peer_pid": "\(peer.pid)", "peer_uid": "\(peer.uid)", "peer_gid": "\(peer.gid)"])
+            worker.stats.recordError(.permissionDenied)
             outbox.sendAndClose(.failure(callID: 0, CallError(.permissionDenied, "uid \(peer.uid) may not use this worker: only its own user (uid \(worker.configuration.peerPolicy.workerUID)) and users or groups allowed with --allow-uid or --allow-group may")))
             return
         }
@@ -157,7 +158,9 @@ final class ConnectionHandler: ChannelInboundHandler {
             logger.notice("connection closed inside a message", metadata: ["message": "\(error)"])
         } else if let framing = error as? FramingError {
             logger.notice("connection closed: broken framing", metadata: ["message": "\(framing)"])
-            outbox?.sendAndClose(Faceworker_V1_WorkerMessage(callID: 0, .error(Faceworker_V1_Status(framing))))
+            let status = Faceworker_V1_Status(framing)
+            worker.stats.recordError(status.code)
+            outbox?.sendAndClose(Faceworker_V1_WorkerMessage(callID: 0, .error(status)))
         } else {
             logger.debug("connection error", metadata: ["error": "\(error)"])
             context.close(promise: nil)
@@ -181,5 +184,6 @@ final class ConnectionHandler: ChannelInboundHandler {
         var metadata: Logger.Metadata = ["call": "\(callID)", "code": "\(error.code)", "message": "\(error.message)"]
         if let sessionID { metadata["session"] = "\(sessionID)" }
         logger.info("call refused", metadata: metadata)
+        worker.stats.recordError(error.code)
     }
 }

@@ -20,15 +20,17 @@ final class RunningWorker: Sendable {
     private let socketFile: SocketFile?
     private let pool: InferencePool
     private let handoff: HandoffListener
+    private let metricsServer: MetricsServer?
 
     private init(context: WorkerContext, group: MultiThreadedEventLoopGroup, listener: any Channel, socketFile: SocketFile?, pool: InferencePool,
-                 handoff: HandoffListener) {
+                 handoff: HandoffListener, metricsServer: MetricsServer?) {
         self.context = context
         self.group = group
         self.listener = listener
         self.socketFile = socketFile
         self.pool = pool
         self.handoff = handoff
+        self.metricsServer = metricsServer
     }
 
     /// Loads the models, publishes the socket and starts serving.
@@ -81,7 +83,13 @@ final class RunningWorker: Sendable {
             }
         let socketFile: SocketFile?
         let listener: any Channel
+        var metricsServer: MetricsServer?
         do {
+            if let endpoint = configuration.metrics, let metrics = context.stats.metrics {
+                metricsServer = try await MetricsServer.start(endpoint, socketMode: configuration.socketMode, logger: logger) {
+                    metrics.exposition(GaugeReading(context))
+                }
+            }
             if let inherited = configuration.inheritedListener {
                 socketFile = nil
                 listener = try await bootstrap.withBoundSocket(inherited).get()
@@ -93,6 +101,7 @@ final class RunningWorker: Sendable {
                 )
             }
         } catch {
+            await metricsServer?.stop()
             handoff.close()
             try? await group.shutdownGracefully()
             throw error
@@ -118,7 +127,8 @@ final class RunningWorker: Sendable {
             "max_subscribers_per_session": "\(limits.maxSubscribersPerSession)",
             "max_subscriptions_per_connection": "\(limits.maxSubscriptionsPerConnection)", "subscriber_queue": "\(limits.subscriberQueue)",
         ])
-        return RunningWorker(context: context, group: group, listener: listener, socketFile: socketFile, pool: pool, handoff: handoff)
+        return RunningWorker(context: context, group: group, listener: listener, socketFile: socketFile, pool: pool, handoff: handoff,
+                             metricsServer: metricsServer)
     }
 
     /// Whether the event loop that serves connections runs a task it is
@@ -138,6 +148,7 @@ final class RunningWorker: Sendable {
         context.logger.info("shutting down")
         try? await listener.close().get()
         socketFile?.remove()
+        await metricsServer?.stop()
         handoff.close()
         context.sharedSessions.stop()
         let connections = context.connections.all
