@@ -3,7 +3,8 @@ import NIOHTTP1
 
 /// Answers one HTTP request on a metrics connection, then closes it:
 /// `GET /metrics` gets the exposition, another method on /metrics 405 (with
-/// `Allow: GET`), any other path 404, a request past the size limit 431.
+/// `Allow: GET`), any other path 404, a request past the size limit 431 (and
+/// one that is not HTTP 400, from NIO's error handler).
 final class MetricsRequestHandler: ChannelInboundHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
@@ -42,6 +43,13 @@ final class MetricsRequestHandler: ChannelInboundHandler {
             return
         }
         respond(context: context, .requestHeaderFieldsTooLarge, text: "the request is too large: a scrape is GET /metrics with a few header fields\n")
+    }
+
+    /// A request the decoder cannot parse was answered 400 by NIO's error
+    /// handler before this; the connection has nothing more to say.
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        answered = true
+        context.close(promise: nil)
     }
 
     private func answer(context: ChannelHandlerContext, to head: HTTPRequestHead) {

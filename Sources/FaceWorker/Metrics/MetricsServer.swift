@@ -35,7 +35,8 @@ final class MetricsServer: Sendable {
         let gate = ConnectionGate(limit: endpoint.maxConnections)
         let timeout = TimeAmount(endpoint.requestTimeout)
         let bootstrap = ServerBootstrap(group: group)
-            .serverChannelOption(ChannelOptions.backlog, value: Int32(clamping: endpoint.maxConnections))
+            // Room for a burst past the limit, so its extra connections are closed at once rather than left to wait.
+            .serverChannelOption(ChannelOptions.backlog, value: Int32(clamping: endpoint.maxConnections * 4))
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 guard gate.enter() else { return channel.eventLoop.makeFailedFuture(ConnectionGate.Full()) }
