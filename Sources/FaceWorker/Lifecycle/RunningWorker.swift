@@ -36,8 +36,8 @@ final class RunningWorker: Sendable {
     /// Loads the models, publishes the socket and starts serving.
     ///
     /// - Throws: `WorkerStartupError` when a live worker already answers on
-    ///   the socket, a model cannot be loaded, the socket cannot be created,
-    ///   or a configuration value is out of range.
+    ///   the socket, a model cannot be loaded, the socket or the metrics
+    ///   endpoint cannot be created, or a configuration value is out of range.
     static func start(configuration: WorkerConfiguration, logger: Logger) async throws -> RunningWorker {
         try configuration.validate()
         // Refuse early, before the models are loaded, a path that cannot work or a worker already there.
