@@ -21,7 +21,6 @@ final class MetricsTests: XCTestCase {
             XCTAssertEqual(before.types[gauge], "gauge", gauge)
         }
         XCTAssertEqual(before.value("faceworker_frames_total", ["outcome": "processed"]), 0)
-        XCTAssertEqual(before.value("faceworker_connections"), 0)
         XCTAssertGreaterThan(try XCTUnwrap(before.value("faceworker_resident_memory_bytes")), Double(10 << 20), "the models alone take megabytes")
         // The checksum make models verifies for the short-range detector.
         XCTAssertEqual(before.value("faceworker_model_info", [

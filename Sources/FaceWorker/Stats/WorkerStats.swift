@@ -18,7 +18,7 @@ final class WorkerStats: Sendable {
     private let latencies = Mutex(StageLatencies())
 
     /// Counters that also feed `metrics`, when there are any.
-    init(metrics: WorkerMetrics? = nil) {
+    init(metrics: WorkerMetrics?) {
         self.metrics = metrics
     }
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 import urllib.error
 import urllib.request
 from typing import Dict, FrozenSet, Iterator, Tuple
@@ -109,6 +110,11 @@ def test_counts_and_latencies_move_as_frames_are_sent(metrics):
     )
     assert buckets[0][0] == 0.0001 and buckets[-2][0] == 1.0 and buckets[-1][0] == float("inf")
     assert [count for _, count in buckets] == sorted(count for _, count in buckets), "cumulative"
+    # The worker sees the clients' connections end a moment after they close them.
+    deadline = time.monotonic() + 10
+    while (value(after, "faceworker_connections"), value(after, "faceworker_sessions")) != (0, 0) and time.monotonic() < deadline:
+        time.sleep(0.05)
+        _, after = scrape(url)
     assert value(after, "faceworker_connections") == 0 and value(after, "faceworker_sessions") == 0
 
 
