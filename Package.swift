@@ -24,6 +24,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/grpc/grpc-swift-2", from: "2.4.3"),
         .package(url: "https://github.com/grpc/grpc-swift-nio-transport", from: "2.9.2"),
+        .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
         .package(url: "https://github.com/grpc/grpc-swift-protobuf", from: "2.4.1"),
     ],
     targets: [
@@ -49,13 +50,30 @@ let package = Package(
             ]
         ),
 
+        // The gRPC service generated from proto/faceworker/v1/faceworker_service.proto: the
+        // worker's second door, and the stubs any Swift gRPC client uses.
+        .target(
+            name: "FaceWorkerGRPC",
+            dependencies: [
+                "FaceWorkerProtocol",
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ]
+        ),
+
         // Layer 4: the server: socket, connections, sessions, scheduler, limits, stats.
         .target(
             name: "FaceWorker",
             dependencies: [
                 "FaceDetection",
+                "FaceWorkerGRPC",
                 "FaceWorkerProtocol",
                 "Imaging",
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "GRPCNIOTransportHTTP2Posix", package: "grpc-swift-nio-transport"),
+                .product(name: "NIOHPACK", package: "swift-nio-http2"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -127,7 +145,9 @@ let package = Package(
         .testTarget(
             name: "FaceWorkerTests",
             dependencies: [
-                "FaceDetection", "FaceWorker", "FaceWorkerClient", "FaceWorkerProtocol", "Imaging", "ImagingTesting", "SeededRandom",
+                "FaceDetection", "FaceWorker", "FaceWorkerClient", "FaceWorkerGRPC", "FaceWorkerProtocol", "Imaging", "ImagingTesting", "SeededRandom",
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "GRPCNIOTransportHTTP2Posix", package: "grpc-swift-nio-transport"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),

@@ -1,20 +1,26 @@
 #!/usr/bin/env bash
-# Regenerates the committed protobuf code from proto/faceworker/v1/faceworker.proto:
-#   Sources/FaceWorkerProtocol/Generated/faceworker.pb.swift   (swift-protobuf)
-#   clients/python/faceworker/_proto/faceworker_pb2.py{,i}     (protoc's Python)
-# The C client generates its protobuf-c code in its own build, not here.
+# Regenerates the committed protobuf code from proto/faceworker/v1/:
+#   Sources/FaceWorkerProtocol/Generated/faceworker.pb.swift           (swift-protobuf)
+#   Sources/FaceWorkerProtocol/Generated/faceworker_service.pb.swift   (swift-protobuf)
+#   Sources/FaceWorkerGRPC/faceworker_service.grpc.swift               (grpc-swift-protobuf)
+#   clients/python/faceworker/_proto/faceworker_pb2.py{,i}             (protoc's Python)
+# The C client generates its protobuf-c code in its own build, not here, and
+# gRPC clients generate their stubs from the .proto files themselves.
 #
-# protoc-gen-swift is built from the swift-protobuf version this package
-# resolves, so the generated code always matches the runtime it links against.
-# The build is slow the first time (minutes) and incremental afterwards.
-# Set PROTOC_GEN_SWIFT to use an already built plugin instead.
+# protoc-gen-swift and protoc-gen-grpc-swift-2 are built from the
+# swift-protobuf and grpc-swift-protobuf versions this package resolves, so
+# the generated code always matches the runtime it links against. The builds
+# are slow the first time (minutes) and incremental afterwards. Set
+# PROTOC_GEN_SWIFT and PROTOC_GEN_GRPC_SWIFT to use already built plugins.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 
 PROTO_ROOT=proto
 PROTO_FILE=faceworker/v1/faceworker.proto
+SERVICE_FILE=faceworker/v1/faceworker_service.proto
 SWIFT_OUT=Sources/FaceWorkerProtocol/Generated
+GRPC_OUT=Sources/FaceWorkerGRPC
 PYTHON_OUT=clients/python/faceworker/_proto
 PLUGIN_SCRATCH=.build-protoc
 SWIFT=${SWIFT:-swift}
@@ -24,24 +30,36 @@ if ! command -v protoc >/dev/null 2>&1; then
   exit 1
 fi
 
-plugin=${PROTOC_GEN_SWIFT:-}
-if [ -z "$plugin" ]; then
-  "$SWIFT" package resolve
+# Builds the plugin `product` of the resolved package `identity` (unless `preset`
+# names one already built) and prints its path.
+build_plugin() {
+  local identity=$1 product=$2 preset=$3
+  if [ -n "$preset" ]; then
+    echo "$preset"
+    return
+  fi
+  "$SWIFT" package resolve >&2
   read -r checkout version < <("$SWIFT" package show-dependencies --format json |
     python3 -c 'import json, sys
-deps = json.load(sys.stdin)["dependencies"]
-d = next(d for d in deps if d["identity"] == "swift-protobuf")
-print(d["path"], d["version"])')
-  echo "Building protoc-gen-swift $version (the first build takes several minutes)"
-  "$SWIFT" build -c release --package-path "$checkout" --scratch-path "$PLUGIN_SCRATCH" \
-    --product protoc-gen-swift
-  plugin=$PLUGIN_SCRATCH/release/protoc-gen-swift
-fi
+def walk(deps):
+    for d in deps:
+        yield d
+        yield from walk(d["dependencies"])
+d = next(d for d in walk(json.load(sys.stdin)["dependencies"]) if d["identity"] == sys.argv[1])
+print(d["path"], d["version"])' "$identity")
+  echo "Building $product $version (the first build takes several minutes)" >&2
+  "$SWIFT" build -c release --package-path "$checkout" --scratch-path "$PLUGIN_SCRATCH-$identity" \
+    --product "$product" >&2
+  echo "$PLUGIN_SCRATCH-$identity/release/$product"
+}
+
+plugin=$(build_plugin swift-protobuf protoc-gen-swift "${PROTOC_GEN_SWIFT:-}")
+grpc_plugin=$(build_plugin grpc-swift-protobuf protoc-gen-grpc-swift-2 "${PROTOC_GEN_GRPC_SWIFT:-}")
 
 # Generate into a scratch folder first, so a failure leaves the committed code untouched.
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-mkdir -p "$work/swift" "$work/python"
+mkdir -p "$work/swift" "$work/grpc" "$work/python"
 
 protoc -I "$PROTO_ROOT" \
   --plugin=protoc-gen-swift="$plugin" \
@@ -52,8 +70,24 @@ protoc -I "$PROTO_ROOT" \
   --pyi_out="$work/python" \
   "$PROTO_ROOT/$PROTO_FILE"
 
-mkdir -p "$SWIFT_OUT" "$PYTHON_OUT"
+protoc -I "$PROTO_ROOT" \
+  --plugin=protoc-gen-swift="$plugin" \
+  --swift_out="$work/swift" \
+  --swift_opt=Visibility=Public \
+  --swift_opt=FileNaming=DropPath \
+  --plugin=protoc-gen-grpc-swift="$grpc_plugin" \
+  --grpc-swift_out="$work/grpc" \
+  --grpc-swift_opt=Visibility=Public \
+  --grpc-swift_opt=FileNaming=DropPath \
+  --grpc-swift_opt=Server=true \
+  --grpc-swift_opt=Client=true \
+  --grpc-swift_opt=ExtraModuleImports=FaceWorkerProtocol \
+  "$PROTO_ROOT/$SERVICE_FILE"
+
+mkdir -p "$SWIFT_OUT" "$GRPC_OUT" "$PYTHON_OUT"
 cp "$work/swift/faceworker.pb.swift" "$SWIFT_OUT/faceworker.pb.swift"
+cp "$work/swift/faceworker_service.pb.swift" "$SWIFT_OUT/faceworker_service.pb.swift"
+cp "$work/grpc/faceworker_service.grpc.swift" "$GRPC_OUT/faceworker_service.grpc.swift"
 # protoc names the Python module after the .proto path (faceworker.v1.faceworker_pb2),
 # but it is installed as faceworker._proto.faceworker_pb2; classes must carry the real
 # module name or pickling them (multiprocessing, for one) fails.
@@ -72,4 +106,4 @@ The code comes from protoc 3.21 and needs the `protobuf` runtime 3.20 or newer
 """
 EOF
 
-echo "Generated $SWIFT_OUT/faceworker.pb.swift and $PYTHON_OUT/faceworker_pb2.py(i) with $(protoc --version)"
+echo "Generated $SWIFT_OUT/faceworker{,_service}.pb.swift, $GRPC_OUT/faceworker_service.grpc.swift and $PYTHON_OUT/faceworker_pb2.py(i) with $(protoc --version)"

@@ -36,6 +36,11 @@ struct FaceWorkerCommand: AsyncParsableCommand {
     var socket: String = WorkerSocket.path()
 
     @Option(help: ArgumentHelp(
+        "Also serve the gRPC service faceworker.v1.FaceWorker (proto/faceworker/v1/faceworker_service.proto) over HTTP/2 on this Unix socket.",
+        discussion: "For any gRPC client or proxy (grpcio, grpc-go, grpcurl, nginx's grpc_pass): the same sessions, limits and peer checks as --socket, a session per bidirectional stream; shared-memory frames need --socket. The file gets --socket-mode. Off by default."))
+    var grpcSocket: String?
+
+    @Option(help: ArgumentHelp(
         "Directory holding the four .tflite model files (`make models` fetches them).",
         discussion: "Default: share/faceworker/models beside the directory of the executable, where `make install` puts them, when it exists; else ./models."))
     var models: String?
@@ -121,6 +126,7 @@ struct FaceWorkerCommand: AsyncParsableCommand {
     func run() async throws {
         var configuration = WorkerConfiguration(socketPath: socket, modelsDirectory: models ?? Self.defaultModelsDirectory())
         configuration.inferenceThreads = threads
+        configuration.grpcSocketPath = grpcSocket
         configuration.limits.maxMessageBytes = maxMessageBytes
         configuration.limits.maxPixels = maxPixels
         configuration.limits.maxSessions = maxSessions

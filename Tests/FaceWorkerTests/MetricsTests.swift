@@ -1,6 +1,9 @@
 import FaceWorkerClient
+import FaceWorkerGRPC
 import FaceWorkerProtocol
 import Foundation
+import GRPCCore
+import GRPCNIOTransportHTTP2Posix
 import XCTest
 
 /// The metrics endpoint an operator's Prometheus scrapes: what it reports,
@@ -100,6 +103,34 @@ final class MetricsTests: XCTestCase {
         XCTAssertEqual(scrape.value(Self.stageSeconds + "_count", ["mode": "live_stream", "stage": "detect"]), Double(processed))
         XCTAssertEqual(scrape.value(Self.stageSeconds + "_count", ["mode": "image", "stage": "detect"]), 0)
         XCTAssertEqual(scrape.value("faceworker_sessions"), 1, "the video session is still open")
+    }
+
+    func testFramesThroughTheGRPCDoorAreCountedToo() async throws {
+        let directory = try WorkerProcess.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let grpc = "\(directory)/grpc.sock"
+        let (worker, metrics) = try await startMetricsWorker(["--grpc-socket", grpc])
+        XCTAssertTrue(FileManager.default.fileExists(atPath: grpc), worker.log)
+        let frames = try TestPaths.videoFrames().prefix(3)
+        let answers = try await withGRPCClient(transport: .http2NIOPosix(target: .unixDomainSocket(path: grpc), transportSecurity: .plaintext)) { client in
+            try await Faceworker_V1_FaceWorker.Client(wrapping: client).session { writer in
+                try await writer.write(.with { $0.open.options = Expect.options(.video) })
+                for (index, jpeg) in frames.enumerated() {
+                    try await writer.write(.with { request in
+                        request.frame.jpeg = jpeg
+                        request.frame.timestampMs = Int64(index) * 33
+                    })
+                }
+            } onResponse: { response in
+                var count = 0
+                for try await _ in response.messages { count += 1 }
+                return count
+            }
+        }
+        XCTAssertEqual(answers, 1 + frames.count, "opened, then one result a frame")
+        let scrape = try HTTPConnection.scrape(metrics)
+        XCTAssertEqual(scrape.value("faceworker_frames_total", ["outcome": "processed"]), Double(frames.count))
+        XCTAssertEqual(scrape.value(Self.stageSeconds + "_count", ["mode": "video", "stage": "total"]), Double(frames.count))
     }
 
     func testTheAnswerIsPrometheusTextFormatAndTheConnectionCloses() async throws {

@@ -17,6 +17,9 @@ public struct WorkerConfiguration: Sendable {
     public var limits = WorkerLimits()
     /// Which peers may connect besides the worker's own user.
     public var peerPolicy: PeerPolicy
+    /// Where the gRPC door listens (faceworker.v1.FaceWorker over HTTP/2 on a
+    /// Unix socket); nil: no gRPC door.
+    public var grpcSocketPath: String?
     /// A listening socket a service manager passed (socket activation), served
     /// instead of binding `socketPath`, and left in place on exit.
     public var inheritedListener: Int32?

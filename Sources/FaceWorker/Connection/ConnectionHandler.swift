@@ -1,11 +1,12 @@
 import FaceDetection
 import FaceWorkerProtocol
+import Imaging
 import Logging
 import NIOCore
 
-/// One client connection: checks the peer, reads calls, answers them or
-/// hands their frames to the scheduler, and frees the connection's sessions
-/// when it ends.
+/// One connection of the worker's own socket: checks the peer, decodes its
+/// calls and hands them to the connection's `ClientCalls`, and frees what the
+/// connection held when it ends.
 ///
 /// Lives on the connection's event loop; Ping and GetStats are answered there
 /// at once, without a thread hop.
@@ -21,16 +22,8 @@ final class ConnectionHandler: ChannelInboundHandler {
     let id: UInt64
     let peer: PeerCredentials
     var logger: Logger
-    /// The connection's sessions, whose state the scheduler keeps; a closed
-    /// session leaves at once, so later frames for it are NOT_FOUND.
-    var sessions: [UInt64: SessionChannel] = [:]
-    /// The connection's subscriptions to other connections' sessions.
-    let subscriptions = ConnectionSubscriptions()
-    var outbox: Outbox?
-    var admission: FrameAdmission?
-    /// The connection's shared-memory buffers.
-    let buffers: BufferTable
-    private var admitted = false
+    /// The connection's sessions, subscriptions and buffers, once admitted.
+    private var calls: ClientCalls?
     private var draining = false
     private var needsFlush = false
 
@@ -40,85 +33,60 @@ final class ConnectionHandler: ChannelInboundHandler {
         id = worker.makeConnectionID()
         logger = worker.logger
         logger[metadataKey: "connection"] = "\(id)"
-        let limits = worker.configuration.limits
-        buffers = BufferTable(maxBuffers: limits.maxBuffersPerConnection, maxMappedBytes: limits.maxMappedBytesPerConnection,
-                              counters: worker.sharedMemory.counters, logger: logger)
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        let outbox = Outbox(channel: context.channel)
-        self.outbox = outbox
-        guard worker.configuration.peerPolicy.allows(peer) else {
+        let outbox = Outbox(connection: context.channel)
+        if let refusal = worker.configuration.peerPolicy.refusal(of: peer) {
             logger.notice("connection refused", metadata: ["peer_pid": "\(peer.pid)", "peer_uid": "\(peer.uid)", "peer_gid": "\(peer.gid)"])
-            worker.stats.recordError(.permissionDenied)
-            outbox.sendAndClose(.failure(callID: 0, CallError(.permissionDenied, "uid \(peer.uid) may not use this worker: only its own user (uid \(worker.configuration.peerPolicy.workerUID)) and users or groups allowed with --allow-uid or --allow-group may")))
+            worker.stats.recordError(refusal.code)
+            outbox.sendAndClose(.failure(callID: 0, refusal))
             return
         }
-        do {
-            admission = try FrameAdmission(maxPixels: worker.configuration.limits.maxPixels, buffers: buffers)
+        do throws(ImagingError) {
+            calls = try ClientCalls(worker: worker, outbox: outbox, peerPID: peer.pid, logger: logger)
         } catch {
             logger.error("cannot create a JPEG decoder", metadata: ["error": "\(error)"])
             outbox.sendAndClose(.failure(callID: 0, CallError(FaceError(error))))
             return
         }
-        admitted = true
         worker.connections.register(id, context.channel)
         logger.info("connection opened", metadata: ["peer_pid": "\(peer.pid)", "peer_uid": "\(peer.uid)"])
         context.fireChannelActive()
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        if admitted {
-            admitted = false
+        if let calls {
+            self.calls = nil
             worker.connections.unregister(id)
-            worker.scheduler.remove(sessions.keys)
-            endSharing()
-            closeBuffers()
-            logger.info("connection closed", metadata: ["sessions_freed": "\(sessions.count)"])
-            sessions.removeAll()
+            let freed = calls.end()
+            logger.info("connection closed", metadata: ["sessions_freed": "\(freed)"])
         }
         context.fireChannelInactive()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard admitted else { return }
+        guard let calls else { return }
         let payload = unwrapInboundIn(data)
         let message: Faceworker_V1_ClientMessage
         do {
             message = try Faceworker_V1_ClientMessage(serializedBytes: payload.readableBytesSpan)
         } catch {
-            fail(callID: 0, CallError(.invalidArgument, "the message is not a valid faceworker.v1.ClientMessage: \(error)"))
+            calls.fail(callID: 0, CallError(.invalidArgument, "the message is not a valid faceworker.v1.ClientMessage: \(error)"))
             return
         }
         guard !draining else {
-            fail(callID: message.callID, CallError(.unavailable, "the worker is shutting down"))
+            calls.fail(callID: message.callID, CallError(.unavailable, "the worker is shutting down"))
             return
         }
         switch message.kind {
+        // Answered here, on the event loop, without a hop through the outbox.
         case .ping(let ping):
-            var response = Faceworker_V1_PingResponse()
-            response.payload = ping.payload
-            reply(context: context, Faceworker_V1_WorkerMessage(callID: message.callID, .ping(response)))
+            reply(context: context, Faceworker_V1_WorkerMessage(callID: message.callID, .ping(Faceworker_V1_PingResponse(echoing: ping))))
         case .getStats:
-            reply(context: context, Faceworker_V1_WorkerMessage(callID: message.callID, .getStats(statistics())))
-        case .openSession(let request):
-            openSession(callID: message.callID, request)
-        case .processFrame(let request):
-            processFrame(callID: message.callID, request)
-        case .closeSession(let request):
-            closeSession(callID: message.callID, request.sessionID)
-        case .resetSession(let request):
-            resetSession(callID: message.callID, request.sessionID)
-        case .subscribe(let request):
-            subscribe(callID: message.callID, request)
-        case .unsubscribe(let request):
-            unsubscribe(callID: message.callID, request.subscriptionID)
-        case .registerBuffer:
-            registerBuffer(callID: message.callID)
-        case .unregisterBuffer(let request):
-            unregisterBuffer(callID: message.callID, request.bufferID)
-        case nil:
-            fail(callID: message.callID, CallError(.unimplemented, "the call is empty or of a kind this worker does not know (it speaks faceworker.v1)"))
+            reply(context: context, Faceworker_V1_WorkerMessage(callID: message.callID, .getStats(worker.statistics())))
+        default:
+            calls.handle(message)
         }
     }
 
@@ -160,7 +128,7 @@ final class ConnectionHandler: ChannelInboundHandler {
             logger.notice("connection closed: broken framing", metadata: ["message": "\(framing)"])
             let status = Faceworker_V1_Status(framing)
             worker.stats.recordError(status.code)
-            outbox?.sendAndClose(Faceworker_V1_WorkerMessage(callID: 0, .error(status)))
+            Outbox(connection: context.channel).sendAndClose(Faceworker_V1_WorkerMessage(callID: 0, .error(status)))
         } else {
             logger.debug("connection error", metadata: ["error": "\(error)"])
             context.close(promise: nil)
@@ -171,19 +139,5 @@ final class ConnectionHandler: ChannelInboundHandler {
     private func reply(context: ChannelHandlerContext, _ message: Faceworker_V1_WorkerMessage) {
         context.write(wrapOutboundOut(Outbox.framed(message, allocator: context.channel.allocator)), promise: nil)
         needsFlush = true
-    }
-
-    /// Answers a call with an error, after the answers already sent.
-    func fail(callID: UInt64, _ error: CallError, sessionID: UInt64? = nil, timestampMs: Int64? = nil) {
-        logRefusal(callID: callID, error, sessionID: sessionID)
-        outbox?.send(.failure(callID: callID, error, sessionID: sessionID, timestampMs: timestampMs))
-    }
-
-    /// One line per refused call, when it is refused (its answer may follow later).
-    func logRefusal(callID: UInt64, _ error: CallError, sessionID: UInt64?) {
-        var metadata: Logger.Metadata = ["call": "\(callID)", "code": "\(error.code)", "message": "\(error.message)"]
-        if let sessionID { metadata["session"] = "\(sessionID)" }
-        logger.info("call refused", metadata: metadata)
-        worker.stats.recordError(error.code)
     }
 }

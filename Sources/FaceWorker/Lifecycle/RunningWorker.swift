@@ -20,16 +20,18 @@ final class RunningWorker: Sendable {
     private let socketFile: SocketFile?
     private let pool: InferencePool
     private let handoff: HandoffListener
+    private let grpcDoor: GRPCDoor?
     private let metricsServer: MetricsServer?
 
     private init(context: WorkerContext, group: MultiThreadedEventLoopGroup, listener: any Channel, socketFile: SocketFile?, pool: InferencePool,
-                 handoff: HandoffListener, metricsServer: MetricsServer?) {
+                 handoff: HandoffListener, grpcDoor: GRPCDoor?, metricsServer: MetricsServer?) {
         self.context = context
         self.group = group
         self.listener = listener
         self.socketFile = socketFile
         self.pool = pool
         self.handoff = handoff
+        self.grpcDoor = grpcDoor
         self.metricsServer = metricsServer
     }
 
@@ -83,6 +85,18 @@ final class RunningWorker: Sendable {
             }
         let socketFile: SocketFile?
         let listener: any Channel
+        let grpcDoor: GRPCDoor?
+        do {
+            if let path = configuration.grpcSocketPath {
+                grpcDoor = try await GRPCDoor.open(at: path, worker: context)
+            } else {
+                grpcDoor = nil
+            }
+        } catch {
+            handoff.close()
+            try? await group.shutdownGracefully()
+            throw error
+        }
         var metricsServer: MetricsServer?
         do {
             if let endpoint = configuration.metrics, let metrics = context.stats.metrics {
@@ -101,6 +115,7 @@ final class RunningWorker: Sendable {
                 )
             }
         } catch {
+            await grpcDoor?.shutdown(timeout: .zero)
             await metricsServer?.stop()
             handoff.close()
             try? await group.shutdownGracefully()
@@ -123,11 +138,11 @@ final class RunningWorker: Sendable {
             "max_pixels": "\(limits.maxPixels)", "max_sessions": "\(limits.maxSessions)",
             "max_sessions_per_connection": "\(limits.maxSessionsPerConnection)", "max_queued_frames": "\(limits.maxQueuedFrames)",
             "max_buffers_per_connection": "\(limits.maxBuffersPerConnection)", "max_mapped_bytes_per_connection": "\(limits.maxMappedBytesPerConnection)",
-            "handoff_address": "\(handoff.address)",
+            "handoff_address": "\(handoff.address)", "grpc_socket": "\(grpcDoor?.path ?? "none")",
             "max_subscribers_per_session": "\(limits.maxSubscribersPerSession)",
             "max_subscriptions_per_connection": "\(limits.maxSubscriptionsPerConnection)", "subscriber_queue": "\(limits.subscriberQueue)",
         ])
-        return RunningWorker(context: context, group: group, listener: listener, socketFile: socketFile, pool: pool, handoff: handoff,
+        return RunningWorker(context: context, group: group, listener: listener, socketFile: socketFile, pool: pool, handoff: handoff, grpcDoor: grpcDoor,
                              metricsServer: metricsServer)
     }
 
@@ -157,6 +172,7 @@ final class RunningWorker: Sendable {
         }
         let loop = listener.eventLoop
         let drained = EventLoopFuture.andAllComplete(connections.map(\.closeFuture), on: loop)
+        async let grpcDrained: Void? = grpcDoor?.shutdown(timeout: Self.drainTimeout)
         let cutOff = await withTaskGroup(of: Void.self) { waits in
             // Closing never fails, so neither does waiting for it.
             waits.addTask { try? await drained.get() }
@@ -168,6 +184,7 @@ final class RunningWorker: Sendable {
             waits.cancelAll()
             return cutOff ?? 0
         }
+        _ = await grpcDrained
         context.scheduler.stop()
         await joinInferenceThreads()
         try? await group.shutdownGracefully()

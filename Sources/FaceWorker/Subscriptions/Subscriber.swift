@@ -1,6 +1,5 @@
 import FaceWorkerProtocol
 import Logging
-import NIOCore
 import Synchronization
 
 /// One subscription: the events of a session on their way to one
@@ -8,8 +7,8 @@ import Synchronization
 /// costs the worker a fixed amount of memory and nobody else any time.
 ///
 /// An event counts against the queue from when it is handed to the
-/// connection until the kernel has taken its bytes (its write promise
-/// completes). Past `queueLimit` events are not written but counted, and
+/// subscriber's outbox until it is written: the kernel has taken its bytes
+/// (on the worker's own socket), or the gRPC call has (on the gRPC door). Past `queueLimit` events are not written but counted, and
 /// the count goes out as EventsMissed before the next event written, or as
 /// soon as the queue has room again.
 final class Subscriber: Sendable {
@@ -21,7 +20,7 @@ final class Subscriber: Sendable {
     let session: SessionChannel
     /// Events that may wait unread before events are missed.
     let queueLimit: Int
-    private let channel: any Channel
+    private let outbox: Outbox
     private let registry: SharedSessions
     private let owner: ConnectionSubscriptions
     private let logger: Logger
@@ -37,13 +36,13 @@ final class Subscriber: Sendable {
 
     private let state = Mutex(State())
 
-    init(id: UInt64, callID: UInt64, session: SessionChannel, queueLimit: Int, channel: any Channel,
+    init(id: UInt64, callID: UInt64, session: SessionChannel, queueLimit: Int, outbox: Outbox,
          registry: SharedSessions, owner: ConnectionSubscriptions, logger: Logger) {
         self.id = id
         self.callID = callID
         self.session = session
         self.queueLimit = queueLimit
-        self.channel = channel
+        self.outbox = outbox
         self.registry = registry
         self.owner = owner
         self.logger = logger
@@ -59,7 +58,7 @@ final class Subscriber: Sendable {
         response.options = options
         response.queueLimit = UInt32(clamping: queueLimit)
         state.withLock { _ in
-            write([StreamWrite(kind: .opened, bytes: frame(.subscribe(response)))], tracked: 0)
+            write([(.opened, message(.subscribe(response)))], tracked: 0)
         }
     }
 
@@ -76,7 +75,7 @@ final class Subscriber: Sendable {
             var writes = Self.takeMissed(&state).map { [Faceworker_V1_SessionEvent(.eventsMissed($0))] } ?? []
             writes.append(event)
             state.unflushed += writes.count
-            write(writes.map { StreamWrite(kind: .event, bytes: frame(.sessionEvent(stamped($0)))) }, tracked: writes.count)
+            write(writes.map { (.event, message(.sessionEvent(stamped($0)))) }, tracked: writes.count)
         }
     }
 
@@ -93,11 +92,11 @@ final class Subscriber: Sendable {
             guard let reason else { return state.missedTotal }
             var ended = Faceworker_V1_SessionEnded()
             ended.reason = reason
-            var writes: [StreamWrite] = []
+            var writes: [(kind: StreamWrite.Kind, message: Faceworker_V1_WorkerMessage)] = []
             if let missed = Self.takeMissed(&state) {
-                writes.append(StreamWrite(kind: .event, bytes: frame(.sessionEvent(stamped(Faceworker_V1_SessionEvent(.eventsMissed(missed)))))))
+                writes.append((.event, message(.sessionEvent(stamped(Faceworker_V1_SessionEvent(.eventsMissed(missed)))))))
             }
-            writes.append(StreamWrite(kind: .ended, bytes: frame(.sessionEvent(stamped(Faceworker_V1_SessionEvent(.sessionEnded(ended)))))))
+            writes.append((.ended, message(.sessionEvent(stamped(Faceworker_V1_SessionEvent(.sessionEnded(ended)))))))
             write(writes, tracked: 0)
             return state.missedTotal
         }
@@ -119,7 +118,7 @@ final class Subscriber: Sendable {
             state.unflushed -= 1
             guard !state.ended, state.unflushed < queueLimit, let missed = Self.takeMissed(&state) else { return }
             state.unflushed += 1
-            write([StreamWrite(kind: .event, bytes: frame(.sessionEvent(stamped(Faceworker_V1_SessionEvent(.eventsMissed(missed))))))], tracked: 1)
+            write([(.event, message(.sessionEvent(stamped(Faceworker_V1_SessionEvent(.eventsMissed(missed))))))], tracked: 1)
         }
     }
 
@@ -137,26 +136,14 @@ final class Subscriber: Sendable {
         return event
     }
 
-    private func frame(_ kind: Faceworker_V1_WorkerMessage.OneOf_Kind) -> ByteBuffer {
-        Outbox.framed(Faceworker_V1_WorkerMessage(callID: callID, kind), allocator: channel.allocator)
+    private func message(_ kind: Faceworker_V1_WorkerMessage.OneOf_Kind) -> Faceworker_V1_WorkerMessage {
+        Faceworker_V1_WorkerMessage(callID: callID, kind)
     }
 
-    /// Hands writes to the connection's event loop; called with the lock
-    /// held, so writes leave in the order they were decided. The first
-    /// `tracked` count against the queue until the kernel takes them.
-    private func write(_ writes: [StreamWrite], tracked: Int) {
-        let channel = channel
-        channel.eventLoop.execute {
-            for (index, write) in writes.enumerated() {
-                guard index < tracked else {
-                    channel.write(write, promise: nil)
-                    continue
-                }
-                let promise = channel.eventLoop.makePromise(of: Void.self)
-                promise.futureResult.whenComplete { _ in self.written() }
-                channel.write(write, promise: promise)
-            }
-            channel.flush()
-        }
+    /// Hands writes to the outbox; called with the lock held, so writes
+    /// leave in the order they were decided. The first `tracked` count
+    /// against the queue until they are written.
+    private func write(_ writes: [(kind: StreamWrite.Kind, message: Faceworker_V1_WorkerMessage)], tracked: Int) {
+        outbox.sendStream(writes, tracked: tracked) { self.written() }
     }
 }

@@ -15,14 +15,15 @@ struct FrameAdmission {
     /// The largest stored image accepted, in pixels.
     let maxPixels: Int
 
-    /// The connection's shared buffers, which regions name.
-    let buffers: BufferTable
+    /// The client's shared buffers, which regions name; nil when the client
+    /// came through a door that cannot pass descriptors.
+    let buffers: BufferTable?
 
     /// Reads JPEG headers; one per connection, as a decoder is not thread-safe.
     private let headerReader: JPEGDecoder
 
     /// Admission for images of at most `maxPixels` pixels, whose regions name `buffers`.
-    init(maxPixels: Int, buffers: BufferTable) throws(ImagingError) {
+    init(maxPixels: Int, buffers: BufferTable?) throws(ImagingError) {
         self.maxPixels = maxPixels
         self.buffers = buffers
         headerReader = try JPEGDecoder()
@@ -44,7 +45,7 @@ struct FrameAdmission {
             case .raw(let raw):
                 pixels = try admit(raw: raw)
             case .sharedJpeg(let region):
-                pixels = try admit(jpeg: .shared(buffers.region(region, field: "shared_jpeg")))
+                pixels = try admit(jpeg: .shared(sharedBuffers().region(region, field: "shared_jpeg")))
             }
             return AdmittedFrame(pixels: pixels, orientation: orientation, timestampMs: frame.timestampMs)
         }
@@ -88,7 +89,7 @@ struct FrameAdmission {
             guard raw.data.isEmpty else {
                 throw CallError(.invalidArgument, "raw has both data (\(raw.data.count) bytes) and a region: set one of them")
             }
-            bytes = .shared(try buffers.region(raw.region, field: "raw.region"))
+            bytes = .shared(try sharedBuffers().region(raw.region, field: "raw.region"))
         } else {
             bytes = .inline(raw.data)
         }
@@ -108,4 +109,13 @@ struct FrameAdmission {
         }
         return CallError(FaceError(error))
     }
+
+    private func sharedBuffers() throws(CallError) -> BufferTable {
+        guard let buffers else { throw Self.noSharedMemory }
+        return buffers
+    }
+
+    /// Why a client of the gRPC door cannot use shared memory.
+    static let noSharedMemory = CallError(.failedPrecondition,
+        "shared-memory buffers and frames need the worker's own socket, which passes file descriptors; through gRPC a frame carries its bytes (jpeg, or raw with data)")
 }

@@ -2,7 +2,7 @@ import FaceDetection
 import FaceWorkerProtocol
 import Logging
 
-extension ConnectionHandler {
+extension ClientCalls {
     /// OpenSession: validates the options and the name, checks the session
     /// limits, publishes the name and registers the session with the
     /// scheduler.
@@ -30,7 +30,6 @@ extension ConnectionHandler {
                 return
             }
         }
-        guard let outbox else { return }
         let sessionID = worker.makeSessionID()
         let options = pipeline.options
         let channel = SessionChannel(sessionID: sessionID, name: name, options: Faceworker_V1_SessionOptions(effective: options), producer: outbox)

@@ -2,7 +2,7 @@ import FaceWorkerProtocol
 import Foundation
 import Logging
 
-extension ConnectionHandler {
+extension ClientCalls {
     /// ProcessFrame: admission checks what can be checked without decoding,
     /// the session checks the timestamp and queues the frame (or its refusal)
     /// for an inference thread, which answers it.
@@ -10,7 +10,7 @@ extension ConnectionHandler {
         let received = ContinuousClock.now
         let sessionID = request.sessionID
         let timestampMs = request.frame.timestampMs
-        guard let session = sessions[sessionID], let admission else {
+        guard let session = sessions[sessionID] else {
             worker.stats.recordFailed()
             fail(callID: callID, CallError(.notFound, "no session \(sessionID) is open on this connection; call OpenSession first and use the session_id it returns"),
                  sessionID: sessionID, timestampMs: timestampMs)

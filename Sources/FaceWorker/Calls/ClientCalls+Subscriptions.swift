@@ -1,7 +1,7 @@
 import FaceWorkerProtocol
 import Logging
 
-extension ConnectionHandler {
+extension ClientCalls {
     /// Subscribe: follows another connection's named session; the session
     /// answers with the SubscribeResponse, then events, under `callID`.
     func subscribe(callID: UInt64, _ request: Faceworker_V1_SubscribeRequest) {
@@ -31,9 +31,8 @@ extension ConnectionHandler {
                  sessionID: session.sessionID)
             return
         }
-        guard let outbox else { return }
         let subscriber = Subscriber(id: worker.sharedSessions.makeSubscriptionID(), callID: callID, session: session,
-                                    queueLimit: limits.subscriberQueue, channel: outbox.channel,
+                                    queueLimit: limits.subscriberQueue, outbox: outbox,
                                     registry: worker.sharedSessions, owner: subscriptions, logger: logger)
         // Counted and listed before it can receive anything, so that an end
         // racing the attach finds it.
@@ -66,7 +65,7 @@ extension ConnectionHandler {
         }
         var response = Faceworker_V1_UnsubscribeResponse()
         response.subscriptionID = subscriptionID
-        outbox?.send(Faceworker_V1_WorkerMessage(callID: callID, .unsubscribe(response)))
+        outbox.send(Faceworker_V1_WorkerMessage(callID: callID, .unsubscribe(response)))
     }
 
     /// The connection is gone: its subscriptions end without a word, and the

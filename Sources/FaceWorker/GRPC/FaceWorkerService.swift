@@ -1,0 +1,40 @@
+import FaceWorkerGRPC
+import FaceWorkerProtocol
+import GRPCCore
+import Logging
+
+/// The gRPC door's service, faceworker.v1.FaceWorker: the worker's calls
+/// over HTTP/2, answered by the same engine, session table and limits as the
+/// worker's own socket.
+struct FaceWorkerService: Faceworker_V1_FaceWorker.SimpleServiceProtocol {
+    let worker: WorkerContext
+    let streams: GRPCStreams
+
+    func ping(request: Faceworker_V1_PingRequest, context: ServerContext) async throws -> Faceworker_V1_PingResponse {
+        Faceworker_V1_PingResponse(echoing: request)
+    }
+
+    func getStats(request: Faceworker_V1_GetStatsRequest, context: ServerContext) async throws -> Faceworker_V1_GetStatsResponse {
+        worker.statistics()
+    }
+
+    func session(request: RPCAsyncSequence<Faceworker_V1_SessionRequest, any Error>, response: RPCWriter<Faceworker_V1_SessionResponse>,
+                 context: ServerContext) async throws {
+        try await SessionStream(worker: worker, streams: streams, logger: logger(for: context))
+            .run(requests: request, response: response)
+    }
+
+    func subscribe(request: Faceworker_V1_SubscribeRequest, response: RPCWriter<Faceworker_V1_SubscriptionUpdate>,
+                   context: ServerContext) async throws {
+        try await SubscriptionStream(worker: worker, logger: logger(for: context)).run(request, response: response)
+    }
+
+    /// The worker's logger, naming the door and the call.
+    private func logger(for context: ServerContext) -> Logger {
+        var logger = worker.logger
+        logger[metadataKey: "door"] = "grpc"
+        logger[metadataKey: "rpc"] = "\(context.descriptor.method)"
+        logger[metadataKey: "connection"] = "grpc:\(worker.makeConnectionID())"
+        return logger
+    }
+}

@@ -1,0 +1,121 @@
+import FaceWorkerGRPC
+import GRPCCore
+import GRPCNIOTransportHTTP2Posix
+import Logging
+import NIOCore
+import NIOPosix
+
+/// The worker's second door: the faceworker.v1.FaceWorker gRPC service over
+/// HTTP/2 on a Unix socket of its own (`--grpc-socket`), published like the
+/// worker's own socket (same mode, same refusal of a live worker's path), with
+/// the same peer checks, and serving the same engine.
+final class GRPCDoor: Sendable {
+    private let server: GRPCServer<HTTP2ServerTransport.Posix>
+    private let serving: Task<Void, Never>
+    private let socketFile: SocketFile
+    private let streams: GRPCStreams
+    private let logger: Logger
+
+    private init(server: GRPCServer<HTTP2ServerTransport.Posix>, serving: Task<Void, Never>, socketFile: SocketFile, streams: GRPCStreams, logger: Logger) {
+        self.server = server
+        self.serving = serving
+        self.socketFile = socketFile
+        self.streams = streams
+        self.logger = logger
+    }
+
+    /// The path the door listens on.
+    var path: String { socketFile.path }
+
+    /// Publishes the gRPC socket at `path` and starts serving.
+    ///
+    /// - Throws: `WorkerStartupError` when a live worker answers on `path`,
+    ///   the path is not usable, or the listener cannot be bound.
+    static func open(at path: String, worker: WorkerContext) async throws -> GRPCDoor {
+        let configuration = worker.configuration
+        let streams = GRPCStreams()
+        let service = FaceWorkerService(worker: worker, streams: streams)
+        var config = HTTP2ServerTransport.Posix.Config.defaults
+        let limits = configuration.limits
+        config.rpc.maxRequestPayloadSize = limits.maxMessageBytes
+        // A stream per session or subscription, as many as a connection of the worker's own socket may hold, and a few for unary calls.
+        config.http2.maxConcurrentStreams = limits.maxSessionsPerConnection + limits.maxSubscriptionsPerConnection + 8
+        let connections = worker.connections
+        config.channelDebuggingCallbacks.onAcceptTCPConnection = { channel in
+            connections.countGRPCConnection(channel)
+            return channel.eventLoop.makeSucceededVoidFuture()
+        }
+        let policy = configuration.peerPolicy
+        let logger = worker.logger
+        config.channelDebuggingCallbacks.onAcceptHTTP2Stream = { stream in
+            Self.checkPeer(of: stream, policy: policy, logger: logger)
+        }
+        let (socketFile, (server, serving)) = try await SocketFile.publish(
+            at: path, mode: configuration.socketMode,
+            listen: { address in
+                // On NIO's process-wide event loops, which are never shut down: the
+                // transport still hands them work after `serve()` has returned.
+                let transport = HTTP2ServerTransport.Posix(
+                    address: .unixDomainSocket(path: address.pathname ?? path), transportSecurity: .plaintext, config: config)
+                let server = GRPCServer(transport: transport, services: [service])
+                let serving = Task {
+                    do {
+                        try await server.serve()
+                    } catch {
+                        logger.error("the gRPC door stopped", metadata: ["error": "\(error)"])
+                    }
+                }
+                do {
+                    _ = try await transport.listeningAddress
+                } catch {
+                    serving.cancel()
+                    throw WorkerStartupError("cannot listen for gRPC on \(path): \(error)")
+                }
+                return (server, serving)
+            },
+            abandon: { server, serving in
+                server.beginGracefulShutdown()
+                serving.cancel()
+                await serving.value
+            }
+        )
+        return GRPCDoor(server: server, serving: serving, socketFile: socketFile, streams: streams, logger: logger)
+    }
+
+    /// Removes the socket and asks every Session stream to drain: the frames
+    /// it read are answered, then it ends with UNAVAILABLE. Then stops the
+    /// server, which cancels the calls still open. Whatever is still open
+    /// after `timeout` is cut off.
+    func shutdown(timeout: Duration) async {
+        socketFile.remove()
+        streams.drainAll()
+        let (server, serving, streams) = (server, serving, streams)
+        await withTaskGroup(of: Void.self) { waits in
+            waits.addTask {
+                // Stopping the server cancels its calls, so the streams drain first.
+                await streams.waitUntilEmpty()
+                server.beginGracefulShutdown()
+                await serving.value
+            }
+            waits.addTask { try? await Task.sleep(for: timeout) }
+            await waits.next()
+            server.beginGracefulShutdown()
+            serving.cancel()
+            waits.cancelAll()
+        }
+        await serving.value
+    }
+
+    /// Lets the stream through, or refuses it when its connection's peer
+    /// may not use the worker.
+    private static func checkPeer(of stream: any Channel, policy: PeerPolicy, logger: Logger) -> EventLoopFuture<Void> {
+        guard let connection = stream.parent else {
+            return stream.eventLoop.makeFailedFuture(PeerCredentialsUnavailable())
+        }
+        return PeerCredentials.of(connection).flatMapThrowing { peer in
+            guard let refusal = policy.refusal(of: peer) else { return }
+            logger.notice("gRPC call refused", metadata: ["peer_pid": "\(peer.pid)", "peer_uid": "\(peer.uid)", "peer_gid": "\(peer.gid)"])
+            try stream.pipeline.syncOperations.addHandler(StreamPeerCheck(refusal: refusal), position: .first)
+        }
+    }
+}

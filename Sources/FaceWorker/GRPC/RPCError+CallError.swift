@@ -1,0 +1,23 @@
+import FaceWorkerProtocol
+import GRPCCore
+
+extension RPCError {
+    /// The gRPC status a failed call ends with: the code and message the
+    /// worker's own socket would have answered with.
+    init(_ status: Faceworker_V1_Status) {
+        self.init(code: RPCError.Code(status.code), message: status.message)
+    }
+
+    /// The gRPC status for `error`.
+    init(_ error: CallError) {
+        self.init(code: RPCError.Code(error.code), message: error.message)
+    }
+}
+
+extension RPCError.Code {
+    /// The same code: both number gRPC's codes alike. OK and codes this
+    /// worker does not know become UNKNOWN, as no failure is OK.
+    init(_ code: Faceworker_V1_Status.Code) {
+        self = Status.Code(rawValue: code.rawValue).flatMap { RPCError.Code($0) } ?? .unknown
+    }
+}
