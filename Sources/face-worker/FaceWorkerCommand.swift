@@ -96,6 +96,25 @@ struct FaceWorkerCommand: AsyncParsableCommand {
     @Option(help: "Log format: text (one line a record, for people) or json (one JSON object a line, with the same fields, for log collectors).")
     var logFormat: LogFormat = .text
 
+    @Option(
+        help: ArgumentHelp(
+            "Also serve Prometheus metrics over HTTP (GET /metrics) here: a Unix socket path, or a TCP host:port, :port or port.",
+            discussion: """
+                Off unless given. A value with a / in it, or starting with unix:, is a Unix socket path (it gets --socket-mode's \
+                permission bits); anything else is TCP, on 127.0.0.1 unless a host is named (an IPv6 one in brackets: [::1]:9464); \
+                port 0 takes a free port, which the log names. Prometheus scrapes TCP only, so give it a loopback port such as \
+                127.0.0.1:9464. Served on a thread of its own: at most 16 connections at once, each cut off after 5 seconds, \
+                requests of at most 8 KiB; any other request is answered 404 or 405.
+                """,
+            valueName: "where"),
+        transform: { text in
+            do throws(WorkerStartupError) { return try MetricsListenAddress(parsing: text) } catch { throw ValidationError(error.description) }
+        })
+    var metricsListen: MetricsListenAddress?
+
+    @Option(help: .hidden)
+    var metricsRequestTimeoutMs: Int?
+
     /// How log records are written.
     enum LogFormat: String, ExpressibleByArgument, CaseIterable {
         case text, json
@@ -125,6 +144,11 @@ struct FaceWorkerCommand: AsyncParsableCommand {
         configuration.peerPolicy.allowedUIDs = Set(try allowUid.map { try AccountName.uid($0) })
         configuration.peerPolicy.allowedGIDs = Set(try allowGroup.map { try AccountName.gid($0) })
         configuration.inheritedListener = try SocketActivation.inheritedListener(environment: ProcessInfo.processInfo.environment, pid: getpid())
+        configuration.metrics = metricsListen.map { address in
+            var endpoint = MetricsEndpoint(address: address)
+            if let milliseconds = metricsRequestTimeoutMs { endpoint.requestTimeout = .milliseconds(milliseconds) }
+            return endpoint
+        }
 
         let level = try logLevel ?? Self.environmentLogLevel()
         switch logFormat {

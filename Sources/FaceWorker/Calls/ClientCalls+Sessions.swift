@@ -105,7 +105,7 @@ extension ClientCalls {
             case .refusal(let callID, let timestampMs, let error):
                 return .failure(callID: callID, error, sessionID: sessionID, timestampMs: timestampMs)
             case .frame(let frame):
-                worker.stats.recordDropped(1)
+                worker.stats.recordDropped(reason)
                 var dropped = Faceworker_V1_FrameDropped()
                 dropped.sessionID = sessionID
                 dropped.timestampMs = frame.frame.timestampMs

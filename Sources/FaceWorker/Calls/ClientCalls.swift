@@ -103,5 +103,6 @@ final class ClientCalls {
         var metadata: Logger.Metadata = ["call": "\(callID)", "code": "\(error.code)", "message": "\(error.message)"]
         if let sessionID { metadata["session"] = "\(sessionID)" }
         logger.info("call refused", metadata: metadata)
+        worker.stats.recordError(error.code)
     }
 }

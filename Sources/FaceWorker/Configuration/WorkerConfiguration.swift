@@ -2,7 +2,7 @@ import FaceWorkerProtocol
 import Foundation
 
 /// Everything a worker needs to start: where to listen, who may connect, the
-/// models, the inference threads and the limits.
+/// models, the inference threads, the limits and the metrics endpoint.
 public struct WorkerConfiguration: Sendable {
     /// The Unix socket's path.
     public var socketPath: String
@@ -23,6 +23,9 @@ public struct WorkerConfiguration: Sendable {
     /// A listening socket a service manager passed (socket activation), served
     /// instead of binding `socketPath`, and left in place on exit.
     public var inheritedListener: Int32?
+    /// Where Prometheus metrics are served over HTTP; nil (the default): they
+    /// are not.
+    public var metrics: MetricsEndpoint?
 
     /// A configuration with the default socket mode, limits and policy, and
     /// one inference thread per core.
@@ -47,5 +50,6 @@ public struct WorkerConfiguration: Sendable {
             throw WorkerStartupError("--socket-mode must be permission bits between 0 and 0777, got 0\(String(socketMode, radix: 8))")
         }
         try limits.validate()
+        try metrics?.validate()
     }
 }

@@ -39,6 +39,7 @@ final class ConnectionHandler: ChannelInboundHandler {
         let outbox = Outbox(connection: context.channel)
         if let refusal = worker.configuration.peerPolicy.refusal(of: peer) {
             logger.notice("connection refused", metadata: ["peer_pid": "\(peer.pid)", "peer_uid": "\(peer.uid)", "peer_gid": "\(peer.gid)"])
+            worker.stats.recordError(refusal.code)
             outbox.sendAndClose(.failure(callID: 0, refusal))
             return
         }
@@ -125,7 +126,9 @@ final class ConnectionHandler: ChannelInboundHandler {
             logger.notice("connection closed inside a message", metadata: ["message": "\(error)"])
         } else if let framing = error as? FramingError {
             logger.notice("connection closed: broken framing", metadata: ["message": "\(framing)"])
-            Outbox(connection: context.channel).sendAndClose(Faceworker_V1_WorkerMessage(callID: 0, .error(Faceworker_V1_Status(framing))))
+            let status = Faceworker_V1_Status(framing)
+            worker.stats.recordError(status.code)
+            Outbox(connection: context.channel).sendAndClose(Faceworker_V1_WorkerMessage(callID: 0, .error(status)))
         } else {
             logger.debug("connection error", metadata: ["error": "\(error)"])
             context.close(promise: nil)

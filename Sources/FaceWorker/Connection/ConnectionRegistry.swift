@@ -1,10 +1,12 @@
 import NIOCore
 import Synchronization
 
-/// The open, admitted connections, so that shutdown can reach every one and
-/// GetStats can count them.
+/// The open, admitted connections of the worker's own socket, so that
+/// shutdown can reach every one, and the gRPC door's count, so that GetStats
+/// can count them all.
 final class ConnectionRegistry: Sendable {
     private let channels = Mutex<[UInt64: any Channel]>([:])
+    private let grpcConnections = Atomic<Int>(0)
 
     /// Adds a connection.
     func register(_ id: UInt64, _ channel: any Channel) {
@@ -16,12 +18,19 @@ final class ConnectionRegistry: Sendable {
         channels.withLock { $0[id] = nil }
     }
 
-    /// The number of open connections.
-    var count: Int {
-        channels.withLock { $0.count }
+    /// Counts a connection of the gRPC door until it closes; the gRPC server
+    /// drains and closes those itself.
+    func countGRPCConnection(_ channel: any Channel) {
+        grpcConnections.add(1, ordering: .relaxed)
+        channel.closeFuture.whenComplete { _ in self.grpcConnections.subtract(1, ordering: .relaxed) }
     }
 
-    /// Every open connection.
+    /// The number of open connections, through either door.
+    var count: Int {
+        channels.withLock { $0.count } + grpcConnections.load(ordering: .relaxed)
+    }
+
+    /// Every open connection of the worker's own socket.
     var all: [any Channel] {
         channels.withLock { Array($0.values) }
     }

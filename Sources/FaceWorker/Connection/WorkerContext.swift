@@ -36,7 +36,7 @@ final class WorkerContext: Sendable {
         self.logger = logger
         sharedMemory = SharedMemory(address: handoffAddress)
         scheduler = FrameScheduler()
-        stats = WorkerStats()
+        stats = WorkerStats(metrics: configuration.metrics.map { _ in WorkerMetrics(models: modelInventory) })
         started = .now
     }
 

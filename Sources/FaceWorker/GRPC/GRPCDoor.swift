@@ -36,11 +36,23 @@ final class GRPCDoor: Sendable {
         let streams = GRPCStreams()
         let service = FaceWorkerService(worker: worker, streams: streams)
         var config = HTTP2ServerTransport.Posix.Config.defaults
-        config.rpc.maxRequestPayloadSize = configuration.limits.maxMessageBytes
+        let limits = configuration.limits
+        config.rpc.maxRequestPayloadSize = limits.maxMessageBytes
+        // Answers go out as soon as they are made: a frame's round trip is what a session waits on,
+        // and coalescing flushes holds each one back by up to 100 µs.
+        config.connection.flushCoalescing = nil
+        // A stream per session or subscription, as many as a connection of the worker's own socket may hold, and a few for unary calls.
+        config.http2.maxConcurrentStreams = limits.maxSessionsPerConnection + limits.maxSubscriptionsPerConnection + 8
+        let connections = worker.connections
+        config.channelDebuggingCallbacks.onAcceptTCPConnection = { channel in
+            connections.countGRPCConnection(channel)
+            return channel.eventLoop.makeSucceededVoidFuture()
+        }
         let policy = configuration.peerPolicy
         let logger = worker.logger
+        let stats = worker.stats
         config.channelDebuggingCallbacks.onAcceptHTTP2Stream = { stream in
-            Self.checkPeer(of: stream, policy: policy, logger: logger)
+            Self.checkPeer(of: stream, policy: policy, stats: stats, logger: logger)
         }
         let (socketFile, (server, serving)) = try await SocketFile.publish(
             at: path, mode: configuration.socketMode,
@@ -100,13 +112,14 @@ final class GRPCDoor: Sendable {
 
     /// Lets the stream through, or refuses it when its connection's peer
     /// may not use the worker.
-    private static func checkPeer(of stream: any Channel, policy: PeerPolicy, logger: Logger) -> EventLoopFuture<Void> {
+    private static func checkPeer(of stream: any Channel, policy: PeerPolicy, stats: WorkerStats, logger: Logger) -> EventLoopFuture<Void> {
         guard let connection = stream.parent else {
             return stream.eventLoop.makeFailedFuture(PeerCredentialsUnavailable())
         }
         return PeerCredentials.of(connection).flatMapThrowing { peer in
             guard let refusal = policy.refusal(of: peer) else { return }
             logger.notice("gRPC call refused", metadata: ["peer_pid": "\(peer.pid)", "peer_uid": "\(peer.uid)", "peer_gid": "\(peer.gid)"])
+            stats.recordError(refusal.code)
             try stream.pipeline.syncOperations.addHandler(StreamPeerCheck(refusal: refusal), position: .first)
         }
     }

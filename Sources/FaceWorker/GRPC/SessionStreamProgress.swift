@@ -38,6 +38,8 @@ final class SessionStreamProgress: Sendable {
     /// stream is abandoned. Task cancellation does not end the wait: a
     /// draining stream still waits for its answers.
     func wait(untilUnansweredAtMost limit: Int) async {
+        // Most requests find room: no continuation for them.
+        guard state.withLock({ $0.unanswered > limit && !$0.abandoned }) else { return }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let ready = state.withLock { state -> Bool in
                 guard state.unanswered > limit, !state.abandoned else { return true }

@@ -21,9 +21,10 @@ final class RunningWorker: Sendable {
     private let pool: InferencePool
     private let handoff: HandoffListener
     private let grpcDoor: GRPCDoor?
+    private let metricsServer: MetricsServer?
 
     private init(context: WorkerContext, group: MultiThreadedEventLoopGroup, listener: any Channel, socketFile: SocketFile?, pool: InferencePool,
-                 handoff: HandoffListener, grpcDoor: GRPCDoor?) {
+                 handoff: HandoffListener, grpcDoor: GRPCDoor?, metricsServer: MetricsServer?) {
         self.context = context
         self.group = group
         self.listener = listener
@@ -31,13 +32,14 @@ final class RunningWorker: Sendable {
         self.pool = pool
         self.handoff = handoff
         self.grpcDoor = grpcDoor
+        self.metricsServer = metricsServer
     }
 
     /// Loads the models, publishes the socket and starts serving.
     ///
     /// - Throws: `WorkerStartupError` when a live worker already answers on
-    ///   the socket, a model cannot be loaded, the socket cannot be created,
-    ///   or a configuration value is out of range.
+    ///   the socket, a model cannot be loaded, the socket or the metrics
+    ///   endpoint cannot be created, or a configuration value is out of range.
     static func start(configuration: WorkerConfiguration, logger: Logger) async throws -> RunningWorker {
         try configuration.validate()
         // Refuse early, before the models are loaded, a path that cannot work or a worker already there.
@@ -95,7 +97,13 @@ final class RunningWorker: Sendable {
             try? await group.shutdownGracefully()
             throw error
         }
+        var metricsServer: MetricsServer?
         do {
+            if let endpoint = configuration.metrics, let metrics = context.stats.metrics {
+                metricsServer = try await MetricsServer.start(endpoint, socketMode: configuration.socketMode, logger: logger) {
+                    metrics.exposition(GaugeReading(context))
+                }
+            }
             if let inherited = configuration.inheritedListener {
                 socketFile = nil
                 listener = try await bootstrap.withBoundSocket(inherited).get()
@@ -108,6 +116,7 @@ final class RunningWorker: Sendable {
             }
         } catch {
             await grpcDoor?.shutdown(timeout: .zero)
+            await metricsServer?.stop()
             handoff.close()
             try? await group.shutdownGracefully()
             throw error
@@ -133,7 +142,8 @@ final class RunningWorker: Sendable {
             "max_subscribers_per_session": "\(limits.maxSubscribersPerSession)",
             "max_subscriptions_per_connection": "\(limits.maxSubscriptionsPerConnection)", "subscriber_queue": "\(limits.subscriberQueue)",
         ])
-        return RunningWorker(context: context, group: group, listener: listener, socketFile: socketFile, pool: pool, handoff: handoff, grpcDoor: grpcDoor)
+        return RunningWorker(context: context, group: group, listener: listener, socketFile: socketFile, pool: pool, handoff: handoff, grpcDoor: grpcDoor,
+                             metricsServer: metricsServer)
     }
 
     /// Whether the event loop that serves connections runs a task it is
@@ -153,6 +163,7 @@ final class RunningWorker: Sendable {
         context.logger.info("shutting down")
         try? await listener.close().get()
         socketFile?.remove()
+        await metricsServer?.stop()
         handoff.close()
         context.sharedSessions.stop()
         let connections = context.connections.all

@@ -26,6 +26,7 @@ struct FrameProcessor {
         } catch {
             stats.recordFailed()
             let failure = CallError(error)
+            stats.recordError(failure.code)
             logger.info("frame refused", metadata: [
                 "session": "\(job.sessionID)", "timestamp_ms": "\(timestampMs)", "code": "\(failure.code)", "message": "\(failure.message)",
             ])
@@ -39,7 +40,7 @@ struct FrameProcessor {
         timings.detectUs = UInt64(microseconds: result.detectTime)
         timings.landmarksUs = UInt64(microseconds: result.landmarksTime)
         timings.totalUs = UInt64(microseconds: finished - pending.received)
-        stats.recordProcessed(timings)
+        stats.recordProcessed(timings, mode: job.pipeline.options.runningMode)
         logger.debug("frame processed", metadata: [
             "session": "\(job.sessionID)", "timestamp_ms": "\(timestampMs)",
             "faces": "\(result.faces.count)", "total_us": "\(timings.totalUs)",

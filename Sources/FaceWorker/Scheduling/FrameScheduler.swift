@@ -114,6 +114,11 @@ final class FrameScheduler: Sendable {
         state.withLock { $0.sessions.count }
     }
 
+    /// Frames waiting for a thread now, over all sessions.
+    var queuedFrames: Int {
+        state.withLock { $0.sessions.values.reduce(0) { $0 + $1.waitingCount } }
+    }
+
     /// Blocks until work is due, and hands it out with its session's tracker;
     /// nil once the scheduler is stopped. Each inference thread passes its
     /// own `wakeup`, on which it waits while there is nothing to do.

@@ -46,6 +46,11 @@ final class ScheduledSession {
         isLiveStream ? !latest.isEmpty : !queue.isEmpty
     }
 
+    /// How many frames wait (a refusal waiting its turn takes a place too).
+    var waitingCount: Int {
+        isLiveStream ? (latest.isEmpty ? 0 : 1) : queue.count
+    }
+
     private var isLiveStream: Bool { pipeline.options.runningMode == .liveStream }
 
     /// Takes a frame that passed admission (or the reason it did not): checks

@@ -1,8 +1,10 @@
+import FaceDetection
 import FaceWorkerProtocol
 import Synchronization
 
 /// The worker's counters and recent latencies, updated from the event loop
-/// and the inference threads, read by GetStats.
+/// and the inference threads, read by GetStats; and the Prometheus metrics,
+/// when the worker serves them.
 final class WorkerStats: Sendable {
     /// Frames answered with a FrameResult.
     let framesProcessed = Atomic<UInt64>(0)
@@ -10,22 +12,39 @@ final class WorkerStats: Sendable {
     let framesDropped = Atomic<UInt64>(0)
     /// Frames answered with an error.
     let framesFailed = Atomic<UInt64>(0)
+    /// The Prometheus metrics; nil when the worker does not serve them, so
+    /// frames cost nothing more then.
+    let metrics: WorkerMetrics?
     private let latencies = Mutex(StageLatencies())
 
-    /// Records one processed frame's stage times, in microseconds.
-    func recordProcessed(_ timings: Faceworker_V1_StageTimings) {
-        framesProcessed.add(1, ordering: .relaxed)
-        latencies.withLock { $0.record(timings) }
+    /// Counters that also feed `metrics`, when there are any.
+    init(metrics: WorkerMetrics?) {
+        self.metrics = metrics
     }
 
-    /// Counts frames answered with FrameDropped.
-    func recordDropped(_ count: Int = 1) {
-        framesDropped.add(UInt64(count), ordering: .relaxed)
+    /// Records one processed frame's stage times, in microseconds, for a
+    /// session in `mode`.
+    func recordProcessed(_ timings: Faceworker_V1_StageTimings, mode: FaceOptions.RunningMode) {
+        framesProcessed.add(1, ordering: .relaxed)
+        latencies.withLock { $0.record(timings) }
+        metrics?.recordProcessed(timings, mode: mode)
+    }
+
+    /// Counts a frame answered with FrameDropped for `reason`.
+    func recordDropped(_ reason: Faceworker_V1_FrameDropped.Reason) {
+        framesDropped.add(1, ordering: .relaxed)
+        metrics?.recordDropped(reason)
     }
 
     /// Counts a frame answered with an error.
     func recordFailed() {
         framesFailed.add(1, ordering: .relaxed)
+        metrics?.recordFailed()
+    }
+
+    /// Counts an error status sent to a client, for a frame or any other call.
+    func recordError(_ code: Faceworker_V1_Status.Code) {
+        metrics?.recordError(code)
     }
 
     /// Percentiles of each stage over the recent processed frames.

@@ -12,8 +12,10 @@
 //
 // FaceWorker is a long-running process that detects faces for local clients.
 // Clients connect to its Unix stream socket, open sessions, send frames and
-// receive per-face results. This file is the whole API: the worker, the Swift,
-// Python and C clients are all generated from it.
+// receive per-face results. This file is the whole API of that socket: the
+// worker, the Swift, Python and C clients are all generated from it. The same
+// calls are also served as a gRPC service (faceworker_service.proto) on a
+// second socket, for any gRPC client or proxy.
 //
 // FRAMING. Each message on the socket, in either direction, is a gRPC
 // length-prefixed message: one flag byte (always 0, "uncompressed"), the

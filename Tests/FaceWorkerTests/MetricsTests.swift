@@ -1,0 +1,160 @@
+import FaceWorkerClient
+import FaceWorkerGRPC
+import FaceWorkerProtocol
+import Foundation
+import GRPCCore
+import GRPCNIOTransportHTTP2Posix
+import XCTest
+
+/// The metrics endpoint an operator's Prometheus scrapes: what it reports,
+/// over both kinds of address, and that its counts follow the frames.
+final class MetricsTests: XCTestCase {
+    private static let stageSeconds = "faceworker_frame_stage_duration_seconds"
+    private static let stages = ["queue", "decode", "detect", "landmarks", "total"]
+
+    func testUnixSocketScrapeFollowsFramesErrorsAndConnections() async throws {
+        let (worker, metrics) = try await startMetricsWorker()
+        let before = try HTTPConnection.scrape(metrics)
+        XCTAssertEqual(before.types["faceworker_frames_total"], "counter")
+        XCTAssertEqual(before.types["faceworker_frames_dropped_total"], "counter")
+        XCTAssertEqual(before.types["faceworker_errors_total"], "counter")
+        XCTAssertEqual(before.types[Self.stageSeconds], "histogram")
+        for gauge in ["faceworker_connections", "faceworker_sessions", "faceworker_queued_frames", "faceworker_resident_memory_bytes",
+                      "faceworker_subscriptions", "faceworker_shared_buffers", "faceworker_shared_memory_mapped_bytes", "faceworker_model_info"] {
+            XCTAssertEqual(before.types[gauge], "gauge", gauge)
+        }
+        XCTAssertEqual(before.value("faceworker_frames_total", ["outcome": "processed"]), 0)
+        XCTAssertGreaterThan(try XCTUnwrap(before.value("faceworker_resident_memory_bytes")), Double(10 << 20), "the models alone take megabytes")
+        // The checksum make models verifies for the short-range detector.
+        XCTAssertEqual(before.value("faceworker_model_info", [
+            "name": "face_detection_short_range.tflite", "sha256": "bbff11cebd1eb27a1e004cae0b0e63ec8c551cbf34a4451148b4908b8db3eca8",
+        ]), 1)
+        XCTAssertEqual(before.all("faceworker_model_info").count, 4)
+
+        let client = try await worker.connect()
+        let session = try await client.openSession(options: Expect.options(.image) { $0.landmarkMode = .all })
+        for _ in 0..<3 { _ = try await session.process(jpeg: try TestPaths.jpeg("astronaut.jpg")) }
+        _ = await Expect.failure { try await session.process(jpeg: Data([0xFF, 0xD8, 0x00])) }
+        _ = await Expect.failure { try await client.openSession(options: Expect.options(.image) { $0.numFaces = 0 }) }
+        let after = try HTTPConnection.scrape(metrics)
+
+        XCTAssertEqual(after.value("faceworker_frames_total", ["outcome": "processed"]), 3)
+        XCTAssertEqual(after.value("faceworker_frames_total", ["outcome": "failed"]), 1)
+        XCTAssertEqual(after.value("faceworker_frames_total", ["outcome": "dropped"]), 0)
+        XCTAssertEqual(after.value("faceworker_errors_total", ["code": "INVALID_ARGUMENT"]), 2, "the damaged JPEG and the options")
+        XCTAssertEqual(after.value("faceworker_errors_total", ["code": "NOT_FOUND"]), 0)
+        XCTAssertEqual(after.value("faceworker_connections"), 1)
+        XCTAssertEqual(after.value("faceworker_sessions"), 1)
+        XCTAssertEqual(after.value("faceworker_queued_frames"), 0)
+        for stage in Self.stages {
+            let labels = ["mode": "image", "stage": stage]
+            XCTAssertEqual(after.value(Self.stageSeconds + "_count", labels), 3, stage)
+            XCTAssertEqual(after.value(Self.stageSeconds + "_bucket", labels.merging(["le": "+Inf"]) { $1 }), 3, stage)
+            XCTAssertEqual(after.value(Self.stageSeconds + "_count", ["mode": "video", "stage": stage]), 0, stage)
+        }
+        let decode = try XCTUnwrap(after.value(Self.stageSeconds + "_sum", ["mode": "image", "stage": "decode"]))
+        let landmarks = try XCTUnwrap(after.value(Self.stageSeconds + "_sum", ["mode": "image", "stage": "landmarks"]))
+        let total = try XCTUnwrap(after.value(Self.stageSeconds + "_sum", ["mode": "image", "stage": "total"]))
+        XCTAssertGreaterThan(decode, 0)
+        XCTAssertGreaterThan(landmarks, 0)
+        XCTAssertGreaterThan(total, decode + landmarks)
+        XCTAssertLessThan(total, 30, "seconds, not microseconds")
+        let buckets = after.all(Self.stageSeconds + "_bucket").filter { $0.labels["mode"] == "image" && $0.labels["stage"] == "total" }
+        XCTAssertEqual(buckets.map(\.labels["le"]), ["0.0001", "0.00025", "0.0005", "0.001", "0.0025", "0.005", "0.01", "0.025", "0.05", "0.1",
+                                                     "0.25", "0.5", "1.0", "+Inf"])
+        XCTAssertEqual(buckets.map(\.value), buckets.map(\.value).sorted(), "buckets are cumulative")
+    }
+
+    func testTCPScrapeCountsVideoFramesAndLiveStreamDropsByReason() async throws {
+        let (worker, metrics) = try await startMetricsWorker(tcp: true)
+        let client = try await worker.connect()
+        let frames = try TestPaths.videoFrames()
+        let video = try await client.openSession(options: Expect.options(.video))
+        for (index, jpeg) in frames.prefix(4).enumerated() {
+            _ = try await video.process(jpeg: jpeg, timestampMs: Int64(index) * 33)
+        }
+        let live = try await client.openSession(options: Expect.options(.liveStream))
+        for (index, jpeg) in frames.enumerated() {
+            try await live.send(jpeg: jpeg, timestampMs: Int64(index) * 33)
+        }
+        var processed = 0
+        var replaced = 0
+        for await event in live.results {
+            switch event {
+            case .result: processed += 1
+            case .dropped(let notice):
+                XCTAssertEqual(notice.reason, .replaced)
+                replaced += 1
+            case .failed(let timestamp, let error): XCTFail("frame \(timestamp) failed: \(error)")
+            }
+            if processed + replaced == frames.count { break }
+        }
+        XCTAssertGreaterThan(replaced, 0, "a flood of frames replaces waiting ones")
+        try await video.reset()
+        try await live.close()
+
+        let scrape = try HTTPConnection.scrape(metrics)
+        XCTAssertEqual(scrape.value("faceworker_frames_total", ["outcome": "processed"]), Double(4 + processed))
+        XCTAssertEqual(scrape.value("faceworker_frames_total", ["outcome": "dropped"]), Double(replaced))
+        XCTAssertEqual(scrape.value("faceworker_frames_dropped_total", ["reason": "replaced"]), Double(replaced))
+        XCTAssertEqual(scrape.value("faceworker_frames_dropped_total", ["reason": "session_closed"]), 0)
+        XCTAssertEqual(scrape.value("faceworker_frames_dropped_total", ["reason": "session_reset"]), 0)
+        XCTAssertEqual(scrape.value(Self.stageSeconds + "_count", ["mode": "video", "stage": "detect"]), 4)
+        XCTAssertEqual(scrape.value(Self.stageSeconds + "_count", ["mode": "live_stream", "stage": "detect"]), Double(processed))
+        XCTAssertEqual(scrape.value(Self.stageSeconds + "_count", ["mode": "image", "stage": "detect"]), 0)
+        XCTAssertEqual(scrape.value("faceworker_sessions"), 1, "the video session is still open")
+    }
+
+    func testFramesThroughTheGRPCDoorAreCountedToo() async throws {
+        let directory = try WorkerProcess.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let grpc = "\(directory)/grpc.sock"
+        let (worker, metrics) = try await startMetricsWorker(["--grpc-socket", grpc])
+        XCTAssertTrue(FileManager.default.fileExists(atPath: grpc), worker.log)
+        let frames = try TestPaths.videoFrames().prefix(3)
+        let answers = try await withGRPCClient(transport: .http2NIOPosix(target: .unixDomainSocket(path: grpc), transportSecurity: .plaintext)) { client in
+            try await Faceworker_V1_FaceWorker.Client(wrapping: client).session { writer in
+                try await writer.write(.with { $0.open.options = Expect.options(.video) })
+                for (index, jpeg) in frames.enumerated() {
+                    try await writer.write(.with { request in
+                        request.frame.jpeg = jpeg
+                        request.frame.timestampMs = Int64(index) * 33
+                    })
+                }
+            } onResponse: { response in
+                var count = 0
+                for try await _ in response.messages { count += 1 }
+                return count
+            }
+        }
+        XCTAssertEqual(answers, 1 + frames.count, "opened, then one result a frame")
+        let scrape = try HTTPConnection.scrape(metrics)
+        XCTAssertEqual(scrape.value("faceworker_frames_total", ["outcome": "processed"]), Double(frames.count))
+        XCTAssertEqual(scrape.value(Self.stageSeconds + "_count", ["mode": "video", "stage": "total"]), Double(frames.count))
+    }
+
+    func testTheAnswerIsPrometheusTextFormatAndTheConnectionCloses() async throws {
+        // A timeout longer than any test waits: the connection must close because it was answered.
+        let (_, metrics) = try await startMetricsWorker(tcp: true, ["--metrics-request-timeout-ms", "600000"])
+        let answer = try HTTPConnection.exchange("GET /metrics HTTP/1.0\r\n\r\n", at: metrics)
+        XCTAssertEqual(answer.status, 200)
+        XCTAssertEqual(answer.headers["content-type"], "text/plain; version=0.0.4; charset=utf-8")
+        XCTAssertEqual(answer.headers["connection"], "close")
+        XCTAssertTrue(answer.body.hasSuffix("\n"))
+        XCTAssertTrue(answer.body.contains("# HELP faceworker_frames_total "))
+        let query = try HTTPConnection.exchange("GET /metrics?name[]=faceworker_frames_total HTTP/1.1\r\nHost: x\r\n\r\n", at: metrics)
+        XCTAssertEqual(query.status, 200, "a query string is ignored")
+    }
+
+    func testTheMetricsSocketGoesWithTheWorker() async throws {
+        let (worker, metrics) = try await startMetricsWorker()
+        guard case .unix(let path) = metrics else { return XCTFail("a Unix socket was asked for") }
+        var status = stat()
+        XCTAssertEqual(lstat(path, &status), 0)
+        XCTAssertEqual(status.st_mode & 0o777, 0o600, "the socket mode the face socket has")
+        worker.signal(SIGTERM)
+        let exit = await worker.waitForExit(timeout: .seconds(10))
+        XCTAssertEqual(exit, 0)
+        XCTAssertNotEqual(lstat(path, &status), 0, "the metrics socket is removed on exit")
+    }
+}
