@@ -51,8 +51,9 @@ final class GRPCDoor: Sendable {
         let policy = configuration.peerPolicy
         let logger = worker.logger
         let stats = worker.stats
+        let maximum = limits.maxMessageBytes
         config.channelDebuggingCallbacks.onAcceptHTTP2Stream = { stream in
-            Self.checkPeer(of: stream, policy: policy, stats: stats, logger: logger)
+            Self.guardStream(stream, policy: policy, maxMessageBytes: maximum, stats: stats, logger: logger)
         }
         let (socketFile, (server, serving)) = try await SocketFile.publish(
             at: path, mode: configuration.socketMode,
@@ -110,14 +111,18 @@ final class GRPCDoor: Sendable {
         await serving.value
     }
 
-    /// Lets the stream through, or refuses it when its connection's peer
-    /// may not use the worker.
-    private static func checkPeer(of stream: any Channel, policy: PeerPolicy, stats: WorkerStats, logger: Logger) -> EventLoopFuture<Void> {
+    /// Refuses the stream when its connection's peer may not use the worker;
+    /// else lets it through, watching the size of its messages.
+    private static func guardStream(_ stream: any Channel, policy: PeerPolicy, maxMessageBytes: Int, stats: WorkerStats,
+                                    logger: Logger) -> EventLoopFuture<Void> {
         guard let connection = stream.parent else {
             return stream.eventLoop.makeFailedFuture(PeerCredentialsUnavailable())
         }
         return PeerCredentials.of(connection).flatMapThrowing { peer in
-            guard let refusal = policy.refusal(of: peer) else { return }
+            guard let refusal = policy.refusal(of: peer) else {
+                try stream.pipeline.syncOperations.addHandler(MessageSizeCheck(maximum: maxMessageBytes, stats: stats, logger: logger), position: .first)
+                return
+            }
             logger.notice("gRPC call refused", metadata: ["peer_pid": "\(peer.pid)", "peer_uid": "\(peer.uid)", "peer_gid": "\(peer.gid)"])
             stats.recordError(refusal.code)
             try stream.pipeline.syncOperations.addHandler(StreamPeerCheck(refusal: refusal), position: .first)

@@ -22,34 +22,9 @@ final class StreamPeerCheck: ChannelInboundHandler {
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
-        let headers: HPACKHeaders = [
-            ":status": "200",
-            "content-type": "application/grpc",
-            "grpc-status": "\(refusal.code.rawValue)",
-            "grpc-message": Self.percentEncoded(refusal.message),
-        ]
+        let headers = HPACKHeaders.grpcStatus(refusal.code, refusal.message, responseStarted: false)
         context.writeAndFlush(wrapOutboundOut(.headers(.init(headers: headers, endStream: true))), promise: nil)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {}
-
-    /// gRPC's encoding of a status message: bytes outside printable ASCII,
-    /// and `%`, as `%XX`.
-    static func percentEncoded(_ message: String) -> String {
-        var encoded = ""
-        for byte in message.utf8 {
-            if (0x20...0x7E).contains(byte) && byte != UInt8(ascii: "%") {
-                encoded.unicodeScalars.append(Unicode.Scalar(byte))
-            } else {
-                encoded += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
-            }
-        }
-        return encoded
-    }
-}
-
-extension String {
-    fileprivate func leftPadded(to width: Int) -> String {
-        String(repeating: "0", count: max(0, width - count)) + self
-    }
 }

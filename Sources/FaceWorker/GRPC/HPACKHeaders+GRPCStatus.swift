@@ -1,0 +1,28 @@
+import FaceWorkerProtocol
+import NIOHPACK
+
+extension HPACKHeaders {
+    /// The headers that end a gRPC call with `code` and `message`: trailers
+    /// after a response that started, or a whole trailers-only response.
+    static func grpcStatus(_ code: Faceworker_V1_Status.Code, _ message: String, responseStarted: Bool) -> HPACKHeaders {
+        var headers: HPACKHeaders = responseStarted ? [:] : [":status": "200", "content-type": "application/grpc"]
+        headers.add(name: "grpc-status", value: "\(code.rawValue)")
+        headers.add(name: "grpc-message", value: percentEncoded(message))
+        return headers
+    }
+
+    /// gRPC's encoding of a status message: bytes outside printable ASCII,
+    /// and `%`, as `%XX`.
+    static func percentEncoded(_ message: String) -> String {
+        var encoded = ""
+        for byte in message.utf8 {
+            if (0x20...0x7E).contains(byte) && byte != UInt8(ascii: "%") {
+                encoded.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                let hex = String(byte, radix: 16, uppercase: true)
+                encoded += (hex.count == 1 ? "%0" : "%") + hex
+            }
+        }
+        return encoded
+    }
+}
