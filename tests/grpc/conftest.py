@@ -13,11 +13,9 @@ from __future__ import annotations
 
 import atexit
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, List
@@ -27,21 +25,16 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "tools"))
+# The client's test suite starts its workers the same way.
+sys.path.insert(0, str(REPO / "clients" / "python" / "tests"))
 
 from grpc_stubs import generate  # noqa: E402
 
 import faceworker  # noqa: E402
 from faceworker._connection import Connection  # noqa: E402
+from worker_process import launch, stop  # noqa: E402
 
 FIXTURES = REPO / "Tests" / "FaceDetectionTests" / "Fixtures"
-MODELS = REPO / "models"
-MODEL_FILES = [
-    "face_detection_short_range.tflite",
-    "face_detection_full_range_sparse.tflite",
-    "face_landmark.tflite",
-    "face_landmark_with_attention.tflite",
-]
-STARTUP_SECONDS = 60
 _STUBS_DIR = Path(tempfile.mkdtemp(prefix="faceworker-grpc-stubs-"))
 atexit.register(shutil.rmtree, _STUBS_DIR, ignore_errors=True)
 STUBS = generate(_STUBS_DIR)
@@ -70,19 +63,6 @@ class RunningWorker:
         return self.log_path.read_text(errors="replace")
 
 
-def worker_binary() -> Path:
-    """The built face-worker executable, debug build first."""
-    for configuration in ("debug", "release"):
-        candidate = REPO / ".build" / configuration / "face-worker"
-        if candidate.is_file():
-            return candidate
-    pytest.fail(
-        "no face-worker binary in .build/debug or .build/release: run `swift build --product face-worker` "
-        "at the repository root first",
-        pytrace=False,
-    )
-
-
 def _grpc_answers(target: str) -> bool:
     with grpc.insecure_channel(target) as channel:
         try:
@@ -97,46 +77,24 @@ def start_worker(directory: Path, *options: str) -> RunningWorker:
 
     ``options`` are more command-line options, such as limits.
     """
-    missing = [name for name in MODEL_FILES if not (MODELS / name).is_file()]
-    if missing:
-        pytest.fail(f"models missing from {MODELS.name}/: {', '.join(missing)}; run `make models`", pytrace=False)
     socket_path = str(directory / "faceworker.sock")
     grpc_path = str(directory / "faceworker-grpc.sock")
     log_path = directory / "worker.log"
-    with open(log_path, "wb") as log:
-        process = subprocess.Popen(
-            [str(worker_binary()), "--socket", socket_path, "--grpc-socket", grpc_path, "--models", str(MODELS),
-             *options],
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-    worker = RunningWorker(socket_path, grpc_path, process, log_path)
-    deadline = time.monotonic() + STARTUP_SECONDS
-    while True:
-        if process.poll() is not None:
-            pytest.fail(f"face-worker exited with status {process.returncode}:\n{worker.log()}", pytrace=False)
+
+    def answers() -> bool:
         try:
             faceworker.ping(socket_path)
-            if Path(grpc_path).exists() and _grpc_answers(worker.grpc_target):
-                return worker
         except faceworker.WorkerNotRunningError:
-            pass
-        if time.monotonic() > deadline:
-            stop_worker(worker)
-            pytest.fail(f"face-worker did not answer on both sockets within {STARTUP_SECONDS} s:\n{worker.log()}",
-                        pytrace=False)
-        time.sleep(0.05)
+            return False
+        return Path(grpc_path).exists() and _grpc_answers("unix:" + grpc_path)
+
+    process = launch(["--socket", socket_path, "--grpc-socket", grpc_path, *options], log_path, answers, "on both sockets")
+    return RunningWorker(socket_path, grpc_path, process, log_path)
 
 
 def stop_worker(worker: RunningWorker) -> None:
     """Stops the worker as an operator would: SIGTERM, then waits for it."""
-    if worker.process.poll() is None:
-        worker.process.send_signal(signal.SIGTERM)
-        try:
-            worker.process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            worker.process.kill()
-            worker.process.wait()
+    stop(worker.process)
 
 
 @pytest.fixture(scope="session")

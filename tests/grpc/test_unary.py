@@ -6,7 +6,8 @@ import hashlib
 
 from faceworker.v1 import faceworker_pb2 as pb
 
-from conftest import CALL_SECONDS, MODEL_FILES, MODELS
+from conftest import CALL_SECONDS
+from worker_process import MODEL_FILES, MODELS
 
 
 def test_ping_echoes_its_payload_byte_for_byte(stub):

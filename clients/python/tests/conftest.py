@@ -8,9 +8,7 @@ directory, and stops it with SIGTERM at the end of the session.
 from __future__ import annotations
 
 import json
-import signal
 import subprocess
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, List
@@ -20,16 +18,9 @@ import pytest
 import faceworker
 from faceworker import BaseOptions
 
-REPO = Path(__file__).resolve().parents[3]
+from worker_process import REPO, launch, stop
+
 FIXTURES = REPO / "Tests" / "FaceDetectionTests" / "Fixtures"
-MODELS = REPO / "models"
-MODEL_FILES = [
-    "face_detection_short_range.tflite",
-    "face_detection_full_range_sparse.tflite",
-    "face_landmark.tflite",
-    "face_landmark_with_attention.tflite",
-]
-STARTUP_SECONDS = 60
 
 
 @dataclass
@@ -50,59 +41,28 @@ class RunningWorker:
         return self.log_path.read_text(errors="replace")
 
 
-def worker_binary() -> Path:
-    """The built face-worker executable, debug build first."""
-    for configuration in ("debug", "release"):
-        candidate = REPO / ".build" / configuration / "face-worker"
-        if candidate.is_file():
-            return candidate
-    pytest.fail(
-        "no face-worker binary in .build/debug or .build/release: run `swift build --product face-worker` "
-        "at the repository root first",
-        pytrace=False,
-    )
-
-
 def start_worker(directory: Path, *options: str) -> RunningWorker:
     """Starts a worker listening in ``directory`` and waits until it answers a ping.
 
     ``options`` are more command-line options, such as limits.
     """
-    missing = [name for name in MODEL_FILES if not (MODELS / name).is_file()]
-    if missing:
-        pytest.fail(f"models missing from {MODELS.name}/: {', '.join(missing)}; run `make models`", pytrace=False)
     socket_path = str(directory / "faceworker.sock")
     log_path = directory / "worker.log"
-    with open(log_path, "wb") as log:
-        process = subprocess.Popen(
-            [str(worker_binary()), "--socket", socket_path, "--models", str(MODELS), *options],
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-    worker = RunningWorker(socket_path, process, log_path)
-    deadline = time.monotonic() + STARTUP_SECONDS
-    while True:
-        if process.poll() is not None:
-            pytest.fail(f"face-worker exited with status {process.returncode}:\n{worker.log()}", pytrace=False)
+
+    def answers() -> bool:
         try:
             faceworker.ping(socket_path)
-            return worker
+            return True
         except faceworker.WorkerNotRunningError:
-            if time.monotonic() > deadline:
-                stop_worker(worker)
-                pytest.fail(f"face-worker did not answer within {STARTUP_SECONDS} s:\n{worker.log()}", pytrace=False)
-            time.sleep(0.05)
+            return False
+
+    process = launch(["--socket", socket_path, *options], log_path, answers, "a ping")
+    return RunningWorker(socket_path, process, log_path)
 
 
 def stop_worker(worker: RunningWorker) -> None:
     """Stops the worker as an operator would: SIGTERM, then waits for it."""
-    if worker.process.poll() is None:
-        worker.process.send_signal(signal.SIGTERM)
-        try:
-            worker.process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            worker.process.kill()
-            worker.process.wait()
+    stop(worker.process)
 
 
 @pytest.fixture(scope="session")
