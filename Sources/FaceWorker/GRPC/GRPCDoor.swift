@@ -41,6 +41,11 @@ final class GRPCDoor: Sendable {
         // Answers go out as soon as they are made: a frame's round trip is what a session waits on,
         // and coalescing flushes holds each one back by up to 100 µs.
         config.connection.flushCoalescing = nil
+        // A frame is one message of tens to hundreds of kilobytes: a window and frames sized for it
+        // let a client send it at once, where HTTP/2's 64 KiB window and 16 KiB frames would make
+        // a large frame wait for window updates.
+        config.http2.targetWindowSize = 8 << 20
+        config.http2.maxFrameSize = 1 << 20
         // A stream per session or subscription, as many as a connection of the worker's own socket may hold, and a few for unary calls.
         config.http2.maxConcurrentStreams = limits.maxSessionsPerConnection + limits.maxSubscriptionsPerConnection + 8
         let connections = worker.connections
