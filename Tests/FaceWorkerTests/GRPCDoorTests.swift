@@ -34,6 +34,22 @@ final class GRPCDoorTests: XCTestCase {
         }
     }
 
+    func testAFrameOfMegabytesIsAnswered() async throws {
+        try await withServer { paths, _ in
+            // 1920x1080 RGB, 6 MB: far more than HTTP/2's default 64 KiB window.
+            let frame = Faceworker_V1_Frame.with {
+                $0.raw.format = .rgb
+                $0.raw.width = 1920
+                $0.raw.height = 1080
+                $0.raw.data = Data(repeating: 128, count: 1920 * 1080 * 3)
+            }
+            let answers = try await Self.session(paths.grpc, options: Expect.options(), frames: [frame])
+            guard case .result(let result)? = answers.last else { return XCTFail("no result: \(answers)") }
+            XCTAssertEqual(result.imageWidth, 1920)
+            XCTAssertEqual(result.imageHeight, 1080)
+        }
+    }
+
     func testARefusedPeerGetsTheLeanSocketsStatusOnEveryCall() async throws {
         // A worker that admits only another user refuses this process, whichever door it uses.
         try await withServer(policy: PeerPolicy(workerUID: geteuid() &+ 1)) { paths, _ in
@@ -102,6 +118,8 @@ final class GRPCDoorTests: XCTestCase {
                     return false
                 }
                 XCTAssertTrue(opened)
+                let connections = try await client.getStats(Faceworker_V1_GetStatsRequest()).connections
+                XCTAssertEqual(connections, 1, "GetStats counts the gRPC door's connection")
                 // Returning from onResponse cancelled the call.
                 let deadline = ContinuousClock.now + .seconds(10)
                 while try await client.getStats(Faceworker_V1_GetStatsRequest()).sessions != 0 {

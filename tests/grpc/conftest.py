@@ -30,9 +30,8 @@ sys.path.insert(0, str(REPO / "clients" / "python" / "tests"))
 
 from grpc_stubs import generate  # noqa: E402
 
-import faceworker  # noqa: E402
 from faceworker._connection import Connection  # noqa: E402
-from worker_process import launch, stop  # noqa: E402
+from worker_process import answers_ping, launch, stop  # noqa: E402
 
 FIXTURES = REPO / "Tests" / "FaceDetectionTests" / "Fixtures"
 _STUBS_DIR = Path(tempfile.mkdtemp(prefix="faceworker-grpc-stubs-"))
@@ -82,11 +81,7 @@ def start_worker(directory: Path, *options: str) -> RunningWorker:
     log_path = directory / "worker.log"
 
     def answers() -> bool:
-        try:
-            faceworker.ping(socket_path)
-        except faceworker.WorkerNotRunningError:
-            return False
-        return Path(grpc_path).exists() and _grpc_answers("unix:" + grpc_path)
+        return answers_ping(socket_path) and Path(grpc_path).exists() and _grpc_answers("unix:" + grpc_path)
 
     process = launch(["--socket", socket_path, "--grpc-socket", grpc_path, *options], log_path, answers, "on both sockets")
     return RunningWorker(socket_path, grpc_path, process, log_path)

@@ -46,15 +46,17 @@ final class ClientCalls {
         admission = try FrameAdmission(maxPixels: limits.maxPixels, buffers: buffers)
     }
 
-    /// Answers one call; Ping and GetStats included, for a door that has no
-    /// quicker way to answer them.
-    func handle(_ message: Faceworker_V1_ClientMessage) {
+    /// Answers one call. A call that needs nothing but the worker (Ping,
+    /// GetStats) is answered by the return value, for the caller to send its
+    /// quickest way; every other answer leaves through the outbox.
+    @discardableResult
+    func handle(_ message: Faceworker_V1_ClientMessage) -> Faceworker_V1_WorkerMessage? {
         let callID = message.callID
         switch message.kind {
         case .ping(let ping):
-            outbox.send(Faceworker_V1_WorkerMessage(callID: callID, .ping(Faceworker_V1_PingResponse(echoing: ping))))
+            return Faceworker_V1_WorkerMessage(callID: callID, .ping(Faceworker_V1_PingResponse(echoing: ping)))
         case .getStats:
-            outbox.send(Faceworker_V1_WorkerMessage(callID: callID, .getStats(worker.statistics())))
+            return Faceworker_V1_WorkerMessage(callID: callID, .getStats(worker.statistics()))
         case .openSession(let request):
             openSession(callID: callID, request)
         case .processFrame(let request):
@@ -74,6 +76,7 @@ final class ClientCalls {
         case nil:
             fail(callID: callID, CallError(.unimplemented, "the call is empty or of a kind this worker does not know (it speaks faceworker.v1)"))
         }
+        return nil
     }
 
     /// The client is gone: its sessions are closed without answers, its

@@ -79,14 +79,9 @@ final class ConnectionHandler: ChannelInboundHandler {
             calls.fail(callID: message.callID, CallError(.unavailable, "the worker is shutting down"))
             return
         }
-        switch message.kind {
         // Answered here, on the event loop, without a hop through the outbox.
-        case .ping(let ping):
-            reply(context: context, Faceworker_V1_WorkerMessage(callID: message.callID, .ping(Faceworker_V1_PingResponse(echoing: ping))))
-        case .getStats:
-            reply(context: context, Faceworker_V1_WorkerMessage(callID: message.callID, .getStats(worker.statistics())))
-        default:
-            calls.handle(message)
+        if let answer = calls.handle(message) {
+            reply(context: context, answer)
         }
     }
 

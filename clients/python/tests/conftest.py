@@ -18,7 +18,7 @@ import pytest
 import faceworker
 from faceworker import BaseOptions
 
-from worker_process import REPO, launch, stop
+from worker_process import REPO, answers_ping, launch, stop
 
 FIXTURES = REPO / "Tests" / "FaceDetectionTests" / "Fixtures"
 
@@ -49,14 +49,7 @@ def start_worker(directory: Path, *options: str) -> RunningWorker:
     socket_path = str(directory / "faceworker.sock")
     log_path = directory / "worker.log"
 
-    def answers() -> bool:
-        try:
-            faceworker.ping(socket_path)
-            return True
-        except faceworker.WorkerNotRunningError:
-            return False
-
-    process = launch(["--socket", socket_path, *options], log_path, answers, "a ping")
+    process = launch(["--socket", socket_path, *options], log_path, lambda: answers_ping(socket_path), "a ping")
     return RunningWorker(socket_path, process, log_path)
 
 

@@ -16,6 +16,8 @@ from typing import Callable, List
 
 import pytest
 
+import faceworker
+
 REPO = Path(__file__).resolve().parents[3]
 MODELS = REPO / "models"
 MODEL_FILES = [
@@ -60,6 +62,15 @@ def launch(arguments: List[str], log_path: Path, ready: Callable[[], bool], wait
                         pytrace=False)
         time.sleep(0.05)
     return process
+
+
+def answers_ping(socket_path: str) -> bool:
+    """Whether a worker answers a Ping on ``socket_path`` now."""
+    try:
+        faceworker.ping(socket_path)
+        return True
+    except faceworker.WorkerNotRunningError:
+        return False
 
 
 def stop(process: subprocess.Popen) -> None:
