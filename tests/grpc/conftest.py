@@ -16,6 +16,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, List
@@ -30,6 +31,7 @@ sys.path.insert(0, str(REPO / "clients" / "python" / "tests"))
 
 from grpc_stubs import generate  # noqa: E402
 
+import faceworker  # noqa: E402
 from faceworker._connection import Connection  # noqa: E402
 from worker_process import answers_ping, launch, stop  # noqa: E402
 
@@ -41,6 +43,8 @@ CALL_SECONDS = 120
 """Every gRPC call of the tests has this deadline, so a worker that never answers fails a test
 with DEADLINE_EXCEEDED instead of hanging the suite (a debug build runs the landmark models in
 tens of milliseconds a frame)."""
+SETTLE_SECONDS = 10
+"""How long a worker may take to close a session after its call has ended."""
 
 
 @dataclass
@@ -60,6 +64,13 @@ class RunningWorker:
     def log(self) -> str:
         """What the worker has written so far."""
         return self.log_path.read_text(errors="replace")
+
+    def sessions_become(self, count: int) -> None:
+        """Waits until the worker has ``count`` sessions open; fails the test if it never does."""
+        deadline = time.monotonic() + SETTLE_SECONDS
+        while (sessions := faceworker.get_stats(self.socket_path).sessions) != count:
+            assert time.monotonic() < deadline, f"the worker still has {sessions} sessions, not {count}"
+            time.sleep(0.02)
 
 
 def _grpc_answers(target: str) -> bool:

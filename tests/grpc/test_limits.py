@@ -101,7 +101,7 @@ def test_the_max_pixels_flag_applies_alike(small_stub, small_worker):
     assert through_grpc.code == pb.Status.RESOURCE_EXHAUSTED and "300000" in through_grpc.message
 
 
-def test_a_message_over_the_maximum_ends_the_call_with_resource_exhausted(small_stub):
+def test_a_message_over_the_maximum_ends_the_call_with_resource_exhausted_and_frees_the_session(small_stub, small_worker):
     oversized = pb.Frame(raw=pb.RawImage(format=pb.PIXEL_FORMAT_RGB, width=512, height=512, data=bytes(512 * 512 * 3)))
     with SessionStream(small_stub) as stream:
         stream.open()
@@ -111,6 +111,7 @@ def test_a_message_over_the_maximum_ends_the_call_with_resource_exhausted(small_
 
     assert raised.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
     assert str(MAX_MESSAGE_BYTES) in raised.value.details()
+    small_worker.sessions_become(0)
     assert small_stub.Ping(pb.PingRequest(payload=b"still here"), timeout=CALL_SECONDS).payload == b"still here"
 
 

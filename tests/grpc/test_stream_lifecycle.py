@@ -3,7 +3,6 @@ stream's session closed and freed. On a worker of this module's own, whose sessi
 
 from __future__ import annotations
 
-import time
 from typing import Iterator
 
 import grpc
@@ -15,8 +14,6 @@ from faceworker.v1 import faceworker_pb2 as pb
 
 from conftest import CALL_SECONDS, STUBS, RunningWorker, fixture_bytes, start_worker, stop_worker, video_frames
 from doors import LeanSession, SessionStream
-
-SETTLE_SECONDS = 10
 
 
 @pytest.fixture(scope="module")
@@ -30,15 +27,7 @@ def quiet_worker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningWo
 def stub(quiet_worker: RunningWorker) -> Iterator:
     with grpc.insecure_channel(quiet_worker.grpc_target) as channel:
         yield STUBS.service_grpc.FaceWorkerStub(channel)
-    sessions_become(quiet_worker, 0)
-
-
-def sessions_become(worker: RunningWorker, count: int) -> None:
-    """Waits until the worker has `count` sessions open; fails the test if it never does."""
-    deadline = time.monotonic() + SETTLE_SECONDS
-    while (sessions := faceworker.get_stats(worker.socket_path).sessions) != count:
-        assert time.monotonic() < deadline, f"the worker still has {sessions} sessions, not {count}"
-        time.sleep(0.02)
+    quiet_worker.sessions_become(0)
 
 
 def video(**options) -> pb.SessionOptions:
@@ -56,7 +45,7 @@ def test_both_doors_sessions_are_counted_alike(stub, quiet_worker):
         through_lean = faceworker.get_stats(quiet_worker.socket_path)
         assert through_grpc.sessions == through_lean.sessions == 2
 
-    sessions_become(quiet_worker, 0)
+    quiet_worker.sessions_become(0)
 
 
 def test_after_a_half_close_every_frame_is_answered_then_the_call_ends_ok(stub, quiet_worker):
@@ -72,7 +61,7 @@ def test_after_a_half_close_every_frame_is_answered_then_the_call_ends_ok(stub, 
         assert [a.result.timestamp_ms for a in answers] == [index * 33 for index in range(len(frames))]
         assert all(len(a.result.faces) == 1 for a in answers)
         assert stream.call.code() == grpc.StatusCode.OK
-    sessions_become(quiet_worker, 0)
+    quiet_worker.sessions_become(0)
 
 
 def test_a_half_close_frees_the_sessions_name(stub, quiet_worker):
@@ -92,13 +81,13 @@ def test_a_cancelled_stream_closes_its_session_and_frees_it(stub, quiet_worker):
         for index, jpeg in enumerate(frames[:8]):
             stream.send(frame=frame(index, jpeg))
         assert stream.outcome().kind == "result"
-        sessions_become(quiet_worker, 1)
+        quiet_worker.sessions_become(1)
         stream.call.cancel()
         with pytest.raises(grpc.RpcError) as raised:
             stream.rest()
         assert raised.value.code() == grpc.StatusCode.CANCELLED
 
-    sessions_become(quiet_worker, 0)
+    quiet_worker.sessions_become(0)
     # The name is free again, and the worker goes on serving both doors.
     with LeanSession(quiet_worker.socket_path, name="cancelled") as lean:
         assert lean.process(pb.Frame(jpeg=frames[0])).kind == "result"
@@ -116,7 +105,7 @@ def test_frames_waiting_when_the_stream_is_cancelled_are_never_processed(stub, q
             stream.send(frame=frame(index, jpeg))
         assert stream.outcome().kind == "result"
         stream.call.cancel()
-    sessions_become(quiet_worker, 0)
+    quiet_worker.sessions_become(0)
     after = faceworker.get_stats(quiet_worker.socket_path)
 
     processed = after.frames_processed - before.frames_processed

@@ -13,7 +13,7 @@ import NIOHTTP2
 /// each HTTP/2 stream, follows the length prefixes of the request's DATA
 /// frames, and on the first message over the limit answers with the status
 /// (as trailers, or as a trailers-only response when nothing was sent yet),
-/// drops the rest of the request and closes the stream, which ends the call
+/// drops the rest of the request and resets the stream, which ends the call
 /// on the worker's side too.
 final class MessageSizeCheck: ChannelDuplexHandler {
     typealias InboundIn = HTTP2Frame.FramePayload
@@ -81,10 +81,9 @@ final class MessageSizeCheck: ChannelDuplexHandler {
         let status = Faceworker_V1_Status(error)
         logger.notice("gRPC call ended: broken framing", metadata: ["message": "\(error)"])
         stats.recordError(status.code)
-        let headers = HPACKHeaders.grpcStatus(status.code, status.message, responseStarted: responseStarted)
-        let channel = context.channel
-        context.writeAndFlush(wrapOutboundOut(.headers(.init(headers: headers, endStream: true)))).whenComplete { _ in
-            channel.close(promise: nil)
+        for frame in HTTP2Frame.FramePayload.endingCall(status.code, status.message, responseStarted: responseStarted) {
+            context.write(wrapOutboundOut(frame), promise: nil)
         }
+        context.flush()
     }
 }

@@ -4,9 +4,9 @@ import NIOHTTP2
 
 /// Refuses one HTTP/2 stream of a peer the worker's policy does not allow:
 /// it answers at once with a trailers-only gRPC response carrying
-/// PERMISSION_DENIED and the same message the worker's own socket sends, and
-/// drops whatever the stream carries, so no call of that peer reaches the
-/// service.
+/// PERMISSION_DENIED and the same message the worker's own socket sends,
+/// resets the stream and drops whatever it still carries, so no call of that
+/// peer reaches the service.
 ///
 /// The check is per stream because gRPC has no place for an answer to a
 /// connection; the connection stays open and every call on it is refused
@@ -22,8 +22,10 @@ final class StreamPeerCheck: ChannelInboundHandler {
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
-        let headers = HPACKHeaders.grpcStatus(refusal.code, refusal.message, responseStarted: false)
-        context.writeAndFlush(wrapOutboundOut(.headers(.init(headers: headers, endStream: true))), promise: nil)
+        for frame in HTTP2Frame.FramePayload.endingCall(refusal.code, refusal.message, responseStarted: false) {
+            context.write(wrapOutboundOut(frame), promise: nil)
+        }
+        context.flush()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {}

@@ -1,5 +1,21 @@
 import FaceWorkerProtocol
 import NIOHPACK
+import NIOHTTP2
+
+extension HTTP2Frame.FramePayload {
+    /// The frames a stream handler writes to end a gRPC call with `code` and
+    /// `message` before the service has seen it: the status, then a reset.
+    ///
+    /// The client may still be sending. gRPC's HTTP/2 protocol asks a server
+    /// that ends a call before the client half-closes to reset the stream with
+    /// NO_ERROR, which frees the stream on both sides at once; closing the
+    /// stream channel instead would reset it with CANCEL, and a client may
+    /// then report a cancelled call in place of the status it was sent.
+    static func endingCall(_ code: Faceworker_V1_Status.Code, _ message: String, responseStarted: Bool) -> [HTTP2Frame.FramePayload] {
+        let headers = HPACKHeaders.grpcStatus(code, message, responseStarted: responseStarted)
+        return [.headers(.init(headers: headers, endStream: true)), .rstStream(.noError)]
+    }
+}
 
 extension HPACKHeaders {
     /// The headers that end a gRPC call with `code` and `message`: trailers
