@@ -8,6 +8,7 @@ PYTHON := $(VENV)/bin/python
 BIN := .build/$(CONFIG)
 CLIENT_VENV := .venv-client
 GRPC_VENV := .venv-grpc
+GRPC_BENCH := tools/grpc-bench/build/grpc-bench
 
 .PHONY: all deps models build run test test-swift test-install install uninstall bench bench-inference bench-pipeline bench-sampling venv proto conformance clean help
 
@@ -113,8 +114,9 @@ bench-sampling: deps venv
 bench: deps models venv $(CLIENT_VENV)/.ok $(GRPC_VENV)/.ok
 	$(SWIFT) build -c release --product face-worker
 	$(MAKE) -C clients/c build/face-bench
+	$(MAKE) -C tools/grpc-bench
 	$(PYTHON) tools/bench.py --worker .build/release/face-worker --face-bench clients/c/build/face-bench \
-		--client-python $(CLIENT_VENV)/bin/python --grpc-python $(GRPC_VENV)/bin/python \
+		--client-python $(CLIENT_VENV)/bin/python --grpc-python $(GRPC_VENV)/bin/python --grpc-bench $(GRPC_BENCH) \
 		--result-cost clients/python/benchmarks/result_cost.py \
 		--models $(MODELS) --frames Tests/FaceDetectionTests/Fixtures/video --png out/bench-latency.png
 
@@ -148,6 +150,7 @@ $(GRPC_VENV)/.ok: tests/grpc/requirements.txt clients/python/pyproject.toml
 
 test-grpc: deps models $(GRPC_VENV)/.ok
 	$(SWIFT) build --product face-worker
+	$(MAKE) -C tools/grpc-bench
 	$(GRPC_VENV)/bin/python -m pytest tests/grpc
 
 # The C client's tests, against a real face-worker, under valgrind.

@@ -10,6 +10,7 @@ packages=(
   python3-venv python3-pip            # virtual environments for the benchmarks and clients
   valgrind pkg-config                 # the C client's leak-checked tests and its pkg-config file
   nginx openssl                       # the gRPC proxy test: nginx (grpc_pass, TLS, HTTP/2) and its certificates
+  libgrpc++-dev libprotobuf-dev protobuf-compiler-grpc   # grpc-bench, gRPC's C++ client for the gRPC rows of make bench
 )
 
 missing=()

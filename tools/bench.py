@@ -3,6 +3,7 @@
     make bench
     .venv-tools/bin/python tools/bench.py --worker .build/release/face-worker \
         --face-bench clients/c/build/face-bench --client-python .venv-client/bin/python \
+        --grpc-python .venv-grpc/bin/python --grpc-bench tools/grpc-bench/build/grpc-bench \
         --models models --frames Tests/FaceDetectionTests/Fixtures/video --png out/bench-latency.png
 
 It starts release face-workers on a private socket, drives them with face-bench (C, one thread
@@ -38,10 +39,11 @@ per performance goal of DESIGN.md:
 * P9    one named 30 fps live stream followed by 8 subscriber processes: the worst subscriber's
         p99 from the producer's send, minus the producer's own p99, and results lost
         (bench_shared.py says how the clocks are read).
-* gRPC  P1's and P2's workloads and P6's empty Ping through the worker's gRPC socket with grpcio,
-        against the same through the lean socket with the Python client, alternating on one
-        fresh worker (bench_grpc.py, run in the gRPC tests' environment --grpc-python): the
-        ratios, gRPC over lean.
+* gRPC  P1's and P2's workloads and P6's empty Ping through the worker's gRPC socket, against the
+        same through the lean socket, alternating on one fresh worker: first with compiled clients,
+        grpc-bench (gRPC's C++ client, tools/grpc-bench) against face-bench, whose ratios are the
+        goal's, as P1 and P2 are face-bench's; then with Python's, grpcio against the Python client
+        (bench_grpc.py, run in the gRPC tests' environment --grpc-python), what a Python user pays.
 
 P1, P2 and P2py are measured on --starts separate worker processes, each started fresh. On each,
 every side is measured --rounds times, the sides alternating (MediaPipe, face-bench, and for P2
@@ -55,7 +57,8 @@ The latency histogram of the kept rounds of every start, ours against MediaPipe,
 p1_ratio and p2_ratio (medians over the starts, with _min and _max), p2_python_ratio,
 p4_p99_ms, p4_answered (a share, 0 to 1), p4_errors, p5_ratio, p6_us, p7_streams,
 p7_mediapipe_processes, p8_ratio_1080p_nv12, p8_ratio_2160p_rgb, p8_transfer_ms_max (shared memory),
-p9_p99_extra_ms, p9_lost, p1_grpc_ratio, p2_grpc_ratio, p6_grpc_us, and the figures behind them.
+p9_p99_extra_ms, p9_lost, p1_grpc_ratio, p2_grpc_ratio, p6_grpc_us (compiled clients),
+p1_grpc_python_ratio, p2_grpc_python_ratio, p6_grpc_python_us, and the figures behind them.
 """
 
 import argparse
@@ -77,7 +80,7 @@ from bench_live import (ANSWERED_BAR, FPS, OUR_COUNTS_DOWN, OUR_COUNTS_UP, P99_B
 from bench_process import fail, require_executable, run_json
 from bench_shared import (SUBSCRIBERS, measure_raw_frames, measure_subscribers, p8_keys, p8_table_rows, p9_keys,
                           p9_table_rows)
-from bench_worker import FaceBench, Worker, run_at_once
+from bench_worker import FaceBench, GrpcBench, Worker, run_at_once
 from mediapipe_peer import Peer, peak_rss_kib, read_frames
 
 PEER_PROCESSES = 8
@@ -87,6 +90,7 @@ P4_ANSWERED_GOAL = 0.99
 P7_STREAMS_GOAL = 16
 PYTHON_RESULT_GOAL_US = 300
 GRPC_RATIO_GOAL = 1.2
+GRPC_PINGS = 5000
 CLIENT_TIMEOUT_S = 600
 REPOSITORY = Path(__file__).resolve().parent.parent
 
@@ -133,6 +137,29 @@ def best_of_rounds(rounds, sides):
     return kept
 
 
+def video_side(client, pipeline, args, scratch):
+    """A side of best_of_rounds: a face-bench (or grpc-bench) video run of --iterations frames, after
+    a warm-up run of its own."""
+    command = client.frames("-m", "video", "-n", str(args.iterations), *pipeline)
+    if args.warmup:
+        client.run(client.frames("-m", "video", "-n", str(args.warmup), *pipeline))
+
+    def side():
+        summary = client.run(command, samples=scratch / "samples.txt")
+        return Run(float(np.median(summary["samples_ms"])), summary["samples_ms"], summary)
+    return side
+
+
+def ping_side(client, pings):
+    """A side of best_of_rounds: a ping run of `pings` empty Pings, the client sleeping on each."""
+    command = client.command("-m", "ping", "-n", str(pings))
+
+    def side():
+        summary = client.run(command)
+        return Run(summary["latency_ms"]["p50"], None, summary)
+    return side
+
+
 def measure_start(args, peer, frames, bench, scratch):
     """P1 and P2 (and P2 through the Python client) on one worker."""
     def mediapipe(mode):
@@ -142,16 +169,6 @@ def measure_start(args, peer, frames, bench, scratch):
             return Run(float(np.median(samples_ms)), samples_ms, faces)
         return side
 
-    def face_bench(pipeline):
-        command = bench.frames("-m", "video", "-n", str(args.iterations), *pipeline)
-        if args.warmup:
-            bench.run(bench.frames("-m", "video", "-n", str(args.warmup), *pipeline))
-
-        def side():
-            summary = bench.run(command, samples=scratch / "samples.txt")
-            return Run(float(np.median(summary["samples_ms"])), summary["samples_ms"], summary)
-        return side
-
     def python_client():
         command = [str(args.client_python), str(Path(__file__).with_name("bench_python_client.py")),
                    "--socket", str(bench.worker.socket), "--frames", str(args.frames),
@@ -159,9 +176,9 @@ def measure_start(args, peer, frames, bench, scratch):
         result = run_json(command, CLIENT_TIMEOUT_S)
         return Run(result["median_ms"], None, result)
 
-    p1_peer, p1_ours = best_of_rounds(args.rounds, [mediapipe("detect"), face_bench([])])
+    p1_peer, p1_ours = best_of_rounds(args.rounds, [mediapipe("detect"), video_side(bench, [], args, scratch)])
     p2_peer, p2_ours, p2_python = best_of_rounds(
-        args.rounds, [mediapipe("landmarks"), face_bench(["--landmarks"]), python_client])
+        args.rounds, [mediapipe("landmarks"), video_side(bench, ["--landmarks"], args, scratch), python_client])
     return Start(p1_ours, p1_peer, p2_ours, p2_peer, p2_python)
 
 
@@ -209,27 +226,91 @@ def python_result_cost(client_python, script):
         fail(f"{' '.join(command)} printed no python_result_us: {result}")
 
 
+@dataclass(frozen=True)
+class ThroughGrpc:
+    """P1, P2 and P6 through both doors of one worker: compiled clients (`native`: workload key to
+    (grpc-bench's Run, face-bench's Run)) and Python ones (`python`: bench_grpc.py's summary)."""
+
+    native: Any
+    python: Any
+
+    def native_ratio(self, key):
+        through, lean = self.native[key]
+        return through.median_ms / lean.median_ms
+
+
 def measure_grpc(args, scratch):
-    """P1, P2 and P6 through the gRPC socket and the lean socket of one fresh worker (bench_grpc.py)."""
+    """P1, P2 and P6 through the gRPC socket and the lean socket of one fresh worker: grpc-bench
+    against face-bench, the sides alternating, then grpcio against the Python client
+    (bench_grpc.py)."""
     with Worker(args.worker, args.models, scratch, grpc=True) as worker:
+        lean, through = FaceBench(args.face_bench, args.frames, worker), GrpcBench(args.grpc_bench, args.frames, worker)
+        native = {}
+        for key, pipeline in (("p1", []), ("p2", ["--landmarks"])):
+            native[key] = tuple(best_of_rounds(args.rounds, [video_side(through, pipeline, args, scratch),
+                                                             video_side(lean, pipeline, args, scratch)]))
+        pings = min(args.pings, GRPC_PINGS)
+        native["p6"] = tuple(best_of_rounds(args.rounds, [ping_side(through, pings), ping_side(lean, pings)]))
         command = [str(args.grpc_python), str(Path(__file__).with_name("bench_grpc.py")),
                    "--socket", str(worker.socket), "--grpc-socket", str(worker.grpc_socket),
                    "--frames", str(args.frames), "--warmup", str(args.warmup), "--iterations", str(args.iterations),
-                   "--rounds", str(args.rounds)]
-        return run_json(command, CLIENT_TIMEOUT_S)
+                   "--rounds", str(args.rounds), "--pings", str(pings)]
+        return ThroughGrpc(native, run_json(command, CLIENT_TIMEOUT_S))
 
 
 def grpc_rows(measured):
     rows = []
+    python = measured.python
     for key, label in (("p1", "P1 detection only"), ("p2", "P2 whole pipeline")):
-        ours, lean, ratio = measured[f"{key}_grpc"], measured[f"{key}_lean"], measured[f"{key}_grpc_ratio"]
-        rows.append((f"{key.upper()}grpc", f"{label}, round trip p50: grpcio / lean Python client",
-                     f"{ours['median_ms']:.3f} ms", f"lean {lean['median_ms']:.3f} ms", f"{ratio:.3f}",
+        through, lean = measured.native[key]
+        ratio = measured.native_ratio(key)
+        rows.append((f"{key.upper()}grpc", f"{label}, round trip p50: grpc-bench (C++) / face-bench",
+                     f"{through.median_ms:.3f} ms", f"lean {lean.median_ms:.3f} ms", f"{ratio:.3f}",
                      f"<= {GRPC_RATIO_GOAL}x", verdict(ratio <= GRPC_RATIO_GOAL)))
-    p6, p6_lean = measured["p6_grpc_us"], measured["p6_lean_us"]
-    rows.append(("P6grpc", "empty Ping round trip p50: grpcio unary / lean Python client", f"{p6:.1f} us",
-                 f"lean {p6_lean:.1f} us", f"{p6 / p6_lean:.3f}", "-", ""))
+        ours, lean_python = python[f"{key}_grpc"], python[f"{key}_lean"]
+        rows.append(("", "  through grpcio / the lean Python client", f"{ours['median_ms']:.3f} ms",
+                     f"lean {lean_python['median_ms']:.3f} ms", f"{python[f'{key}_grpc_ratio']:.3f}", "-", ""))
+    through, lean = measured.native["p6"]
+    rows.append(("P6grpc", "empty Ping round trip p50: grpc-bench unary / face-bench, both sleeping",
+                 f"{through.median_ms * 1000:.1f} us", f"lean {lean.median_ms * 1000:.1f} us",
+                 f"{through.median_ms / lean.median_ms:.3f}", "-", ""))
+    p6, p6_lean = python["p6_grpc_us"], python["p6_lean_us"]
+    rows.append(("", "  grpcio unary / the lean Python client", f"{p6:.1f} us", f"lean {p6_lean:.1f} us",
+                 f"{p6 / p6_lean:.3f}", "-", ""))
     return rows
+
+
+def grpc_keys(measured):
+    """The gRPC rows' keys of the JSON line: the goal's ratios from the compiled clients, the Python
+    clients' beside them."""
+    python = measured.python
+    keys = {"p1_grpc_ratio": round(measured.native_ratio("p1"), 3), "p2_grpc_ratio": round(measured.native_ratio("p2"), 3),
+            "p6_grpc_us": round(measured.native["p6"][0].median_ms * 1000, 2),
+            "p6_grpc_lean_us": round(measured.native["p6"][1].median_ms * 1000, 2)}
+    for key in ("p1", "p2"):
+        through, lean = measured.native[key]
+        keys[f"{key}_grpc_ms"], keys[f"{key}_grpc_lean_ms"] = round(through.median_ms, 4), round(lean.median_ms, 4)
+        keys[f"{key}_grpc_python_ratio"] = python[f"{key}_grpc_ratio"]
+        keys[f"{key}_grpc_python_ms"] = python[f"{key}_grpc"]["median_ms"]
+        keys[f"{key}_grpc_python_lean_ms"] = python[f"{key}_lean"]["median_ms"]
+    keys["p6_grpc_python_us"], keys["p6_grpc_python_lean_us"] = python["p6_grpc_us"], python["p6_lean_us"]
+    return keys
+
+
+def grpc_line(measured, rounds, n):
+    """The gRPC rows' detail: where the round trip goes besides the worker's own work."""
+    python = measured.python
+    p1, p1_lean = measured.native["p1"]
+    p2, p2_lean = measured.native["p2"]
+    return (f"gRPC: one fresh worker, both doors alternating, {rounds} rounds of {n} frames each, best round kept; "
+            f"transport and client (round trip minus the worker's total) P1 {p1.detail['transport_median_ms']:.3f} ms "
+            f"through grpc-bench against {p1_lean.detail['transport_median_ms']:.3f} through face-bench, P2 "
+            f"{p2.detail['transport_median_ms']:.3f} against {p2_lean.detail['transport_median_ms']:.3f}; through "
+            f"grpcio P1 {python['p1_grpc']['overhead_median_ms']:.3f} against "
+            f"{python['p1_lean']['overhead_median_ms']:.3f} through the Python client, P2 "
+            f"{python['p2_grpc']['overhead_median_ms']:.3f} against {python['p2_lean']['overhead_median_ms']:.3f}; "
+            f"faces found through grpc-bench {p1.detail['faces']} (P1) and {p2.detail['faces']} (P2) in "
+            f"{p2.detail['answered']} frames each, errors {p1.detail['errors'] + p2.detail['errors']}")
 
 
 def write_histogram(path, panels):
@@ -320,6 +401,7 @@ def main():
                         help="the Python of an environment with the faceworker client installed (.venv-client)")
     parser.add_argument("--grpc-python", type=Path, required=True,
                         help="the Python of an environment with grpcio, grpcio-tools and the client (.venv-grpc)")
+    parser.add_argument("--grpc-bench", type=Path, required=True, help="the grpc-bench executable")
     parser.add_argument("--result-cost", type=Path,
                         default=REPOSITORY / "clients/python/benchmarks/result_cost.py",
                         help="the Python client's result-cost script")
@@ -337,7 +419,7 @@ def main():
     parser.add_argument("--raw-iterations", type=count(1), default=100,
                         help="timed raw frames per side and size for P8 (default 100)")
     args = parser.parse_args()
-    for executable in (args.worker, args.face_bench):
+    for executable in (args.worker, args.face_bench, args.grpc_bench):
         require_executable(executable, "bench")
     if not args.client_python.is_file():
         fail(f"{args.client_python} is missing; `make bench` builds .venv-client with the Python client")
@@ -435,10 +517,7 @@ def main():
         "p7_mediapipe_p99_ms": round(peer_streams.best.p99_ms, 3) if peer_streams.best else None,
         "p7_mediapipe_answered": round(peer_streams.best.answered, 4) if peer_streams.best else None,
         **p8_keys(raw_rows), **p9_keys(subscribed),
-        "p1_grpc_ratio": through_grpc["p1_grpc_ratio"], "p2_grpc_ratio": through_grpc["p2_grpc_ratio"],
-        "p6_grpc_us": through_grpc["p6_grpc_us"], "p6_grpc_lean_us": through_grpc["p6_lean_us"],
-        "p1_grpc_ms": through_grpc["p1_grpc"]["median_ms"], "p1_grpc_lean_ms": through_grpc["p1_lean"]["median_ms"],
-        "p2_grpc_ms": through_grpc["p2_grpc"]["median_ms"], "p2_grpc_lean_ms": through_grpc["p2_lean"]["median_ms"],
+        **grpc_keys(through_grpc),
         "histogram": str(args.png),
         "python_result_us": round(result_us, 2),
     }
@@ -506,13 +585,7 @@ def main():
     print(f"P9: the producer sent {subscribed.producer['sent']} frames, {subscribed.producer['answered']} answered; "
           f"{SUBSCRIBERS} subscribers' p99 from the producer's send (CLOCK_REALTIME): "
           + ", ".join(f"{p:.2f}" for p in subscribed.subscriber_p99_ms) + " ms")
-    print(f"gRPC: one fresh worker, both doors alternating, {args.rounds} rounds of {n} frames each, best round "
-          f"kept; transport and client (round trip minus the worker's total) P1 "
-          f"{through_grpc['p1_grpc']['overhead_median_ms']:.3f} ms through gRPC against "
-          f"{through_grpc['p1_lean']['overhead_median_ms']:.3f} lean, P2 "
-          f"{through_grpc['p2_grpc']['overhead_median_ms']:.3f} against {through_grpc['p2_lean']['overhead_median_ms']:.3f}; "
-          f"faces found through gRPC {through_grpc['p1_grpc']['faces']} (P1) and {through_grpc['p2_grpc']['faces']} (P2) "
-          f"in {through_grpc['p2_grpc']['frames']} frames each")
+    print(grpc_line(through_grpc, args.rounds, n))
     print(f"latency histogram: {args.png}")
     print(json.dumps(summary, separators=(",", ":")))
 

@@ -1,4 +1,4 @@
-"""The worker side of `make bench`: a private face-worker, and face-bench runs against it."""
+"""The worker side of `make bench`: a private face-worker, and face-bench and grpc-bench runs against it."""
 
 import signal
 import subprocess
@@ -80,6 +80,14 @@ class FaceBench:
         if samples:
             summary["samples_ms"] = np.loadtxt(samples, ndmin=1) / 1000.0
         return summary
+
+
+class GrpcBench(FaceBench):
+    """grpc-bench runs against one worker's gRPC socket, each parsed from its JSON line; the same
+    options and summary as face-bench's video and ping modes."""
+
+    def command(self, *options):
+        return [self.executable, "-t", f"unix:{self.worker.grpc_socket}", *options]
 
 
 def run_at_once(commands):
