@@ -3,21 +3,25 @@ worker for the session limit, one with small limits for everything else."""
 
 from __future__ import annotations
 
+import time
 from typing import Iterator
 
 import grpc
 import pytest
 
+import faceworker
 from faceworker import FaceWorkerError
 from faceworker._connection import Connection
 from faceworker.v1 import faceworker_pb2 as pb
 
 from conftest import CALL_SECONDS, STUBS, RunningWorker, fixture_bytes, start_worker, stop_worker, video_frames
-from doors import LeanSession, SessionStream, grpc_code
+from doors import LeanSession, SessionStream, grpc_code, service
 from hostile_jpeg import replacing_size
 from same import assert_same_outcomes
 
 MAX_MESSAGE_BYTES = 200_000
+STREAM_WAIT_SECONDS = 1
+"""How long a test watches for something that must not happen (a stream opening, a send going on)."""
 
 
 def channel_stub(worker: RunningWorker):
@@ -129,3 +133,61 @@ def test_more_subscribers_than_allowed_ends_the_subscribe_call_as_the_lean_one_i
 
     assert grpc_code(through_grpc.value) == through_lean.value.code == pb.Status.RESOURCE_EXHAUSTED
     assert through_grpc.value.details() == through_lean.value.message
+
+
+def test_a_connection_holds_as_many_streams_as_a_lean_connection_may_hold_sessions_and_subscriptions_and_more_wait(tmp_path):
+    # One session and one subscription a connection, and 8 streams for unary calls: 10 streams.
+    worker = start_worker(tmp_path, "--max-sessions-per-connection", "1", "--max-subscriptions-per-connection", "1")
+    channel, stub = channel_stub(worker)
+    streams = [SessionStream(stub) for _ in range(10)]
+    try:
+        for stream in streams:
+            stream.open()
+        worker.sessions_become(10)
+        waiting = SessionStream(stub)
+        streams.append(waiting)
+        waiting.send(open=pb.OpenSessionRequest(options=pb.SessionOptions()))
+        # The eleventh stream is neither opened nor refused: grpcio holds it until a stream ends.
+        time.sleep(STREAM_WAIT_SECONDS)
+        assert faceworker.get_stats(worker.socket_path).sessions == 10
+        streams[0].half_close()
+        assert streams[0].rest() == []
+        assert waiting.next().WhichOneof("kind") == "opened"
+        assert waiting.process(pb.Frame(jpeg=fixture_bytes("astronaut.jpg"))).kind == "result"
+    finally:
+        for stream in streams:
+            stream.__exit__()
+        channel.close()
+        stop_worker(worker)
+
+
+def test_a_client_that_sends_without_reading_is_held_back_then_every_frame_is_answered(small_worker):
+    jpeg = fixture_bytes("astronaut.jpg")
+    frames = 3000
+    pulled = [0]
+
+    def requests():
+        yield service.SessionRequest(open=pb.OpenSessionRequest(options=pb.SessionOptions(running_mode=pb.RUNNING_MODE_VIDEO)))
+        for index in range(frames):
+            pulled[0] += 1
+            yield service.SessionRequest(frame=pb.Frame(jpeg=jpeg, timestamp_ms=index))
+
+    # A client that reads nothing takes in only what its receive window holds, a few answers.
+    with grpc.insecure_channel(small_worker.grpc_target, options=[("grpc.http2.bdp_probe", 0),
+                                                                   ("grpc.http2.lookahead_bytes", 1024)]) as channel:
+        call = STUBS.service_grpc.FaceWorkerStub(channel).Session(requests(), timeout=CALL_SECONDS)
+        try:
+            # Once the worker holds as many unanswered frames as it will, the client cannot send more.
+            before = -1
+            while pulled[0] != before:
+                before = pulled[0]
+                time.sleep(STREAM_WAIT_SECONDS)
+            assert pulled[0] < frames, f"the worker took all {frames} frames from a client that read none of its answers"
+            answers = list(call)
+        finally:
+            call.cancel()
+
+    assert answers[0].WhichOneof("kind") == "opened"
+    # Each frame is answered, with a result or, when the small worker's queue is full, a refusal.
+    assert len(answers) == 1 + frames
+    assert {answer.WhichOneof("kind") for answer in answers[1:]} <= {"result", "error"}
