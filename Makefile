@@ -139,7 +139,8 @@ test-python: deps models $(CLIENT_VENV)/.ok
 
 # The gRPC door, driven by grpcio with stubs grpcio-tools generates at the start of the run, beside
 # the lean socket's Python client; then nginx from Debian in front of it with TLS and client
-# certificates. Its environment holds gRPC's packages and the Python client.
+# certificates; and grpc-bench, make bench's C++ gRPC client, against the same worker. Its
+# environment holds gRPC's packages and the Python client.
 .PHONY: test-grpc
 
 $(GRPC_VENV)/.ok: tests/grpc/requirements.txt clients/python/pyproject.toml
