@@ -64,7 +64,6 @@ p1_grpc_python_ratio, p2_grpc_python_ratio, p6_grpc_python_us, and the figures b
 import argparse
 import json
 import os
-import subprocess
 import sys
 import tempfile
 import time

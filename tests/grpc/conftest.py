@@ -17,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, List
@@ -82,8 +83,10 @@ def _grpc_answers(target: str) -> bool:
             return False
 
 
-def start_worker(directory: Path, *options: str) -> RunningWorker:
-    """Starts a worker listening in ``directory`` and waits until both doors answer.
+@contextmanager
+def running_worker(directory: Path, *options: str) -> Iterator[RunningWorker]:
+    """A worker listening in ``directory`` for the ``with`` block, both doors answering, stopped as
+    an operator would stop it (SIGTERM, then a wait) when the block ends, also when it fails.
 
     ``options`` are more command-line options, such as limits.
     """
@@ -95,27 +98,31 @@ def start_worker(directory: Path, *options: str) -> RunningWorker:
         return answers_ping(socket_path) and Path(grpc_path).exists() and _grpc_answers("unix:" + grpc_path)
 
     process = launch(["--socket", socket_path, "--grpc-socket", grpc_path, *options], log_path, answers, "on both sockets")
-    return RunningWorker(socket_path, grpc_path, process, log_path)
-
-
-def stop_worker(worker: RunningWorker) -> None:
-    """Stops the worker as an operator would: SIGTERM, then waits for it."""
-    stop(worker.process)
+    try:
+        yield RunningWorker(socket_path, grpc_path, process, log_path)
+    finally:
+        stop(process)
 
 
 @pytest.fixture(scope="session")
 def worker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningWorker]:
     """The worker most tests share."""
-    running = start_worker(tmp_path_factory.mktemp("worker"))
-    yield running
-    stop_worker(running)
+    with running_worker(tmp_path_factory.mktemp("worker")) as running:
+        yield running
+
+
+@contextmanager
+def stub_of(worker: RunningWorker) -> Iterator:
+    """A FaceWorkerStub on a channel of its own to ``worker``, closed at the end of the block."""
+    with grpc.insecure_channel(worker.grpc_target) as channel:
+        yield STUBS.service_grpc.FaceWorkerStub(channel)
 
 
 @pytest.fixture
 def stub(worker: RunningWorker) -> Iterator:
     """A FaceWorkerStub on a fresh channel to the shared worker's gRPC socket."""
-    with grpc.insecure_channel(worker.grpc_target) as channel:
-        yield STUBS.service_grpc.FaceWorkerStub(channel)
+    with stub_of(worker) as stub:
+        yield stub
 
 
 @pytest.fixture

@@ -4,6 +4,7 @@ worker for the session limit, one with small limits for everything else."""
 from __future__ import annotations
 
 import time
+from contextlib import ExitStack
 from typing import Iterator
 
 import grpc
@@ -14,7 +15,7 @@ from faceworker import FaceWorkerError
 from faceworker._connection import Connection
 from faceworker.v1 import faceworker_pb2 as pb
 
-from conftest import CALL_SECONDS, STUBS, RunningWorker, fixture_bytes, start_worker, stop_worker, video_frames
+from conftest import CALL_SECONDS, STUBS, RunningWorker, fixture_bytes, running_worker, stub_of, video_frames
 from doors import LeanSession, SessionStream, grpc_code, service
 from hostile_jpeg import replacing_size
 from same import assert_same_outcomes
@@ -24,31 +25,22 @@ STREAM_WAIT_SECONDS = 1
 """How long a test watches for something that must not happen (a stream opening, a send going on)."""
 
 
-def channel_stub(worker: RunningWorker):
-    channel = grpc.insecure_channel(worker.grpc_target)
-    return channel, STUBS.service_grpc.FaceWorkerStub(channel)
-
-
 @pytest.fixture(scope="module")
 def small_worker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningWorker]:
-    running = start_worker(tmp_path_factory.mktemp("limits"), "--max-queued-frames", "1", "--threads", "1",
-                           "--max-pixels", "300000", "--max-subscribers-per-session", "1",
-                           "--max-message-bytes", str(MAX_MESSAGE_BYTES))
-    yield running
-    stop_worker(running)
+    with running_worker(tmp_path_factory.mktemp("limits"), "--max-queued-frames", "1", "--threads", "1",
+                        "--max-pixels", "300000", "--max-subscribers-per-session", "1",
+                        "--max-message-bytes", str(MAX_MESSAGE_BYTES)) as running:
+        yield running
 
 
 @pytest.fixture
 def small_stub(small_worker):
-    channel, stub = channel_stub(small_worker)
-    with channel:
+    with stub_of(small_worker) as stub:
         yield stub
 
 
 def test_the_worker_wide_session_limit_ends_the_call_as_it_refuses_a_lean_open(tmp_path):
-    worker = start_worker(tmp_path, "--max-sessions", "2")
-    channel, stub = channel_stub(worker)
-    try:
+    with running_worker(tmp_path, "--max-sessions", "2") as worker, stub_of(worker) as stub:
         with LeanSession(worker.socket_path) as first, LeanSession(worker.socket_path):
             with pytest.raises(grpc.RpcError) as through_grpc, SessionStream(stub) as stream:
                 stream.open()
@@ -58,9 +50,6 @@ def test_the_worker_wide_session_limit_ends_the_call_as_it_refuses_a_lean_open(t
             with SessionStream(stub) as stream:
                 stream.open()
                 assert stream.process(pb.Frame(jpeg=fixture_bytes("astronaut.jpg"))).kind == "result"
-    finally:
-        channel.close()
-        stop_worker(worker)
 
     assert grpc_code(through_grpc.value) == through_lean.value.code == pb.Status.RESOURCE_EXHAUSTED
     assert through_grpc.value.details() == through_lean.value.message
@@ -137,28 +126,21 @@ def test_more_subscribers_than_allowed_ends_the_subscribe_call_as_the_lean_one_i
 
 def test_a_connection_holds_as_many_streams_as_a_lean_connection_may_hold_sessions_and_subscriptions_and_more_wait(tmp_path):
     # One session and one subscription a connection, and 8 streams for unary calls: 10 streams.
-    worker = start_worker(tmp_path, "--max-sessions-per-connection", "1", "--max-subscriptions-per-connection", "1")
-    channel, stub = channel_stub(worker)
-    streams = [SessionStream(stub) for _ in range(10)]
-    try:
-        for stream in streams:
+    with running_worker(tmp_path, "--max-sessions-per-connection", "1", "--max-subscriptions-per-connection", "1") as worker, \
+            stub_of(worker) as stub, ExitStack() as streams:
+        opened = [streams.enter_context(SessionStream(stub)) for _ in range(10)]
+        for stream in opened:
             stream.open()
         worker.sessions_become(10)
-        waiting = SessionStream(stub)
-        streams.append(waiting)
+        waiting = streams.enter_context(SessionStream(stub))
         waiting.send(open=pb.OpenSessionRequest(options=pb.SessionOptions()))
         # The eleventh stream is neither opened nor refused: grpcio holds it until a stream ends.
         time.sleep(STREAM_WAIT_SECONDS)
         assert faceworker.get_stats(worker.socket_path).sessions == 10
-        streams[0].half_close()
-        assert streams[0].rest() == []
+        opened[0].half_close()
+        assert opened[0].rest() == []
         assert waiting.next().WhichOneof("kind") == "opened"
         assert waiting.process(pb.Frame(jpeg=fixture_bytes("astronaut.jpg"))).kind == "result"
-    finally:
-        for stream in streams:
-            stream.__exit__()
-        channel.close()
-        stop_worker(worker)
 
 
 def test_a_client_that_sends_without_reading_is_held_back_then_every_frame_is_answered(small_worker):

@@ -12,21 +12,20 @@ import faceworker
 from faceworker import FaceWorkerError, StatusCode
 from faceworker.v1 import faceworker_pb2 as pb
 
-from conftest import CALL_SECONDS, STUBS, RunningWorker, fixture_bytes, start_worker, stop_worker, video_frames
+from conftest import CALL_SECONDS, STUBS, RunningWorker, fixture_bytes, running_worker, stub_of, video_frames
 from doors import LeanSession, SessionStream
 
 
 @pytest.fixture(scope="module")
 def quiet_worker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningWorker]:
-    running = start_worker(tmp_path_factory.mktemp("lifecycle"))
-    yield running
-    stop_worker(running)
+    with running_worker(tmp_path_factory.mktemp("lifecycle")) as running:
+        yield running
 
 
 @pytest.fixture
 def stub(quiet_worker: RunningWorker) -> Iterator:
-    with grpc.insecure_channel(quiet_worker.grpc_target) as channel:
-        yield STUBS.service_grpc.FaceWorkerStub(channel)
+    with stub_of(quiet_worker) as stub:
+        yield stub
     quiet_worker.sessions_become(0)
 
 

@@ -51,14 +51,7 @@ final class HTTPConnection {
     /// Writes `bytes`; false when the worker no longer takes them.
     @discardableResult
     func send(_ bytes: [UInt8]) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if written < 0, errno == EINTR { continue }
-            guard written > 0 else { return false }
-            offset += written
-        }
-        return true
+        UnixSocket.sendAll(bytes, to: descriptor)
     }
 
     /// Writes `bytes` unless the worker stops taking them for `stall`; false

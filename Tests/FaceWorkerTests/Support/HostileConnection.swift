@@ -35,16 +35,7 @@ final class HostileConnection {
     /// closed the connection.
     @discardableResult
     func send(_ bytes: [UInt8]) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes {
-                Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
-            }
-            if written < 0, errno == EINTR { continue }
-            guard written > 0 else { return false }
-            offset += written
-        }
-        return true
+        UnixSocket.sendAll(bytes, to: descriptor)
     }
 
     /// Frames and writes `messages` in one write.

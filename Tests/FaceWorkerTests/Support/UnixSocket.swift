@@ -46,6 +46,21 @@ final class UnixSocket {
         return descriptor
     }
 
+    /// Writes all of `bytes` to the connected socket `descriptor`; false when
+    /// the peer no longer takes them (it closed the connection).
+    static func sendAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes {
+                Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
+            if written < 0, errno == EINTR { continue }
+            guard written > 0 else { return false }
+            offset += written
+        }
+        return true
+    }
+
     /// Writes all of `bytes`.
     func send(_ bytes: [UInt8]) throws {
         var offset = 0
