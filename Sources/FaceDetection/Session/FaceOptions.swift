@@ -23,6 +23,18 @@ public struct FaceOptions: Sendable, Equatable {
         case accurate
     }
 
+    /// The landmark models that give the 478 points.
+    public enum MeshModel: Sendable, Equatable {
+        /// MediaPipe's legacy refined FaceMesh (`face_landmark_with_attention.tflite`,
+        /// 192x192, or the 468-point mesh when the 478 points are not asked
+        /// for): about four times cheaper, no blendshapes.
+        case attentionMesh
+        /// MediaPipe Tasks' Face Landmarker (`face_landmarker.task`): its own
+        /// detector, the 256x256 V2 mesh and the blendshape model, run by the
+        /// Tasks graph's rules, so points and scores equal MediaPipe Tasks'.
+        case faceLandmarker
+    }
+
     public var runningMode: RunningMode = .image
     public var performanceMode: PerformanceMode = .fast
     /// ML Kit's landmark mode "all": the 10 landmark types.
@@ -49,6 +61,11 @@ public struct FaceOptions: Sendable, Equatable {
     public var faceMesh = false
     /// Return MediaPipe's 4x4 facial transformation matrix.
     public var transformationMatrix = false
+    /// Which landmark models run when any output needs the mesh.
+    public var meshModel = MeshModel.attentionMesh
+    /// Return the Face Landmarker's 52 blendshape scores (needs `meshModel`
+    /// `.faceLandmarker`).
+    public var faceBlendshapes = false
     /// While fewer than `numFaces` faces are followed by their landmarks, the
     /// detector runs on at most one frame in this many, so a one-face scene does
     /// not pay for the detector on every frame.
@@ -64,7 +81,7 @@ public struct FaceOptions: Sendable, Equatable {
 
     /// Whether any requested output needs the face mesh (and so the landmark models).
     public var needsMesh: Bool {
-        landmarks || contours || classification || faceMesh || transformationMatrix
+        landmarks || contours || classification || faceMesh || transformationMatrix || faceBlendshapes
     }
 
     /// Checks every value against its allowed range (`Specs`); the error
@@ -78,5 +95,8 @@ public struct FaceOptions: Sendable, Equatable {
         _ = try Specs.numFaces.check(numFaces)
         _ = try Specs.detectorIntervalFrames.check(detectorIntervalFrames)
         _ = try Specs.maxMissedFrames.check(maxMissedFrames)
+        if faceBlendshapes && meshModel != .faceLandmarker {
+            throw .invalidArgument("output_face_blendshapes needs mesh_model FACE_LANDMARKER: only the Face Landmarker's bundle has a blendshape model")
+        }
     }
 }

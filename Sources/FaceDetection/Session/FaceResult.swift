@@ -17,6 +17,9 @@ public struct Face: Sendable {
     public var presence: Float?
     /// MediaPipe's 478 landmarks, when asked for.
     public var mesh: [NormalizedLandmark]?
+    /// The Face Landmarker's 52 blendshape scores in [0, 1], in the order of
+    /// `FaceBlendshapes.categoryNames`, when asked for.
+    public var blendshapes: [Float]?
     /// Head pitch in degrees, positive when the face turns upward (ML Kit's
     /// headEulerAngleX); needs landmarks.
     public var headEulerAngleX: Float?
