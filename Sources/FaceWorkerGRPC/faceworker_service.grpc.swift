@@ -172,14 +172,14 @@ extension Faceworker_V1_FaceWorker {
         /// > 
         /// > The first request must be `open`; its answer is `opened`, or the call
         /// > ends with the status OpenSession would have got (INVALID_ARGUMENT,
-        /// > ALREADY_EXISTS, RESOURCE_EXHAUSTED). Then each `frame` is answered with
-        /// > a `result`, a `dropped` notice or an `error`, exactly as ProcessFrame is
-        /// > on the worker's own socket and in the order the session makes its
-        /// > answers there: results in frame order, a frame refused on arrival (a
-        /// > full queue, say) at once; each answer names its frame's timestamp_ms.
-        /// > `reset` is answered with `reset` after the drop notices of the frames
-        /// > it discarded. A message over the worker's --max-message-bytes ends the
-        /// > call with RESOURCE_EXHAUSTED.
+        /// > ALREADY_EXISTS, RESOURCE_EXHAUSTED, FAILED_PRECONDITION). Then each
+        /// > `frame` is answered with a `result`, a `dropped` notice or an `error`,
+        /// > exactly as ProcessFrame is on the worker's own socket and in the order
+        /// > the session makes its answers there: results in frame order, a frame
+        /// > refused on arrival (a full queue, say) at once; each answer names its
+        /// > frame's timestamp_ms. `reset` is answered with `reset` after the drop
+        /// > notices of the frames it discarded. A message over the worker's
+        /// > --max-message-bytes ends the call with RESOURCE_EXHAUSTED.
         /// > 
         /// > When the client ends its side of the stream, every frame it sent is
         /// > answered, then the session is closed and the call ends with OK. When the
@@ -275,14 +275,14 @@ extension Faceworker_V1_FaceWorker {
         /// > 
         /// > The first request must be `open`; its answer is `opened`, or the call
         /// > ends with the status OpenSession would have got (INVALID_ARGUMENT,
-        /// > ALREADY_EXISTS, RESOURCE_EXHAUSTED). Then each `frame` is answered with
-        /// > a `result`, a `dropped` notice or an `error`, exactly as ProcessFrame is
-        /// > on the worker's own socket and in the order the session makes its
-        /// > answers there: results in frame order, a frame refused on arrival (a
-        /// > full queue, say) at once; each answer names its frame's timestamp_ms.
-        /// > `reset` is answered with `reset` after the drop notices of the frames
-        /// > it discarded. A message over the worker's --max-message-bytes ends the
-        /// > call with RESOURCE_EXHAUSTED.
+        /// > ALREADY_EXISTS, RESOURCE_EXHAUSTED, FAILED_PRECONDITION). Then each
+        /// > `frame` is answered with a `result`, a `dropped` notice or an `error`,
+        /// > exactly as ProcessFrame is on the worker's own socket and in the order
+        /// > the session makes its answers there: results in frame order, a frame
+        /// > refused on arrival (a full queue, say) at once; each answer names its
+        /// > frame's timestamp_ms. `reset` is answered with `reset` after the drop
+        /// > notices of the frames it discarded. A message over the worker's
+        /// > --max-message-bytes ends the call with RESOURCE_EXHAUSTED.
         /// > 
         /// > When the client ends its side of the stream, every frame it sent is
         /// > answered, then the session is closed and the call ends with OK. When the
@@ -376,14 +376,14 @@ extension Faceworker_V1_FaceWorker {
         /// > 
         /// > The first request must be `open`; its answer is `opened`, or the call
         /// > ends with the status OpenSession would have got (INVALID_ARGUMENT,
-        /// > ALREADY_EXISTS, RESOURCE_EXHAUSTED). Then each `frame` is answered with
-        /// > a `result`, a `dropped` notice or an `error`, exactly as ProcessFrame is
-        /// > on the worker's own socket and in the order the session makes its
-        /// > answers there: results in frame order, a frame refused on arrival (a
-        /// > full queue, say) at once; each answer names its frame's timestamp_ms.
-        /// > `reset` is answered with `reset` after the drop notices of the frames
-        /// > it discarded. A message over the worker's --max-message-bytes ends the
-        /// > call with RESOURCE_EXHAUSTED.
+        /// > ALREADY_EXISTS, RESOURCE_EXHAUSTED, FAILED_PRECONDITION). Then each
+        /// > `frame` is answered with a `result`, a `dropped` notice or an `error`,
+        /// > exactly as ProcessFrame is on the worker's own socket and in the order
+        /// > the session makes its answers there: results in frame order, a frame
+        /// > refused on arrival (a full queue, say) at once; each answer names its
+        /// > frame's timestamp_ms. `reset` is answered with `reset` after the drop
+        /// > notices of the frames it discarded. A message over the worker's
+        /// > --max-message-bytes ends the call with RESOURCE_EXHAUSTED.
         /// > 
         /// > When the client ends its side of the stream, every frame it sent is
         /// > answered, then the session is closed and the call ends with OK. When the
@@ -645,14 +645,14 @@ extension Faceworker_V1_FaceWorker {
         /// > 
         /// > The first request must be `open`; its answer is `opened`, or the call
         /// > ends with the status OpenSession would have got (INVALID_ARGUMENT,
-        /// > ALREADY_EXISTS, RESOURCE_EXHAUSTED). Then each `frame` is answered with
-        /// > a `result`, a `dropped` notice or an `error`, exactly as ProcessFrame is
-        /// > on the worker's own socket and in the order the session makes its
-        /// > answers there: results in frame order, a frame refused on arrival (a
-        /// > full queue, say) at once; each answer names its frame's timestamp_ms.
-        /// > `reset` is answered with `reset` after the drop notices of the frames
-        /// > it discarded. A message over the worker's --max-message-bytes ends the
-        /// > call with RESOURCE_EXHAUSTED.
+        /// > ALREADY_EXISTS, RESOURCE_EXHAUSTED, FAILED_PRECONDITION). Then each
+        /// > `frame` is answered with a `result`, a `dropped` notice or an `error`,
+        /// > exactly as ProcessFrame is on the worker's own socket and in the order
+        /// > the session makes its answers there: results in frame order, a frame
+        /// > refused on arrival (a full queue, say) at once; each answer names its
+        /// > frame's timestamp_ms. `reset` is answered with `reset` after the drop
+        /// > notices of the frames it discarded. A message over the worker's
+        /// > --max-message-bytes ends the call with RESOURCE_EXHAUSTED.
         /// > 
         /// > When the client ends its side of the stream, every frame it sent is
         /// > answered, then the session is closed and the call ends with OK. When the
@@ -798,14 +798,14 @@ extension Faceworker_V1_FaceWorker {
         /// > 
         /// > The first request must be `open`; its answer is `opened`, or the call
         /// > ends with the status OpenSession would have got (INVALID_ARGUMENT,
-        /// > ALREADY_EXISTS, RESOURCE_EXHAUSTED). Then each `frame` is answered with
-        /// > a `result`, a `dropped` notice or an `error`, exactly as ProcessFrame is
-        /// > on the worker's own socket and in the order the session makes its
-        /// > answers there: results in frame order, a frame refused on arrival (a
-        /// > full queue, say) at once; each answer names its frame's timestamp_ms.
-        /// > `reset` is answered with `reset` after the drop notices of the frames
-        /// > it discarded. A message over the worker's --max-message-bytes ends the
-        /// > call with RESOURCE_EXHAUSTED.
+        /// > ALREADY_EXISTS, RESOURCE_EXHAUSTED, FAILED_PRECONDITION). Then each
+        /// > `frame` is answered with a `result`, a `dropped` notice or an `error`,
+        /// > exactly as ProcessFrame is on the worker's own socket and in the order
+        /// > the session makes its answers there: results in frame order, a frame
+        /// > refused on arrival (a full queue, say) at once; each answer names its
+        /// > frame's timestamp_ms. `reset` is answered with `reset` after the drop
+        /// > notices of the frames it discarded. A message over the worker's
+        /// > --max-message-bytes ends the call with RESOURCE_EXHAUSTED.
         /// > 
         /// > When the client ends its side of the stream, every frame it sent is
         /// > answered, then the session is closed and the call ends with OK. When the
@@ -947,14 +947,14 @@ extension Faceworker_V1_FaceWorker.ClientProtocol {
     /// > 
     /// > The first request must be `open`; its answer is `opened`, or the call
     /// > ends with the status OpenSession would have got (INVALID_ARGUMENT,
-    /// > ALREADY_EXISTS, RESOURCE_EXHAUSTED). Then each `frame` is answered with
-    /// > a `result`, a `dropped` notice or an `error`, exactly as ProcessFrame is
-    /// > on the worker's own socket and in the order the session makes its
-    /// > answers there: results in frame order, a frame refused on arrival (a
-    /// > full queue, say) at once; each answer names its frame's timestamp_ms.
-    /// > `reset` is answered with `reset` after the drop notices of the frames
-    /// > it discarded. A message over the worker's --max-message-bytes ends the
-    /// > call with RESOURCE_EXHAUSTED.
+    /// > ALREADY_EXISTS, RESOURCE_EXHAUSTED, FAILED_PRECONDITION). Then each
+    /// > `frame` is answered with a `result`, a `dropped` notice or an `error`,
+    /// > exactly as ProcessFrame is on the worker's own socket and in the order
+    /// > the session makes its answers there: results in frame order, a frame
+    /// > refused on arrival (a full queue, say) at once; each answer names its
+    /// > frame's timestamp_ms. `reset` is answered with `reset` after the drop
+    /// > notices of the frames it discarded. A message over the worker's
+    /// > --max-message-bytes ends the call with RESOURCE_EXHAUSTED.
     /// > 
     /// > When the client ends its side of the stream, every frame it sent is
     /// > answered, then the session is closed and the call ends with OK. When the
@@ -1093,14 +1093,14 @@ extension Faceworker_V1_FaceWorker.ClientProtocol {
     /// > 
     /// > The first request must be `open`; its answer is `opened`, or the call
     /// > ends with the status OpenSession would have got (INVALID_ARGUMENT,
-    /// > ALREADY_EXISTS, RESOURCE_EXHAUSTED). Then each `frame` is answered with
-    /// > a `result`, a `dropped` notice or an `error`, exactly as ProcessFrame is
-    /// > on the worker's own socket and in the order the session makes its
-    /// > answers there: results in frame order, a frame refused on arrival (a
-    /// > full queue, say) at once; each answer names its frame's timestamp_ms.
-    /// > `reset` is answered with `reset` after the drop notices of the frames
-    /// > it discarded. A message over the worker's --max-message-bytes ends the
-    /// > call with RESOURCE_EXHAUSTED.
+    /// > ALREADY_EXISTS, RESOURCE_EXHAUSTED, FAILED_PRECONDITION). Then each
+    /// > `frame` is answered with a `result`, a `dropped` notice or an `error`,
+    /// > exactly as ProcessFrame is on the worker's own socket and in the order
+    /// > the session makes its answers there: results in frame order, a frame
+    /// > refused on arrival (a full queue, say) at once; each answer names its
+    /// > frame's timestamp_ms. `reset` is answered with `reset` after the drop
+    /// > notices of the frames it discarded. A message over the worker's
+    /// > --max-message-bytes ends the call with RESOURCE_EXHAUSTED.
     /// > 
     /// > When the client ends its side of the stream, every frame it sent is
     /// > answered, then the session is closed and the call ends with OK. When the

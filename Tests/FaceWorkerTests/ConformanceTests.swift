@@ -37,6 +37,7 @@ final class ConformanceTests: XCTestCase {
         "landmark_mode": { $0.landmarkMode.rawValue },
         "contour_mode": { $0.contourMode.rawValue },
         "classification_mode": { $0.classificationMode.rawValue },
+        "mesh_model": { $0.meshModel.rawValue },
     ]
 
     /// Session options as protobuf's JSON spells them, with the fields JSON

@@ -43,6 +43,8 @@ final class SessionOptionsTests: XCTestCase {
         wire.outputTransformationMatrix = true
         wire.detectorIntervalFrames = 10
         wire.maxMissedFrames = 0
+        wire.meshModel = .faceLandmarker
+        wire.outputFaceBlendshapes = true
         let options = try FaceOptions(wire: wire)
         XCTAssertEqual(options.runningMode, .liveStream)
         XCTAssertEqual(options.performanceMode, .accurate)
@@ -56,7 +58,45 @@ final class SessionOptionsTests: XCTestCase {
         XCTAssertEqual(options.minTrackingConfidence, 0.8)
         XCTAssertEqual(options.detectorIntervalFrames, 10)
         XCTAssertEqual(options.maxMissedFrames, 0, "0 is a value, not the default, when set")
+        XCTAssertEqual(options.meshModel, .faceLandmarker)
+        XCTAssertTrue(options.faceBlendshapes)
         XCTAssertEqual(Faceworker_V1_SessionOptions(effective: options), wire.settingEveryOptional())
+    }
+
+    func testAnUnsetMeshModelIsTheAttentionMeshAndTheEchoSaysSo() throws {
+        let options = try FaceOptions(wire: Faceworker_V1_SessionOptions())
+        XCTAssertEqual(options.meshModel, .attentionMesh)
+        XCTAssertEqual(Faceworker_V1_SessionOptions(effective: options).meshModel, .attentionMesh, "never UNSPECIFIED in an echo")
+    }
+
+    func testBlendshapesNeedTheFaceLandmarkerAndAnUnknownModelIsRefused() {
+        func refusal(_ change: (inout Faceworker_V1_SessionOptions) -> Void) -> String? {
+            var wire = Faceworker_V1_SessionOptions()
+            change(&wire)
+            do {
+                _ = try FaceOptions(wire: wire)
+                return nil
+            } catch {
+                guard case .invalidArgument(let message) = error else { return "not INVALID_ARGUMENT: \(error)" }
+                return message
+            }
+        }
+        for model in [Faceworker_V1_MeshModel.unspecified, .attentionMesh] {
+            let message = refusal {
+                $0.meshModel = model
+                $0.outputFaceBlendshapes = true
+            }
+            XCTAssertTrue(message?.hasPrefix("output_face_blendshapes") == true, "\(model): \(message ?? "accepted")")
+        }
+        XCTAssertTrue(refusal { $0.meshModel = .UNRECOGNIZED(7) }?.hasPrefix("mesh_model 7") == true)
+    }
+
+    func testTheBlendshapeNamesComeOnlyWithTheOption() throws {
+        var wire = Faceworker_V1_SessionOptions()
+        wire.meshModel = .faceLandmarker
+        XCTAssertEqual(Faceworker_V1_SessionOptions(effective: try FaceOptions(wire: wire)).blendshapeNames, [])
+        wire.outputFaceBlendshapes = true
+        XCTAssertEqual(Faceworker_V1_SessionOptions(effective: try FaceOptions(wire: wire)).blendshapeNames, FaceBlendshapes.categoryNames)
     }
 
     func testOutOfRangeValuesNameTheFieldAndTheRange() {

@@ -47,12 +47,13 @@ extension ClientCalls {
         sessions[sessionID] = channel
         logger.info("session opened", metadata: [
             "session": "\(sessionID)", "name": "\(name ?? "")", "mode": "\(options.runningMode)", "performance": "\(options.performanceMode)",
-            "mesh": "\(options.needsMesh)", "tracking": "\(options.trackingEnabled)", "num_faces": "\(options.numFaces)",
+            "mesh": "\(options.needsMesh)", "mesh_model": "\(options.meshModel)", "tracking": "\(options.trackingEnabled)", "num_faces": "\(options.numFaces)",
         ])
         var response = Faceworker_V1_OpenSessionResponse()
         response.sessionID = sessionID
         response.options = channel.options
         response.name = name ?? ""
+        response.blendshapeNames = channel.options.blendshapeNames
         outbox.send(Faceworker_V1_WorkerMessage(callID: callID, .openSession(response)))
     }
 

@@ -56,6 +56,7 @@ final class Subscriber: Sendable {
         response.sessionID = session.sessionID
         response.name = session.name ?? ""
         response.options = options
+        response.blendshapeNames = options.blendshapeNames
         response.queueLimit = UInt32(clamping: queueLimit)
         state.withLock { _ in
             write([(.opened, message(.subscribe(response)))], tracked: 0)

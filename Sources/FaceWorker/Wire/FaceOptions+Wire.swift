@@ -26,6 +26,12 @@ extension FaceOptions {
         classification = try Self.all(wire.classificationMode.rawValue, "classification_mode", "ClassificationMode")
         faceMesh = wire.outputFaceMesh
         transformationMatrix = wire.outputTransformationMatrix
+        switch wire.meshModel {
+        case .unspecified, .attentionMesh: meshModel = .attentionMesh
+        case .faceLandmarker: meshModel = .faceLandmarker
+        case .UNRECOGNIZED(let value): throw .invalidArgument("mesh_model \(value) is not a MeshModel")
+        }
+        faceBlendshapes = wire.outputFaceBlendshapes
 
         trackingEnabled = wire.trackingEnabled
         if trackingEnabled && runningMode == .image {
@@ -78,8 +84,22 @@ extension Faceworker_V1_SessionOptions {
         minTrackingConfidence = options.minTrackingConfidence
         outputFaceMesh = options.faceMesh
         outputTransformationMatrix = options.transformationMatrix
+        switch options.meshModel {
+        case .attentionMesh: meshModel = .attentionMesh
+        case .faceLandmarker: meshModel = .faceLandmarker
+        }
+        outputFaceBlendshapes = options.faceBlendshapes
         detectorIntervalFrames = UInt32(options.detectorIntervalFrames)
         maxMissedFrames = UInt32(options.maxMissedFrames)
         refuseDamagedJpeg = options.refuseDamagedJPEG
+    }
+}
+
+extension Faceworker_V1_SessionOptions {
+    /// The names of `Face.blendshapes`' scores for a session with these
+    /// options in effect, sent once when the session opens and to each
+    /// subscriber rather than with every face.
+    var blendshapeNames: [String] {
+        outputFaceBlendshapes ? FaceBlendshapes.categoryNames : []
     }
 }

@@ -44,6 +44,7 @@ extension Faceworker_V1_Face {
         if let id = face.trackingID { trackingID = Int32(clamping: id) }
         if let presence = face.presence { presenceScore = presence }
         if let mesh = face.mesh { meshXyz = Self.packed(mesh) }
+        if let scores = face.blendshapes { blendshapes = scores }
         if let angle = face.headEulerAngleX { headEulerAngleX = angle }
         if let angle = face.headEulerAngleY { headEulerAngleY = angle }
         if let angle = face.headEulerAngleZ { headEulerAngleZ = angle }

@@ -94,6 +94,59 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
   typealias Version = _2
 }
 
+/// The landmark models behind the face mesh and everything derived from it
+/// (ML Kit's landmarks, contours, classifications and head angles, the
+/// transformation matrix). Both give 478 points in the same order.
+public nonisolated enum Faceworker_V1_MeshModel: SwiftProtobuf.Enum, Swift.CaseIterable {
+  public typealias RawValue = Int
+
+  /// Not set: ATTENTION_MESH.
+  case unspecified // = 0
+
+  /// MediaPipe's legacy Face Mesh: the attention mesh
+  /// (face_landmark_with_attention.tflite, 192x192) when output_face_mesh asks
+  /// for the 478 points, otherwise the 468-point face mesh. About four times
+  /// cheaper than FACE_LANDMARKER; no blendshapes.
+  case attentionMesh // = 1
+
+  /// MediaPipe Tasks' Face Landmarker (face_landmarker.task): its own face
+  /// detector, the 256x256 V2 mesh and the blendshape model, run by the Tasks
+  /// graph's rules, so points and scores are those MediaPipe Tasks gives. The
+  /// worker loads it only when the bundle is in its models directory.
+  case faceLandmarker // = 2
+  case UNRECOGNIZED(Int)
+
+  public init() {
+    self = .unspecified
+  }
+
+  public init?(rawValue: Int) {
+    switch rawValue {
+    case 0: self = .unspecified
+    case 1: self = .attentionMesh
+    case 2: self = .faceLandmarker
+    default: self = .UNRECOGNIZED(rawValue)
+    }
+  }
+
+  public var rawValue: Int {
+    switch self {
+    case .unspecified: return 0
+    case .attentionMesh: return 1
+    case .faceLandmarker: return 2
+    case .UNRECOGNIZED(let i): return i
+    }
+  }
+
+  // The compiler won't synthesize support with the UNRECOGNIZED case.
+  public static let allCases: [Faceworker_V1_MeshModel] = [
+    .unspecified,
+    .attentionMesh,
+    .faceLandmarker,
+  ]
+
+}
+
 /// How frames relate to each other (MediaPipe's running mode).
 public nonisolated enum Faceworker_V1_RunningMode: SwiftProtobuf.Enum, Swift.CaseIterable {
   public typealias RawValue = Int
@@ -1079,7 +1132,9 @@ public nonisolated struct Faceworker_V1_WorkerMessage: Sendable {
 /// contradict each other, or the name is empty, longer than 128 bytes or holds
 /// a control character; ALREADY_EXISTS when an open session of the worker
 /// already has the name; RESOURCE_EXHAUSTED when the connection or the worker
-/// already has as many sessions as its limits allow.
+/// already has as many sessions as its limits allow; FAILED_PRECONDITION when
+/// the options need a model the worker has not loaded (mesh_model
+/// FACE_LANDMARKER without face_landmarker.task).
 public nonisolated struct Faceworker_V1_OpenSessionRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1148,6 +1203,12 @@ public nonisolated struct Faceworker_V1_OpenSessionResponse: Sendable {
 
   /// The session's name; empty for a private session.
   public var name: String = String()
+
+  /// With output_face_blendshapes, the names of the scores in
+  /// Face.blendshapes, in their order: MediaPipe's 52 blendshape category
+  /// names, "_neutral" first (MediaPipe documents it as one to ignore).
+  /// Empty otherwise. Sent once here rather than with every face.
+  public var blendshapeNames: [String] = []
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -1223,12 +1284,15 @@ public nonisolated struct Faceworker_V1_ResetSessionResponse: Sendable {
 ///
 /// The face detector finds faces. A landmark model runs on each face only when
 /// at least one of these asks for it: landmark_mode ALL, contour_mode ALL,
-/// classification_mode ALL, output_face_mesh, output_transformation_matrix.
-/// With output_face_mesh it is MediaPipe's attention mesh, whose one run gives
-/// all 478 points (the 468 refined at the lips and eyes, then both irises);
-/// otherwise the 468-point face mesh, which costs less. Without either, each
-/// face has only its box, score, six keypoints, head_euler_angle_z and, with
-/// tracking_enabled, its tracking_id, and the detector runs on every frame.
+/// classification_mode ALL, output_face_mesh, output_transformation_matrix,
+/// output_face_blendshapes. Which one is mesh_model's choice. With the
+/// attention mesh (the default) and output_face_mesh it is MediaPipe's
+/// attention mesh, whose one run gives all 478 points (the 468 refined at the
+/// lips and eyes, then both irises); otherwise the 468-point face mesh, which
+/// costs less. With FACE_LANDMARKER it is MediaPipe Tasks' Face Landmarker,
+/// whatever is asked for. Without any of them, each face has only its box,
+/// score, six keypoints, head_euler_angle_z and, with tracking_enabled, its
+/// tracking_id, and the detector runs on every frame.
 public nonisolated struct Faceworker_V1_SessionOptions: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1424,6 +1488,26 @@ public nonisolated struct Faceworker_V1_SessionOptions: @unchecked Sendable {
   public var refuseDamagedJpeg: Bool {
     get {_storage._refuseDamagedJpeg}
     set {_uniqueStorage()._refuseDamagedJpeg = newValue}
+  }
+
+  /// Which landmark models run when an output needs the face mesh (see
+  /// above). Default UNSPECIFIED, which is ATTENTION_MESH; OpenSessionResponse
+  /// echoes the model in effect, never UNSPECIFIED. FACE_LANDMARKER on a worker
+  /// that has not loaded face_landmarker.task is FAILED_PRECONDITION, with
+  /// the reason the worker could not load it; a value this worker does not
+  /// know is INVALID_ARGUMENT.
+  public var meshModel: Faceworker_V1_MeshModel {
+    get {_storage._meshModel}
+    set {_uniqueStorage()._meshModel = newValue}
+  }
+
+  /// Report the Face Landmarker's 52 blendshape scores in Face.blendshapes,
+  /// named by OpenSessionResponse.blendshape_names. Needs mesh_model
+  /// FACE_LANDMARKER (INVALID_ARGUMENT naming output_face_blendshapes
+  /// otherwise: only that model has a blendshape model). Default false.
+  public var outputFaceBlendshapes: Bool {
+    get {_storage._outputFaceBlendshapes}
+    set {_uniqueStorage()._outputFaceBlendshapes = newValue}
   }
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
@@ -1947,6 +2031,14 @@ public nonisolated struct Faceworker_V1_Face: @unchecked Sendable {
     set {_uniqueStorage()._transformationMatrix = newValue}
   }
 
+  /// With output_face_blendshapes, the Face Landmarker's 52 blendshape scores,
+  /// each in [0, 1], in the order of OpenSessionResponse.blendshape_names
+  /// (score i is MediaPipe's Category with index i). Empty otherwise.
+  public var blendshapes: [Float] {
+    get {_storage._blendshapes}
+    set {_uniqueStorage()._blendshapes = newValue}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   /// Head rotation in degrees, with ML Kit's signs: X (pitch) is positive
@@ -2248,7 +2340,8 @@ public nonisolated struct Faceworker_V1_Status: Sendable {
   /// memfd); NOT_FOUND for an unknown session, name, subscription or buffer;
   /// ALREADY_EXISTS for a session name in use; OUT_OF_RANGE for a region past
   /// the end of its buffer; FAILED_PRECONDITION for a call the session's state
-  /// does not allow; RESOURCE_EXHAUSTED when a limit is reached (message size,
+  /// does not allow, and for a session needing a model the worker has not
+  /// loaded; RESOURCE_EXHAUSTED when a limit is reached (message size,
   /// pixels, sessions, waiting frames, subscriptions, buffers, mapped bytes);
   /// UNIMPLEMENTED for a call or a framing feature it does not support;
   /// UNAVAILABLE when it is shutting down; INTERNAL for a fault of its own; PERMISSION_DENIED,
@@ -2472,7 +2565,8 @@ public nonisolated struct Faceworker_V1_ModelInfo: Sendable {
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  /// The file name, such as "face_detection_short_range.tflite".
+  /// The file name, such as "face_detection_short_range.tflite" or, when the
+  /// worker loaded MediaPipe Tasks' bundle, "face_landmarker.task".
   public var name: String = String()
 
   /// SHA-256 of the file, 64 lowercase hexadecimal digits.
@@ -2533,6 +2627,10 @@ public nonisolated struct Faceworker_V1_SubscribeResponse: Sendable {
   /// How many events may wait for this subscriber to read them before it
   /// starts losing events (--subscriber-queue).
   public var queueLimit: UInt32 = 0
+
+  /// The names of the session's Face.blendshapes scores, as its
+  /// OpenSessionResponse gave them (empty without output_face_blendshapes).
+  public var blendshapeNames: [String] = []
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -2852,6 +2950,10 @@ public nonisolated struct Faceworker_V1_UnregisterBufferResponse: Sendable {
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
 
 fileprivate nonisolated let _protobuf_package = "faceworker.v1"
+
+nonisolated extension Faceworker_V1_MeshModel: SwiftProtobuf._ProtoNameProviding {
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0MESH_MODEL_UNSPECIFIED\0\u{1}MESH_MODEL_ATTENTION_MESH\0\u{1}MESH_MODEL_FACE_LANDMARKER\0")
+}
 
 nonisolated extension Faceworker_V1_RunningMode: SwiftProtobuf._ProtoNameProviding {
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0RUNNING_MODE_IMAGE\0\u{1}RUNNING_MODE_VIDEO\0\u{1}RUNNING_MODE_LIVE_STREAM\0")
@@ -3429,7 +3531,7 @@ nonisolated extension Faceworker_V1_OpenSessionRequest: SwiftProtobuf.Message, S
 
 nonisolated extension Faceworker_V1_OpenSessionResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".OpenSessionResponse"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}session_id\0\u{1}options\0\u{1}name\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}session_id\0\u{1}options\0\u{1}name\0\u{3}blendshape_names\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -3440,6 +3542,7 @@ nonisolated extension Faceworker_V1_OpenSessionResponse: SwiftProtobuf.Message, 
       case 1: try { try decoder.decodeSingularUInt64Field(value: &self.sessionID) }()
       case 2: try { try decoder.decodeSingularMessageField(value: &self._options) }()
       case 3: try { try decoder.decodeSingularStringField(value: &self.name) }()
+      case 4: try { try decoder.decodeRepeatedStringField(value: &self.blendshapeNames) }()
       default: break
       }
     }
@@ -3459,6 +3562,9 @@ nonisolated extension Faceworker_V1_OpenSessionResponse: SwiftProtobuf.Message, 
     if !self.name.isEmpty {
       try visitor.visitSingularStringField(value: self.name, fieldNumber: 3)
     }
+    if !self.blendshapeNames.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.blendshapeNames, fieldNumber: 4)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -3466,6 +3572,7 @@ nonisolated extension Faceworker_V1_OpenSessionResponse: SwiftProtobuf.Message, 
     if lhs.sessionID != rhs.sessionID {return false}
     if lhs._options != rhs._options {return false}
     if lhs.name != rhs.name {return false}
+    if lhs.blendshapeNames != rhs.blendshapeNames {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -3593,7 +3700,7 @@ nonisolated extension Faceworker_V1_ResetSessionResponse: SwiftProtobuf.Message,
 
 nonisolated extension Faceworker_V1_SessionOptions: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".SessionOptions"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}running_mode\0\u{3}performance_mode\0\u{3}landmark_mode\0\u{3}contour_mode\0\u{3}classification_mode\0\u{3}min_face_size\0\u{3}tracking_enabled\0\u{3}min_detection_confidence\0\u{3}min_suppression_threshold\0\u{3}num_faces\0\u{3}min_face_presence_confidence\0\u{3}min_tracking_confidence\0\u{3}output_face_mesh\0\u{3}output_transformation_matrix\0\u{3}detector_interval_frames\0\u{3}max_missed_frames\0\u{3}refuse_damaged_jpeg\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}running_mode\0\u{3}performance_mode\0\u{3}landmark_mode\0\u{3}contour_mode\0\u{3}classification_mode\0\u{3}min_face_size\0\u{3}tracking_enabled\0\u{3}min_detection_confidence\0\u{3}min_suppression_threshold\0\u{3}num_faces\0\u{3}min_face_presence_confidence\0\u{3}min_tracking_confidence\0\u{3}output_face_mesh\0\u{3}output_transformation_matrix\0\u{3}detector_interval_frames\0\u{3}max_missed_frames\0\u{3}refuse_damaged_jpeg\0\u{3}mesh_model\0\u{3}output_face_blendshapes\0")
 
   fileprivate class _StorageClass {
     var _runningMode: Faceworker_V1_RunningMode = .image
@@ -3613,6 +3720,8 @@ nonisolated extension Faceworker_V1_SessionOptions: SwiftProtobuf.Message, Swift
     var _detectorIntervalFrames: UInt32 = 0
     var _optionalMaxMissedFrames: Faceworker_V1_SessionOptions.OneOf_OptionalMaxMissedFrames?
     var _refuseDamagedJpeg: Bool = false
+    var _meshModel: Faceworker_V1_MeshModel = .unspecified
+    var _outputFaceBlendshapes: Bool = false
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -3640,6 +3749,8 @@ nonisolated extension Faceworker_V1_SessionOptions: SwiftProtobuf.Message, Swift
       _detectorIntervalFrames = source._detectorIntervalFrames
       _optionalMaxMissedFrames = source._optionalMaxMissedFrames
       _refuseDamagedJpeg = source._refuseDamagedJpeg
+      _meshModel = source._meshModel
+      _outputFaceBlendshapes = source._outputFaceBlendshapes
     }
   }
 
@@ -3724,6 +3835,8 @@ nonisolated extension Faceworker_V1_SessionOptions: SwiftProtobuf.Message, Swift
           }
         }()
         case 17: try { try decoder.decodeSingularBoolField(value: &_storage._refuseDamagedJpeg) }()
+        case 18: try { try decoder.decodeSingularEnumField(value: &_storage._meshModel) }()
+        case 19: try { try decoder.decodeSingularBoolField(value: &_storage._outputFaceBlendshapes) }()
         default: break
         }
       }
@@ -3787,6 +3900,12 @@ nonisolated extension Faceworker_V1_SessionOptions: SwiftProtobuf.Message, Swift
       if _storage._refuseDamagedJpeg != false {
         try visitor.visitSingularBoolField(value: _storage._refuseDamagedJpeg, fieldNumber: 17)
       }
+      if _storage._meshModel != .unspecified {
+        try visitor.visitSingularEnumField(value: _storage._meshModel, fieldNumber: 18)
+      }
+      if _storage._outputFaceBlendshapes != false {
+        try visitor.visitSingularBoolField(value: _storage._outputFaceBlendshapes, fieldNumber: 19)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -3813,6 +3932,8 @@ nonisolated extension Faceworker_V1_SessionOptions: SwiftProtobuf.Message, Swift
         if _storage._detectorIntervalFrames != rhs_storage._detectorIntervalFrames {return false}
         if _storage._optionalMaxMissedFrames != rhs_storage._optionalMaxMissedFrames {return false}
         if _storage._refuseDamagedJpeg != rhs_storage._refuseDamagedJpeg {return false}
+        if _storage._meshModel != rhs_storage._meshModel {return false}
+        if _storage._outputFaceBlendshapes != rhs_storage._outputFaceBlendshapes {return false}
         return true
       }
       if !storagesAreEqual {return false}
@@ -4174,7 +4295,7 @@ nonisolated extension Faceworker_V1_StageTimings: SwiftProtobuf.Message, SwiftPr
 
 nonisolated extension Faceworker_V1_Face: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Face"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}bounding_box\0\u{1}score\0\u{1}keypoints\0\u{1}landmarks\0\u{1}contours\0\u{3}head_euler_angle_x\0\u{3}head_euler_angle_y\0\u{3}head_euler_angle_z\0\u{3}smiling_probability\0\u{3}left_eye_open_probability\0\u{3}right_eye_open_probability\0\u{3}tracking_id\0\u{3}presence_score\0\u{4}\u{2}transformation_matrix\0\u{3}mesh_xyz\0\u{b}mesh\0\u{c}\u{e}\u{1}")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}bounding_box\0\u{1}score\0\u{1}keypoints\0\u{1}landmarks\0\u{1}contours\0\u{3}head_euler_angle_x\0\u{3}head_euler_angle_y\0\u{3}head_euler_angle_z\0\u{3}smiling_probability\0\u{3}left_eye_open_probability\0\u{3}right_eye_open_probability\0\u{3}tracking_id\0\u{3}presence_score\0\u{4}\u{2}transformation_matrix\0\u{3}mesh_xyz\0\u{1}blendshapes\0\u{b}mesh\0\u{c}\u{e}\u{1}")
 
   fileprivate class _StorageClass {
     var _boundingBox: Faceworker_V1_BoundingBox? = nil
@@ -4192,6 +4313,7 @@ nonisolated extension Faceworker_V1_Face: SwiftProtobuf.Message, SwiftProtobuf._
     var _optionalPresenceScore: Faceworker_V1_Face.OneOf_OptionalPresenceScore?
     var _meshXyz: [Float] = []
     var _transformationMatrix: [Float] = []
+    var _blendshapes: [Float] = []
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -4217,6 +4339,7 @@ nonisolated extension Faceworker_V1_Face: SwiftProtobuf.Message, SwiftProtobuf._
       _optionalPresenceScore = source._optionalPresenceScore
       _meshXyz = source._meshXyz
       _transformationMatrix = source._transformationMatrix
+      _blendshapes = source._blendshapes
     }
   }
 
@@ -4306,6 +4429,7 @@ nonisolated extension Faceworker_V1_Face: SwiftProtobuf.Message, SwiftProtobuf._
         }()
         case 15: try { try decoder.decodeRepeatedFloatField(value: &_storage._transformationMatrix) }()
         case 16: try { try decoder.decodeRepeatedFloatField(value: &_storage._meshXyz) }()
+        case 17: try { try decoder.decodeRepeatedFloatField(value: &_storage._blendshapes) }()
         default: break
         }
       }
@@ -4363,6 +4487,9 @@ nonisolated extension Faceworker_V1_Face: SwiftProtobuf.Message, SwiftProtobuf._
       if !_storage._meshXyz.isEmpty {
         try visitor.visitPackedFloatField(value: _storage._meshXyz, fieldNumber: 16)
       }
+      if !_storage._blendshapes.isEmpty {
+        try visitor.visitPackedFloatField(value: _storage._blendshapes, fieldNumber: 17)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -4387,6 +4514,7 @@ nonisolated extension Faceworker_V1_Face: SwiftProtobuf.Message, SwiftProtobuf._
         if _storage._optionalPresenceScore != rhs_storage._optionalPresenceScore {return false}
         if _storage._meshXyz != rhs_storage._meshXyz {return false}
         if _storage._transformationMatrix != rhs_storage._transformationMatrix {return false}
+        if _storage._blendshapes != rhs_storage._blendshapes {return false}
         return true
       }
       if !storagesAreEqual {return false}
@@ -5001,7 +5129,7 @@ nonisolated extension Faceworker_V1_SubscribeRequest: SwiftProtobuf.Message, Swi
 
 nonisolated extension Faceworker_V1_SubscribeResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".SubscribeResponse"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}subscription_id\0\u{3}session_id\0\u{1}name\0\u{1}options\0\u{3}queue_limit\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}subscription_id\0\u{3}session_id\0\u{1}name\0\u{1}options\0\u{3}queue_limit\0\u{3}blendshape_names\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -5014,6 +5142,7 @@ nonisolated extension Faceworker_V1_SubscribeResponse: SwiftProtobuf.Message, Sw
       case 3: try { try decoder.decodeSingularStringField(value: &self.name) }()
       case 4: try { try decoder.decodeSingularMessageField(value: &self._options) }()
       case 5: try { try decoder.decodeSingularUInt32Field(value: &self.queueLimit) }()
+      case 6: try { try decoder.decodeRepeatedStringField(value: &self.blendshapeNames) }()
       default: break
       }
     }
@@ -5039,6 +5168,9 @@ nonisolated extension Faceworker_V1_SubscribeResponse: SwiftProtobuf.Message, Sw
     if self.queueLimit != 0 {
       try visitor.visitSingularUInt32Field(value: self.queueLimit, fieldNumber: 5)
     }
+    if !self.blendshapeNames.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.blendshapeNames, fieldNumber: 6)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -5048,6 +5180,7 @@ nonisolated extension Faceworker_V1_SubscribeResponse: SwiftProtobuf.Message, Sw
     if lhs.name != rhs.name {return false}
     if lhs._options != rhs._options {return false}
     if lhs.queueLimit != rhs.queueLimit {return false}
+    if lhs.blendshapeNames != rhs.blendshapeNames {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -45,6 +45,9 @@ LANDMARK_TYPE_RIGHT_CHEEK: LandmarkType
 LANDMARK_TYPE_RIGHT_EAR: LandmarkType
 LANDMARK_TYPE_RIGHT_EYE: LandmarkType
 LANDMARK_TYPE_UNSPECIFIED: LandmarkType
+MESH_MODEL_ATTENTION_MESH: MeshModel
+MESH_MODEL_FACE_LANDMARKER: MeshModel
+MESH_MODEL_UNSPECIFIED: MeshModel
 ORIENTATION_BOTTOM_LEFT: Orientation
 ORIENTATION_BOTTOM_RIGHT: Orientation
 ORIENTATION_LEFT_BOTTOM: Orientation
@@ -157,7 +160,8 @@ class EventsMissed(_message.Message):
     def __init__(self, count: _Optional[int] = ...) -> None: ...
 
 class Face(_message.Message):
-    __slots__ = ["bounding_box", "contours", "head_euler_angle_x", "head_euler_angle_y", "head_euler_angle_z", "keypoints", "landmarks", "left_eye_open_probability", "mesh_xyz", "presence_score", "right_eye_open_probability", "score", "smiling_probability", "tracking_id", "transformation_matrix"]
+    __slots__ = ["blendshapes", "bounding_box", "contours", "head_euler_angle_x", "head_euler_angle_y", "head_euler_angle_z", "keypoints", "landmarks", "left_eye_open_probability", "mesh_xyz", "presence_score", "right_eye_open_probability", "score", "smiling_probability", "tracking_id", "transformation_matrix"]
+    BLENDSHAPES_FIELD_NUMBER: _ClassVar[int]
     BOUNDING_BOX_FIELD_NUMBER: _ClassVar[int]
     CONTOURS_FIELD_NUMBER: _ClassVar[int]
     HEAD_EULER_ANGLE_X_FIELD_NUMBER: _ClassVar[int]
@@ -173,6 +177,7 @@ class Face(_message.Message):
     SMILING_PROBABILITY_FIELD_NUMBER: _ClassVar[int]
     TRACKING_ID_FIELD_NUMBER: _ClassVar[int]
     TRANSFORMATION_MATRIX_FIELD_NUMBER: _ClassVar[int]
+    blendshapes: _containers.RepeatedScalarFieldContainer[float]
     bounding_box: BoundingBox
     contours: _containers.RepeatedCompositeFieldContainer[Contour]
     head_euler_angle_x: float
@@ -188,7 +193,7 @@ class Face(_message.Message):
     smiling_probability: float
     tracking_id: int
     transformation_matrix: _containers.RepeatedScalarFieldContainer[float]
-    def __init__(self, bounding_box: _Optional[_Union[BoundingBox, _Mapping]] = ..., score: _Optional[float] = ..., keypoints: _Optional[_Iterable[_Union[Keypoint, _Mapping]]] = ..., landmarks: _Optional[_Iterable[_Union[Landmark, _Mapping]]] = ..., contours: _Optional[_Iterable[_Union[Contour, _Mapping]]] = ..., head_euler_angle_x: _Optional[float] = ..., head_euler_angle_y: _Optional[float] = ..., head_euler_angle_z: _Optional[float] = ..., smiling_probability: _Optional[float] = ..., left_eye_open_probability: _Optional[float] = ..., right_eye_open_probability: _Optional[float] = ..., tracking_id: _Optional[int] = ..., presence_score: _Optional[float] = ..., mesh_xyz: _Optional[_Iterable[float]] = ..., transformation_matrix: _Optional[_Iterable[float]] = ...) -> None: ...
+    def __init__(self, bounding_box: _Optional[_Union[BoundingBox, _Mapping]] = ..., score: _Optional[float] = ..., keypoints: _Optional[_Iterable[_Union[Keypoint, _Mapping]]] = ..., landmarks: _Optional[_Iterable[_Union[Landmark, _Mapping]]] = ..., contours: _Optional[_Iterable[_Union[Contour, _Mapping]]] = ..., head_euler_angle_x: _Optional[float] = ..., head_euler_angle_y: _Optional[float] = ..., head_euler_angle_z: _Optional[float] = ..., smiling_probability: _Optional[float] = ..., left_eye_open_probability: _Optional[float] = ..., right_eye_open_probability: _Optional[float] = ..., tracking_id: _Optional[int] = ..., presence_score: _Optional[float] = ..., mesh_xyz: _Optional[_Iterable[float]] = ..., transformation_matrix: _Optional[_Iterable[float]] = ..., blendshapes: _Optional[_Iterable[float]] = ...) -> None: ...
 
 class Frame(_message.Message):
     __slots__ = ["jpeg", "orientation", "raw", "shared_jpeg", "timestamp_ms"]
@@ -313,14 +318,16 @@ class OpenSessionRequest(_message.Message):
     def __init__(self, options: _Optional[_Union[SessionOptions, _Mapping]] = ..., name: _Optional[str] = ...) -> None: ...
 
 class OpenSessionResponse(_message.Message):
-    __slots__ = ["name", "options", "session_id"]
+    __slots__ = ["blendshape_names", "name", "options", "session_id"]
+    BLENDSHAPE_NAMES_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
     SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    blendshape_names: _containers.RepeatedScalarFieldContainer[str]
     name: str
     options: SessionOptions
     session_id: int
-    def __init__(self, session_id: _Optional[int] = ..., options: _Optional[_Union[SessionOptions, _Mapping]] = ..., name: _Optional[str] = ...) -> None: ...
+    def __init__(self, session_id: _Optional[int] = ..., options: _Optional[_Union[SessionOptions, _Mapping]] = ..., name: _Optional[str] = ..., blendshape_names: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class PingRequest(_message.Message):
     __slots__ = ["payload"]
@@ -424,18 +431,20 @@ class SessionEvent(_message.Message):
     def __init__(self, subscription_id: _Optional[int] = ..., frame_result: _Optional[_Union[FrameResult, _Mapping]] = ..., frame_dropped: _Optional[_Union[FrameDropped, _Mapping]] = ..., frame_error: _Optional[_Union[Status, _Mapping]] = ..., events_missed: _Optional[_Union[EventsMissed, _Mapping]] = ..., session_reset: _Optional[_Union[SessionReset, _Mapping]] = ..., session_ended: _Optional[_Union[SessionEnded, _Mapping]] = ...) -> None: ...
 
 class SessionOptions(_message.Message):
-    __slots__ = ["classification_mode", "contour_mode", "detector_interval_frames", "landmark_mode", "max_missed_frames", "min_detection_confidence", "min_face_presence_confidence", "min_face_size", "min_suppression_threshold", "min_tracking_confidence", "num_faces", "output_face_mesh", "output_transformation_matrix", "performance_mode", "refuse_damaged_jpeg", "running_mode", "tracking_enabled"]
+    __slots__ = ["classification_mode", "contour_mode", "detector_interval_frames", "landmark_mode", "max_missed_frames", "mesh_model", "min_detection_confidence", "min_face_presence_confidence", "min_face_size", "min_suppression_threshold", "min_tracking_confidence", "num_faces", "output_face_blendshapes", "output_face_mesh", "output_transformation_matrix", "performance_mode", "refuse_damaged_jpeg", "running_mode", "tracking_enabled"]
     CLASSIFICATION_MODE_FIELD_NUMBER: _ClassVar[int]
     CONTOUR_MODE_FIELD_NUMBER: _ClassVar[int]
     DETECTOR_INTERVAL_FRAMES_FIELD_NUMBER: _ClassVar[int]
     LANDMARK_MODE_FIELD_NUMBER: _ClassVar[int]
     MAX_MISSED_FRAMES_FIELD_NUMBER: _ClassVar[int]
+    MESH_MODEL_FIELD_NUMBER: _ClassVar[int]
     MIN_DETECTION_CONFIDENCE_FIELD_NUMBER: _ClassVar[int]
     MIN_FACE_PRESENCE_CONFIDENCE_FIELD_NUMBER: _ClassVar[int]
     MIN_FACE_SIZE_FIELD_NUMBER: _ClassVar[int]
     MIN_SUPPRESSION_THRESHOLD_FIELD_NUMBER: _ClassVar[int]
     MIN_TRACKING_CONFIDENCE_FIELD_NUMBER: _ClassVar[int]
     NUM_FACES_FIELD_NUMBER: _ClassVar[int]
+    OUTPUT_FACE_BLENDSHAPES_FIELD_NUMBER: _ClassVar[int]
     OUTPUT_FACE_MESH_FIELD_NUMBER: _ClassVar[int]
     OUTPUT_TRANSFORMATION_MATRIX_FIELD_NUMBER: _ClassVar[int]
     PERFORMANCE_MODE_FIELD_NUMBER: _ClassVar[int]
@@ -447,19 +456,21 @@ class SessionOptions(_message.Message):
     detector_interval_frames: int
     landmark_mode: LandmarkMode
     max_missed_frames: int
+    mesh_model: MeshModel
     min_detection_confidence: float
     min_face_presence_confidence: float
     min_face_size: float
     min_suppression_threshold: float
     min_tracking_confidence: float
     num_faces: int
+    output_face_blendshapes: bool
     output_face_mesh: bool
     output_transformation_matrix: bool
     performance_mode: PerformanceMode
     refuse_damaged_jpeg: bool
     running_mode: RunningMode
     tracking_enabled: bool
-    def __init__(self, running_mode: _Optional[_Union[RunningMode, str]] = ..., performance_mode: _Optional[_Union[PerformanceMode, str]] = ..., landmark_mode: _Optional[_Union[LandmarkMode, str]] = ..., contour_mode: _Optional[_Union[ContourMode, str]] = ..., classification_mode: _Optional[_Union[ClassificationMode, str]] = ..., min_face_size: _Optional[float] = ..., tracking_enabled: bool = ..., min_detection_confidence: _Optional[float] = ..., min_suppression_threshold: _Optional[float] = ..., num_faces: _Optional[int] = ..., min_face_presence_confidence: _Optional[float] = ..., min_tracking_confidence: _Optional[float] = ..., output_face_mesh: bool = ..., output_transformation_matrix: bool = ..., detector_interval_frames: _Optional[int] = ..., max_missed_frames: _Optional[int] = ..., refuse_damaged_jpeg: bool = ...) -> None: ...
+    def __init__(self, running_mode: _Optional[_Union[RunningMode, str]] = ..., performance_mode: _Optional[_Union[PerformanceMode, str]] = ..., landmark_mode: _Optional[_Union[LandmarkMode, str]] = ..., contour_mode: _Optional[_Union[ContourMode, str]] = ..., classification_mode: _Optional[_Union[ClassificationMode, str]] = ..., min_face_size: _Optional[float] = ..., tracking_enabled: bool = ..., min_detection_confidence: _Optional[float] = ..., min_suppression_threshold: _Optional[float] = ..., num_faces: _Optional[int] = ..., min_face_presence_confidence: _Optional[float] = ..., min_tracking_confidence: _Optional[float] = ..., output_face_mesh: bool = ..., output_transformation_matrix: bool = ..., detector_interval_frames: _Optional[int] = ..., max_missed_frames: _Optional[int] = ..., refuse_damaged_jpeg: bool = ..., mesh_model: _Optional[_Union[MeshModel, str]] = ..., output_face_blendshapes: bool = ...) -> None: ...
 
 class SessionReset(_message.Message):
     __slots__ = []
@@ -533,18 +544,20 @@ class SubscribeRequest(_message.Message):
     def __init__(self, name: _Optional[str] = ...) -> None: ...
 
 class SubscribeResponse(_message.Message):
-    __slots__ = ["name", "options", "queue_limit", "session_id", "subscription_id"]
+    __slots__ = ["blendshape_names", "name", "options", "queue_limit", "session_id", "subscription_id"]
+    BLENDSHAPE_NAMES_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
     QUEUE_LIMIT_FIELD_NUMBER: _ClassVar[int]
     SESSION_ID_FIELD_NUMBER: _ClassVar[int]
     SUBSCRIPTION_ID_FIELD_NUMBER: _ClassVar[int]
+    blendshape_names: _containers.RepeatedScalarFieldContainer[str]
     name: str
     options: SessionOptions
     queue_limit: int
     session_id: int
     subscription_id: int
-    def __init__(self, subscription_id: _Optional[int] = ..., session_id: _Optional[int] = ..., name: _Optional[str] = ..., options: _Optional[_Union[SessionOptions, _Mapping]] = ..., queue_limit: _Optional[int] = ...) -> None: ...
+    def __init__(self, subscription_id: _Optional[int] = ..., session_id: _Optional[int] = ..., name: _Optional[str] = ..., options: _Optional[_Union[SessionOptions, _Mapping]] = ..., queue_limit: _Optional[int] = ..., blendshape_names: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class UnregisterBufferRequest(_message.Message):
     __slots__ = ["buffer_id"]
@@ -603,6 +616,9 @@ class WorkerMessage(_message.Message):
     unregister_buffer: UnregisterBufferResponse
     unsubscribe: UnsubscribeResponse
     def __init__(self, call_id: _Optional[int] = ..., open_session: _Optional[_Union[OpenSessionResponse, _Mapping]] = ..., frame_result: _Optional[_Union[FrameResult, _Mapping]] = ..., frame_dropped: _Optional[_Union[FrameDropped, _Mapping]] = ..., close_session: _Optional[_Union[CloseSessionResponse, _Mapping]] = ..., reset_session: _Optional[_Union[ResetSessionResponse, _Mapping]] = ..., ping: _Optional[_Union[PingResponse, _Mapping]] = ..., get_stats: _Optional[_Union[GetStatsResponse, _Mapping]] = ..., error: _Optional[_Union[Status, _Mapping]] = ..., subscribe: _Optional[_Union[SubscribeResponse, _Mapping]] = ..., session_event: _Optional[_Union[SessionEvent, _Mapping]] = ..., unsubscribe: _Optional[_Union[UnsubscribeResponse, _Mapping]] = ..., register_buffer: _Optional[_Union[RegisterBufferResponse, _Mapping]] = ..., buffer_registered: _Optional[_Union[BufferRegistered, _Mapping]] = ..., unregister_buffer: _Optional[_Union[UnregisterBufferResponse, _Mapping]] = ...) -> None: ...
+
+class MeshModel(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = []
 
 class RunningMode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = []
