@@ -84,7 +84,7 @@ public final class FaceWorkerClient: Sendable {
         request.options = options
         if let name { request.name = name }
         guard case .openSession(let response) = try await call(.openSession(request)) else { throw Self.unexpectedAnswer }
-        return FaceWorkerSession(client: self, id: response.sessionID, options: response.options, name: response.name.isEmpty ? nil : response.name)
+        return FaceWorkerSession(client: self, response: response)
     }
 
     /// Follows the session another connection opened with `name`: every

@@ -14,19 +14,24 @@ public struct FaceWorkerSession: Sendable {
     public let options: Faceworker_V1_SessionOptions
     /// The name other connections subscribe to it by; nil for a private session.
     public let name: String?
+    /// With `outputFaceBlendshapes`, the names of each face's
+    /// `blendshapes` scores, in order (MediaPipe's 52 category names); empty
+    /// otherwise. Pass them to `Faceworker_V1_Face.blendshapes(named:)`.
+    public let blendshapeNames: [String]
     /// The outcome of every frame sent with `send`, in the order the worker
     /// answers; ends when the session is closed or the connection ends.
     public let results: AsyncStream<LiveStreamEvent>
     private let client: FaceWorkerClient
 
-    init(client: FaceWorkerClient, id: UInt64, options: Faceworker_V1_SessionOptions, name: String?) {
+    init(client: FaceWorkerClient, response: Faceworker_V1_OpenSessionResponse) {
         self.client = client
-        self.id = id
-        self.options = options
-        self.name = name
+        id = response.sessionID
+        options = response.options
+        name = response.name.isEmpty ? nil : response.name
+        blendshapeNames = response.blendshapeNames
         let (results, continuation) = AsyncStream.makeStream(of: LiveStreamEvent.self, bufferingPolicy: .unbounded)
         self.results = results
-        client.addStream(id, continuation)
+        client.addStream(response.sessionID, continuation)
     }
 
     /// Sends a frame and waits for its result.

@@ -30,6 +30,10 @@ public final class FaceWorkerSubscription: AsyncSequence, Sendable {
     public let name: String
     /// The session's options in effect.
     public let options: Faceworker_V1_SessionOptions
+    /// The names of each face's `blendshapes` scores, as the session's
+    /// ``FaceWorkerSession/blendshapeNames``; empty without
+    /// `outputFaceBlendshapes`.
+    public let blendshapeNames: [String]
     /// How many events may wait unread on the worker's side before this
     /// subscriber starts losing events (reported with `.missed`).
     public let queueLimit: UInt32
@@ -44,6 +48,7 @@ public final class FaceWorkerSubscription: AsyncSequence, Sendable {
         sessionID = response.sessionID
         name = response.name
         options = response.options
+        blendshapeNames = response.blendshapeNames
         queueLimit = response.queueLimit
         self.events = events
         self.ending = ending
