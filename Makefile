@@ -51,7 +51,7 @@ PREFIX ?= /usr/local
 INSTALLED_MODELS := $(PREFIX)/share/faceworker/models
 MODEL_FILES := face_detection_short_range.tflite face_detection_full_range_sparse.tflite face_landmark.tflite face_landmark_with_attention.tflite
 UNITS := user/faceworker.socket user/faceworker.service system/faceworker.socket system/faceworker.service
-C_INSTALLED := include/faceworker.h lib/libfaceworker.a lib/libfaceworker.so lib/libfaceworker.so.2 lib/libfaceworker.so.1.1.0 lib/pkgconfig/faceworker.pc
+C_INSTALLED := include/faceworker.h lib/libfaceworker.a lib/libfaceworker.so lib/libfaceworker.so.3 lib/libfaceworker.so.1.2.0 lib/pkgconfig/faceworker.pc
 
 install: deps models
 	$(SWIFT) build -c release --product face-worker

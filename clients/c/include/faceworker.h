@@ -66,7 +66,7 @@ extern "C" {
 #endif
 
 #define FW_VERSION_MAJOR 1
-#define FW_VERSION_MINOR 1
+#define FW_VERSION_MINOR 2
 #define FW_VERSION_PATCH 0
 
 /* ------------------------------------------------------------------------
@@ -200,6 +200,16 @@ typedef enum fw_performance_mode {
     FW_PERFORMANCE_ACCURATE = 1 /* full-range detector, also small faces */
 } fw_performance_mode;
 
+/* The landmark models behind the face mesh and what is derived from it
+ * (landmarks, contours, classification, head angles, matrix, blendshapes). */
+typedef enum fw_mesh_model {
+    FW_MESH_ATTENTION_MESH = 1, /* MediaPipe's legacy Face Mesh: about four times
+                                   cheaper, no blendshapes */
+    FW_MESH_FACE_LANDMARKER = 2 /* MediaPipe Tasks' Face Landmarker
+                                   (face_landmarker.task): a worker without the
+                                   bundle refuses it with FW_FAILED_PRECONDITION */
+} fw_mesh_model;
+
 /* Every option of a session. Fill it with fw_session_options_init(), then
  * change what you need. The worker validates the values: one out of range
  * makes fw_open_session() fail with FW_INVALID_ARGUMENT and its message. */
@@ -223,6 +233,10 @@ typedef struct fw_session_options {
     uint32_t max_missed_frames;           /* frames a lost face keeps its ID; 3 */
     bool refuse_damaged_jpeg;             /* refuse a damaged JPEG instead of decoding
                                              it with a warning; false */
+    fw_mesh_model mesh_model;             /* ATTENTION_MESH */
+    bool output_face_blendshapes;         /* 52 scores per face, needs mesh_model
+                                             FACE_LANDMARKER (FW_INVALID_ARGUMENT
+                                             otherwise); false */
 } fw_session_options;
 
 /* Sets every option to its documented default (shown beside each field). */
@@ -257,6 +271,16 @@ FW_API void fw_session_get_options(const fw_session *session, fw_session_options
 
 /* The worker's id for the session; never 0. */
 FW_API uint64_t fw_session_id(const fw_session *session);
+
+/* The number of blendshape scores a face has with output_face_blendshapes. */
+#define FW_BLENDSHAPE_COUNT 52
+
+/* With options.output_face_blendshapes, the names of the scores
+ * fw_face_blendshapes() returns, in the same order: sets *count (52) and
+ * returns the NUL-terminated names, MediaPipe's category names such as
+ * "jawOpen" ("_neutral" first), owned by the session. Without the option,
+ * sets *count to 0 and returns NULL. */
+FW_API const char *const *fw_session_blendshape_names(const fw_session *session, size_t *count);
 
 /* Closes the session on the worker and frees it, with any unread events,
  * whatever the outcome: the handle is invalid after the call. Frames still
@@ -425,6 +449,9 @@ FW_API uint64_t fw_subscription_session_id(const fw_subscription *sub);
 FW_API const char *fw_subscription_name(const fw_subscription *sub);
 /* The session's options in effect, as its producer got them. */
 FW_API void fw_subscription_get_options(const fw_subscription *sub, fw_session_options *out);
+/* The names of the session's blendshape scores, owned by the subscription,
+ * as fw_session_blendshape_names() gives them to the producer. */
+FW_API const char *const *fw_subscription_blendshape_names(const fw_subscription *sub, size_t *count);
 /* How many events may wait unread, in the worker and again in the client,
  * before the subscriber starts losing events. */
 FW_API uint32_t fw_subscription_queue_limit(const fw_subscription *sub);
@@ -643,6 +670,14 @@ FW_API const float *fw_face_mesh_xyz(const fw_face *face, size_t *points);
 /* The same points as fw_face_mesh_xyz(), copied: copies up to cap points
  * into out and returns how many the face has. */
 FW_API size_t fw_face_mesh(const fw_face *face, fw_point3 *out, size_t cap);
+
+/* The Face Landmarker's blendshape scores, with
+ * options.output_face_blendshapes, without copying: sets *count to how many
+ * the face has (FW_BLENDSHAPE_COUNT, or 0 without the option) and returns
+ * them (NULL when there are none), owned by the result. Each is in [0, 1];
+ * score i is named by name i of fw_session_blendshape_names() (or
+ * fw_subscription_blendshape_names()), as MediaPipe's Category with index i. */
+FW_API const float *fw_face_blendshapes(const fw_face *face, size_t *count);
 
 /* With options.output_transformation_matrix, copies the 4x4 facial
  * transformation matrix, row-major, into out and returns true. */

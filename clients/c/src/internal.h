@@ -56,6 +56,10 @@ struct fw_session {
     uint64_t id;
     char name[FW_SESSION_NAME_MAX + 1];
     fw_session_options options;
+    /* The worker's OpenSessionResponse answer, kept for the blendshape names
+     * it holds, so they cost no copy (and no failure after the worker opened
+     * the session). */
+    WorkerMessage *opened;
     size_t pending;
     struct call *events_head;
     struct call *events_tail;
@@ -76,6 +80,8 @@ struct fw_subscription {
     uint64_t session_id;
     char name[FW_SESSION_NAME_MAX + 1];
     fw_session_options options;
+    WorkerMessage *subscribed; /* the SubscribeResponse answer, for its blendshape
+                                  names; NULL for an adopted subscription */
     uint32_t queue_limit;
     size_t queued;        /* events waiting, lost-event notes excluded */
     uint64_t lost;        /* events dropped since the last one queued */

@@ -18,6 +18,7 @@ void fw_session_options_init(fw_session_options *o)
         .min_tracking_confidence = 0.5f,
         .detector_interval_frames = 5,
         .max_missed_frames = 3,
+        .mesh_model = FW_MESH_ATTENTION_MESH,
     };
 }
 
@@ -35,6 +36,8 @@ void fwi_options_to_proto(const fw_session_options *o, Faceworker__V1__SessionOp
     p->output_face_mesh = o->output_face_mesh;
     p->output_transformation_matrix = o->output_transformation_matrix;
     p->refuse_damaged_jpeg = o->refuse_damaged_jpeg;
+    p->mesh_model = (Faceworker__V1__MeshModel)o->mesh_model;
+    p->output_face_blendshapes = o->output_face_blendshapes;
     p->detector_interval_frames = o->detector_interval_frames;
     p->min_face_size = o->min_face_size;
     p->min_detection_confidence = o->min_detection_confidence;
@@ -71,6 +74,9 @@ void fwi_options_from_proto(const Faceworker__V1__SessionOptions *p, fw_session_
     o->output_face_mesh = p->output_face_mesh;
     o->output_transformation_matrix = p->output_transformation_matrix;
     o->refuse_damaged_jpeg = p->refuse_damaged_jpeg;
+    if (p->mesh_model != FACEWORKER__V1__MESH_MODEL__MESH_MODEL_UNSPECIFIED) /* unset: the default */
+        o->mesh_model = (fw_mesh_model)p->mesh_model;
+    o->output_face_blendshapes = p->output_face_blendshapes;
     if (p->detector_interval_frames != 0) /* 0 stands for the default */
         o->detector_interval_frames = p->detector_interval_frames;
     TAKE_IF_SET(min_face_size);

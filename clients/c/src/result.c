@@ -171,6 +171,13 @@ size_t fw_face_mesh(const fw_face *f, fw_point3 *out, size_t cap)
     return points;
 }
 
+const float *fw_face_blendshapes(const fw_face *f, size_t *count)
+{
+    const Faceworker__V1__Face *face = face_of(f);
+    *count = face->n_blendshapes;
+    return face->n_blendshapes ? face->blendshapes : NULL;
+}
+
 bool fw_face_transformation_matrix(const fw_face *f, float out[16])
 {
     const Faceworker__V1__Face *face = face_of(f);

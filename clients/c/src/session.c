@@ -12,6 +12,8 @@
 void fwi_free_session(fw_session *s)
 {
     fwi_free_calls(s->events_head);
+    if (s->opened)
+        faceworker__v1__worker_message__free_unpacked(s->opened, NULL);
     free(s);
 }
 
@@ -56,7 +58,7 @@ static fw_session *open_session(fw_client *c, const fw_session_options *options,
         fwi_options_from_proto(answer->open_session->options, &s->options);
     else
         s->options = *options;
-    faceworker__v1__worker_message__free_unpacked(answer, NULL);
+    s->opened = answer;
     s->next = c->sessions;
     c->sessions = s;
     return s;
@@ -94,6 +96,13 @@ void fw_session_get_options(const fw_session *s, fw_session_options *out)
 uint64_t fw_session_id(const fw_session *s)
 {
     return s->id;
+}
+
+const char *const *fw_session_blendshape_names(const fw_session *s, size_t *count)
+{
+    const Faceworker__V1__OpenSessionResponse *r = s->opened->open_session;
+    *count = r->n_blendshape_names;
+    return r->n_blendshape_names ? (const char *const *)r->blendshape_names : NULL;
 }
 
 size_t fw_session_pending(const fw_session *s)

@@ -30,6 +30,8 @@ static void drop_events(fw_subscription *sub)
 void fwi_free_subscription(fw_subscription *sub)
 {
     drop_events(sub);
+    if (sub->subscribed)
+        faceworker__v1__worker_message__free_unpacked(sub->subscribed, NULL);
     free(sub);
 }
 
@@ -186,7 +188,7 @@ fw_subscription *fw_subscribe(fw_client *c, const char *name, fw_error *err)
     else
         fw_session_options_init(&sub->options);
     sub->queue_limit = r->queue_limit;
-    faceworker__v1__worker_message__free_unpacked(answer, NULL);
+    sub->subscribed = answer;
     sub->next = c->subscriptions;
     c->subscriptions = sub;
     return sub;
@@ -210,6 +212,13 @@ const char *fw_subscription_name(const fw_subscription *sub)
 void fw_subscription_get_options(const fw_subscription *sub, fw_session_options *out)
 {
     *out = sub->options;
+}
+
+const char *const *fw_subscription_blendshape_names(const fw_subscription *sub, size_t *count)
+{
+    const Faceworker__V1__SubscribeResponse *r = sub->subscribed->subscribe;
+    *count = r->n_blendshape_names;
+    return r->n_blendshape_names ? (const char *const *)r->blendshape_names : NULL;
 }
 
 uint32_t fw_subscription_queue_limit(const fw_subscription *sub)

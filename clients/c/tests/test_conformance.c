@@ -54,7 +54,8 @@ struct member {
     const char *true_means;
 };
 
-_Static_assert(sizeof(fw_running_mode) == sizeof(int) && sizeof(fw_performance_mode) == sizeof(int),
+_Static_assert(sizeof(fw_running_mode) == sizeof(int) && sizeof(fw_performance_mode) == sizeof(int) &&
+                   sizeof(fw_mesh_model) == sizeof(int),
                "MEMBER_MODE reads an int");
 
 #define MEMBER(option, field, kind, true_means) {option, offsetof(fw_session_options, field), kind, true_means}
@@ -77,6 +78,8 @@ static const struct member members[] = {
     MEMBER("detector_interval_frames", detector_interval_frames, MEMBER_UINT32, NULL),
     MEMBER("max_missed_frames", max_missed_frames, MEMBER_UINT32, NULL),
     MEMBER("refuse_damaged_jpeg", refuse_damaged_jpeg, MEMBER_BOOL, NULL),
+    MEMBER("mesh_model", mesh_model, MEMBER_MODE, NULL),
+    MEMBER("output_face_blendshapes", output_face_blendshapes, MEMBER_BOOL, NULL),
 };
 
 static const struct member *member_of(const char *option)

@@ -349,6 +349,7 @@ struct rich_face {
     float contour_points[15][36 * 2];
     float mesh[478 * 3];
     float matrix[16];
+    float blendshapes[FW_BLENDSHAPE_COUNT];
 };
 
 static const size_t contour_sizes[15] = {36, 5, 5, 5, 5, 16, 16, 11, 9, 9, 9, 2, 3, 1, 1};
@@ -411,6 +412,10 @@ static void fill_rich_face(struct rich_face *r)
         r->matrix[i] = (float)i * 0.5f;
     f->n_transformation_matrix = 16;
     f->transformation_matrix = r->matrix;
+    for (int i = 0; i < FW_BLENDSHAPE_COUNT; i++)
+        r->blendshapes[i] = (float)i / 64.0f;
+    f->n_blendshapes = FW_BLENDSHAPE_COUNT;
+    f->blendshapes = r->blendshapes;
     f->optional_head_euler_angle_x_case = FACEWORKER__V1__FACE__OPTIONAL_HEAD_EULER_ANGLE_X_HEAD_EULER_ANGLE_X;
     f->head_euler_angle_x = 1.5f;
     f->optional_head_euler_angle_y_case = FACEWORKER__V1__FACE__OPTIONAL_HEAD_EULER_ANGLE_Y_HEAD_EULER_ANGLE_Y;
@@ -536,6 +541,13 @@ static void check_rich_face(const fw_face *f)
     CHECK(few3[1].x == 0.001f && few3[1].z == -1 && few3[2].x == -7, "and holds the first points only");
     CHECK(fw_face_mesh(f, NULL, 0) == 478, "size without a buffer");
 
+    size_t scores = 0;
+    const float *blendshapes = fw_face_blendshapes(f, &scores);
+    CHECK(blendshapes && scores == FW_BLENDSHAPE_COUNT, "52 blendshape scores, got %zu", scores);
+    if (blendshapes)
+        CHECK(blendshapes[0] == 0 && blendshapes[51] == 51.0f / 64.0f, "scores in order: %g %g", blendshapes[0],
+              blendshapes[51]);
+
     float m[16];
     CHECK(fw_face_transformation_matrix(f, m) && m[15] == 7.5f, "matrix");
     float x = 0, y = 0, z = 0;
@@ -562,6 +574,8 @@ static void check_bare_face(const fw_face *f)
     size_t points = 42;
     CHECK(fw_face_mesh_xyz(f, &points) == NULL && points == 0, "no packed mesh");
     CHECK(fw_face_mesh(f, NULL, 0) == 0, "no mesh");
+    size_t scores = 42;
+    CHECK(fw_face_blendshapes(f, &scores) == NULL && scores == 0, "no blendshapes");
     float m[16] = {42};
     CHECK(!fw_face_transformation_matrix(f, m) && m[0] == 42, "no matrix");
     float v = 42;
@@ -667,6 +681,8 @@ static void test_wire_session_options(void)
     o.output_face_mesh = true;
     o.detector_interval_frames = 7;
     o.max_missed_frames = 0;
+    o.mesh_model = FW_MESH_FACE_LANDMARKER;
+    o.output_face_blendshapes = true;
     fw_session *s = fw_open_session(c, &o, &err);
     if (CHECK_AT(s != NULL, "%s", err.message)) {
         fw_session_options got;
@@ -677,6 +693,10 @@ static void test_wire_session_options(void)
               "modes echoed");
         CHECK(got.landmarks && got.contours && got.classification && got.output_face_mesh, "outputs echoed");
         CHECK(got.max_missed_frames == 0 && got.detector_interval_frames == 7, "tracking echoed");
+        CHECK(got.mesh_model == FW_MESH_FACE_LANDMARKER && got.output_face_blendshapes, "mesh model echoed");
+        size_t names = 42;
+        CHECK(fw_session_blendshape_names(s, &names) == NULL && names == 0,
+              "an answer without names gives none: %zu", names);
 
         fw_result *r = NULL;
         const uint8_t jpeg[] = {0xff, 0xd8};
@@ -703,6 +723,9 @@ static void test_wire_session_options(void)
     CHECK(rec.seen.tracking_enabled && rec.seen.output_face_mesh && !rec.seen.output_transformation_matrix,
           "flags sent");
     CHECK(rec.seen.detector_interval_frames == 7 && rec.seen.max_missed_frames == 0, "tracking sent");
+    CHECK(rec.seen.mesh_model == FACEWORKER__V1__MESH_MODEL__MESH_MODEL_FACE_LANDMARKER &&
+              rec.seen.output_face_blendshapes,
+          "mesh model and blendshapes sent");
 }
 
 /* Bytes the fake writes after reading the client's first message. */
@@ -1310,14 +1333,18 @@ static void test_worker_contradictory_options(void)
     REQUIRE(c, "connect");
     fw_session_options o;
     fw_error err;
-    const char *what[] = {"tracking in IMAGE mode", "running mode 9", "performance mode 7"};
-    const char *field[] = {"tracking_enabled", "running_mode", "performance_mode"};
-    for (int i = 0; i < 3; i++) {
+    const char *what[] = {"tracking in IMAGE mode", "running mode 9", "performance mode 7",
+                          "blendshapes with the attention mesh", "mesh model 5"};
+    const char *field[] = {"tracking_enabled", "running_mode", "performance_mode", "output_face_blendshapes",
+                           "mesh_model"};
+    for (int i = 0; i < 5; i++) {
         fw_session_options_init(&o);
         switch (i) {
         case 0: o.tracking_enabled = true; break;
         case 1: o.running_mode = (fw_running_mode)9; break;
         case 2: o.performance_mode = (fw_performance_mode)7; break;
+        case 3: o.output_face_blendshapes = true; break;
+        case 4: o.mesh_model = (fw_mesh_model)5; break;
         }
         fw_session *s = fw_open_session(c, &o, &err);
         CHECK(s == NULL, "%s is refused", what[i]);
@@ -1328,6 +1355,91 @@ static void test_worker_contradictory_options(void)
     fw_session *s = fw_open_session(c, NULL, &err);
     CHECK(s != NULL, "the connection goes on after refusals: %s", err.message);
     fw_close(c);
+}
+
+/* The score of the blendshape named `name`, or -1 when no name is. */
+static float blendshape_score(const char *const *names, const float *scores, size_t count, const char *name)
+{
+    for (size_t i = 0; i < count; i++)
+        if (strcmp(names[i], name) == 0)
+            return scores[i];
+    return -1;
+}
+
+static void test_worker_blendshapes(void)
+{
+    size_t len;
+    uint8_t *jpeg = load_fixture("astronaut.jpg", &len);
+    REQUIRE(jpeg, "fixture");
+    fw_client *c = connect_worker(worker_socket);
+    fw_client *follower = connect_worker(worker_socket);
+    fw_session_options o;
+    fw_session_options_init(&o);
+    o.mesh_model = FW_MESH_FACE_LANDMARKER;
+    o.output_face_blendshapes = true;
+    fw_error err;
+    fw_session *s = c ? fw_open_named_session(c, &o, "c-client-blendshapes", &err) : NULL;
+    if (CHECK_AT(s != NULL, "session: %s", c ? err.message : "")) {
+        size_t count = 0;
+        const char *const *names = fw_session_blendshape_names(s, &count);
+        CHECK(names && count == FW_BLENDSHAPE_COUNT, "52 names, got %zu", count);
+        for (size_t i = 0; names && i < count; i++) {
+            CHECK(names[i][0] != '\0', "name %zu is not empty", i);
+            for (size_t j = 0; j < i; j++)
+                CHECK(strcmp(names[i], names[j]) != 0, "names %zu and %zu are both %s", j, i, names[i]);
+        }
+        fw_subscription *sub = follower ? fw_subscribe(follower, "c-client-blendshapes", &err) : NULL;
+        if (CHECK_AT(sub != NULL, "subscribe: %s", follower ? err.message : "")) {
+            size_t sub_count = 0;
+            const char *const *sub_names = fw_subscription_blendshape_names(sub, &sub_count);
+            CHECK(sub_count == count, "the subscriber gets %zu names", sub_count);
+            for (size_t i = 0; sub_names && names && i < sub_count && i < count; i++)
+                CHECK(strcmp(sub_names[i], names[i]) == 0, "name %zu: %s, the producer's %s", i, sub_names[i],
+                      names[i]);
+            fw_unsubscribe(sub, NULL);
+        }
+        fw_result *r;
+        int rc = fw_process_jpeg(s, jpeg, len, 0, &r, &err);
+        if (CHECK_AT(rc == FW_OK, "%s: %s", fw_status_name(rc), err.message)) {
+            const fw_face *f = fw_result_face(r, 0);
+            if (CHECK_AT(f != NULL, "a face")) {
+                size_t scores_count = 0;
+                const float *scores = fw_face_blendshapes(f, &scores_count);
+                CHECK(scores && scores_count == count, "one score per name, got %zu", scores_count);
+                for (size_t i = 0; scores && i < scores_count; i++)
+                    CHECK(scores[i] >= 0 && scores[i] <= 1, "score %zu is %g", i, scores[i]);
+                if (scores && names && scores_count == count) {
+                    float smile_left = blendshape_score(names, scores, count, "mouthSmileLeft");
+                    float smile_right = blendshape_score(names, scores, count, "mouthSmileRight");
+                    float blink = blendshape_score(names, scores, count, "eyeBlinkLeft");
+                    CHECK(smile_left > 0.3f && smile_right > 0.3f, "the astronaut smiles: %g %g", smile_left,
+                          smile_right);
+                    CHECK(blink >= 0 && blink < smile_left, "with open eyes: blink %g", blink);
+                }
+                size_t points = 0;
+                CHECK(fw_face_mesh_xyz(f, &points) == NULL && points == 0, "no mesh unless asked for");
+            }
+            fw_result_free(r);
+        }
+    }
+    /* The attention mesh: neither names nor scores. */
+    fw_session_options_init(&o);
+    o.output_face_mesh = true;
+    fw_session *mesh = c ? fw_open_session(c, &o, &err) : NULL;
+    if (CHECK_AT(mesh != NULL, "attention mesh session: %s", c ? err.message : "")) {
+        size_t count = 42;
+        CHECK(fw_session_blendshape_names(mesh, &count) == NULL && count == 0, "no names");
+        fw_result *r;
+        if (CHECK_AT(fw_process_jpeg(mesh, jpeg, len, 0, &r, &err) == FW_OK, "%s", err.message)) {
+            const fw_face *f = fw_result_face(r, 0);
+            if (CHECK_AT(f != NULL, "a face"))
+                CHECK(fw_face_blendshapes(f, &count) == NULL && count == 0, "no scores");
+            fw_result_free(r);
+        }
+    }
+    fw_close(follower);
+    fw_close(c);
+    free(jpeg);
 }
 
 struct live_tally {
@@ -1528,6 +1640,7 @@ int main(int argc, char **argv)
         RUN(test_worker_timestamp_must_increase);
         RUN(test_worker_corrupt_jpeg);
         RUN(test_worker_contradictory_options);
+        RUN(test_worker_blendshapes);
         RUN(test_worker_live_stream);
         RUN(test_worker_two_live_sessions_one_connection);
         RUN(test_worker_close_with_frames_in_flight);
