@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import List, Optional
 
 import grpc
+import pytest
 
 from faceworker import FaceWorkerError
 from faceworker._connection import Connection
@@ -172,3 +173,16 @@ class LeanSession:
     def close(self) -> None:
         """Closes the session (its connection stays open)."""
         self.connection.call(pb.ClientMessage(close_session=pb.CloseSessionRequest(session_id=self.session_id)))
+
+
+def refused_open(stub, worker, options: pb.SessionOptions, name: Optional[str] = None):
+    """Opens a session with the same request through both doors; both must be refused alike.
+    Returns the code and message."""
+    with pytest.raises(grpc.RpcError) as through_grpc:
+        with SessionStream(stub) as stream:
+            stream.open(options, name)
+    with pytest.raises(FaceWorkerError) as through_lean:
+        LeanSession(worker.socket_path, options, name)
+    refusal = (grpc_code(through_grpc.value), through_grpc.value.details())
+    assert refusal == (int(through_lean.value.code), through_lean.value.message)
+    return refusal

@@ -6,33 +6,18 @@ from __future__ import annotations
 
 import math
 
-import grpc
 import pytest
 
-from faceworker import FaceWorkerError
 from faceworker.v1 import faceworker_pb2 as pb
 
 from conftest import fixture_bytes
-from doors import LeanSession, SessionStream, grpc_code
+from doors import LeanSession, SessionStream, refused_open
 from hostile_jpeg import progressive, replacing_frame_header_length, replacing_size, with_restart_marker_inside
 from same import assert_same_outcomes
 
 INVALID_ARGUMENT = pb.Status.INVALID_ARGUMENT
 RESOURCE_EXHAUSTED = pb.Status.RESOURCE_EXHAUSTED
 ASTRONAUT = fixture_bytes("astronaut.jpg")
-
-
-def refused_open(stub, worker, options: pb.SessionOptions, name=None):
-    """Opens a session with the same request through both doors; both must be refused alike.
-    Returns the code and message."""
-    with pytest.raises(grpc.RpcError) as through_grpc:
-        with SessionStream(stub) as stream:
-            stream.open(options, name)
-    with pytest.raises(FaceWorkerError) as through_lean:
-        LeanSession(worker.socket_path, options, name)
-    refusal = (grpc_code(through_grpc.value), through_grpc.value.details())
-    assert refusal == (int(through_lean.value.code), through_lean.value.message)
-    return refusal
 
 
 def both_doors(stub, worker, options: pb.SessionOptions, frames):

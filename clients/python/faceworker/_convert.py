@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import fields
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Sequence
 
 from . import results
 from ._numpy import numpy
@@ -20,12 +20,16 @@ def detector_result(frame: pb.FrameResult) -> results.FaceDetectorResult:
     return results.FaceDetectorResult(detections=[_detection(face) for face in frame.faces], **_frame_facts(frame))
 
 
-def landmarker_result(frame: pb.FrameResult) -> results.FaceLandmarkerResult:
-    """MediaPipe's FaceLandmarkerResult for one frame, with FaceWorker's extras."""
+def landmarker_result(frame: pb.FrameResult, blendshape_names: Sequence[str]) -> results.FaceLandmarkerResult:
+    """MediaPipe's FaceLandmarkerResult for one frame, with FaceWorker's extras.
+
+    ``blendshape_names`` are the session's names of the blendshape scores
+    (empty without ``output_face_blendshapes``).
+    """
     detections = [_detection(face) for face in frame.faces]
     return results.FaceLandmarkerResult(
         face_landmarks=[detection.face_landmarks for detection in detections],
-        face_blendshapes=[],
+        face_blendshapes=[_blendshapes(face.blendshapes, blendshape_names) for face in frame.faces if face.blendshapes],
         facial_transformation_matrixes=[
             detection.facial_transformation_matrix
             for detection in detections
@@ -82,6 +86,15 @@ def _detection(face: pb.Face) -> results.Detection:
         face_landmarks=results.FaceMesh(face.mesh_xyz),
         facial_transformation_matrix=_matrix(face.transformation_matrix),
     )
+
+
+def _blendshapes(scores: Sequence[float], names: Sequence[str]) -> List[results.Category]:
+    # As MediaPipe Tasks reports them: every score in the model's order, the
+    # index its position, no display name.
+    return [
+        results.Category(index=index, score=score, display_name="", category_name=name)
+        for index, (score, name) in enumerate(zip(scores, names))
+    ]
 
 
 def _points(packed_xy: Any) -> List[results.Point]:

@@ -19,6 +19,7 @@ exception raised by a callback is raised by ``wait_for_end`` or ``close``.
 
 from __future__ import annotations
 
+import functools
 import threading
 from concurrent.futures import Future
 from typing import Any, Callable, Optional
@@ -163,7 +164,8 @@ class FaceSubscriber:
     def _on_subscribed(self, future: Future) -> None:
         # Runs on the reader thread before the first event is read.
         if future.exception() is None and future.result().subscribe.options.output_face_mesh:
-            self._to_result = _convert.landmarker_result
+            names = tuple(future.result().subscribe.blendshape_names)
+            self._to_result = functools.partial(_convert.landmarker_result, blendshape_names=names)
 
     def _on_event(self, event: pb.SessionEvent) -> None:
         kind = event.WhichOneof("event")

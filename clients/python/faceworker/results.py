@@ -41,7 +41,8 @@ class BoundingBox:
 
 @dataclass
 class Category:
-    """A classification; for a face, ``score`` is the detector's confidence in [0, 1]."""
+    """A classification: for a detection, ``score`` is the detector's confidence in [0, 1]; in
+    ``FaceLandmarkerResult.face_blendshapes``, one blendshape's score."""
 
     index: Optional[int] = None
     score: Optional[float] = None
@@ -362,7 +363,11 @@ class FaceLandmarkerResult(FrameFacts):
 
     Attributes:
         face_landmarks: The 478-point mesh of each face.
-        face_blendshapes: Always empty: the worker has no blendshape model.
+        face_blendshapes: With ``output_face_blendshapes``, each face's 52
+            blendshape scores as MediaPipe Tasks gives them: a list of
+            :class:`Category` per face, in the model's order (``index`` the
+            position, ``category_name`` such as "jawOpen", ``display_name``
+            ""); empty otherwise.
         facial_transformation_matrixes: Each face's 4x4 matrix, with
             ``output_facial_transformation_matrixes``; empty otherwise.
         detections: Each face's box, keypoints and ML Kit outputs.

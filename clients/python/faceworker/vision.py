@@ -58,6 +58,7 @@ from .options import (
     FaceWorkerOptions,
     ImageProcessingOptions,
     LandmarkMode,
+    MeshModel,
     PerformanceMode,
     RunningMode,
 )
@@ -104,6 +105,7 @@ __all__ = [
     "ImageProcessingOptions",
     "LandmarkMode",
     "LandmarkType",
+    "MeshModel",
     "NormalizedKeypoint",
     "NormalizedLandmark",
     "PerformanceMode",
@@ -130,7 +132,6 @@ class _FaceTask(Generic[OptionsT, ResultT]):
     """A worker session behind MediaPipe's task methods; see the module documentation."""
 
     _options_type: Callable[..., OptionsT]
-    _to_result: Callable[[pb.FrameResult], ResultT]
 
     def __init__(self, options: OptionsT) -> None:
         """Opens a session with ``options``; prefer :meth:`create_from_options`.
@@ -161,6 +162,12 @@ class _FaceTask(Generic[OptionsT, ResultT]):
             raise
         self._session_id = answer.open_session.session_id
         self._session_name = answer.open_session.name or None
+        self._to_result = self._result_converter(answer.open_session)
+
+    @staticmethod
+    def _result_converter(opened: pb.OpenSessionResponse) -> Callable[[pb.FrameResult], ResultT]:
+        """How the opened session's frame results become this task's results."""
+        raise NotImplementedError
 
     @classmethod
     def create_from_options(cls: type[TaskT], options: OptionsT) -> TaskT:
@@ -372,7 +379,7 @@ class _FaceTask(Generic[OptionsT, ResultT]):
         answer = self._connection.call(self._frame_message(image, timestamp_ms, image_processing_options))
         if answer.WhichOneof("kind") == "frame_dropped":
             raise FrameDroppedError(_drop_reason(answer.frame_dropped.reason), answer.frame_dropped.timestamp_ms)
-        return type(self)._to_result(answer.frame_result)
+        return self._to_result(answer.frame_result)
 
     def _on_live_answer(self, image: Image, timestamp_ms: int, future: Future) -> None:
         try:
@@ -383,7 +390,7 @@ class _FaceTask(Generic[OptionsT, ResultT]):
             else:
                 # LIVE_STREAM options cannot be created without a result callback.
                 assert self._result_callback is not None
-                self._result_callback(type(self)._to_result(answer.frame_result), image, timestamp_ms)
+                self._result_callback(self._to_result(answer.frame_result), image, timestamp_ms)
         except Exception as error:
             # This runs on the reader thread, which must go on; the caller's
             # thread raises the error instead.
@@ -413,7 +420,10 @@ class FaceDetector(_FaceTask[FaceDetectorOptions, FaceDetectorResult]):
     """
 
     _options_type = FaceDetectorOptions
-    _to_result = staticmethod(_convert.detector_result)
+
+    @staticmethod
+    def _result_converter(opened: pb.OpenSessionResponse) -> Callable[[pb.FrameResult], FaceDetectorResult]:
+        return _convert.detector_result
 
 
 class FaceLandmarker(_FaceTask[FaceLandmarkerOptions, FaceLandmarkerResult]):
@@ -424,4 +434,8 @@ class FaceLandmarker(_FaceTask[FaceLandmarkerOptions, FaceLandmarkerResult]):
     """
 
     _options_type = FaceLandmarkerOptions
-    _to_result = staticmethod(_convert.landmarker_result)
+
+    @staticmethod
+    def _result_converter(opened: pb.OpenSessionResponse) -> Callable[[pb.FrameResult], FaceLandmarkerResult]:
+        # The names come once, with the session; every result pairs them with its scores.
+        return functools.partial(_convert.landmarker_result, blendshape_names=tuple(opened.blendshape_names))

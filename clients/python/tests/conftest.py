@@ -18,7 +18,7 @@ import pytest
 import faceworker
 from faceworker import BaseOptions
 
-from worker_process import REPO, answers_ping, launch, stop
+from worker_process import MODELS, REPO, answers_ping, launch, stop
 
 FIXTURES = REPO / "Tests" / "FaceDetectionTests" / "Fixtures"
 
@@ -41,15 +41,16 @@ class RunningWorker:
         return self.log_path.read_text(errors="replace")
 
 
-def start_worker(directory: Path, *options: str) -> RunningWorker:
+def start_worker(directory: Path, *options: str, models: Path = MODELS) -> RunningWorker:
     """Starts a worker listening in ``directory`` and waits until it answers a ping.
 
-    ``options`` are more command-line options, such as limits.
+    ``options`` are more command-line options, such as limits; ``models`` the models directory.
     """
     socket_path = str(directory / "faceworker.sock")
     log_path = directory / "worker.log"
 
-    process = launch(["--socket", socket_path, *options], log_path, lambda: answers_ping(socket_path), "a ping")
+    process = launch(["--socket", socket_path, *options], log_path, lambda: answers_ping(socket_path), "a ping",
+                     models=models)
     return RunningWorker(socket_path, process, log_path)
 
 

@@ -34,6 +34,7 @@ SOCKET = CONFORMANCE["socket"]
 # applies (for an option where 0 stands for the default, 0 is unset).
 UNSET_BY_DEFAULT = {
     vision.FaceDetectorOptions: {
+        "mesh_model",
         "min_face_size",
         "min_detection_confidence",
         "min_suppression_threshold",
@@ -54,8 +55,8 @@ UNSET_BY_DEFAULT = {
 DEPARTURES = {
     # MediaPipe's face detector reports every face it finds.
     vision.FaceDetectorOptions: {"num_faces": OPTIONS["num_faces"]["max"]},
-    # The landmarker's output is the face mesh.
-    vision.FaceLandmarkerOptions: {"output_face_mesh": True},
+    # The landmarker's output is the face mesh, from MediaPipe Tasks' Face Landmarker.
+    vision.FaceLandmarkerOptions: {"output_face_mesh": True, "mesh_model": "MESH_MODEL_FACE_LANDMARKER"},
 }
 
 # For each numeric option of the file, a task and its name for it.
@@ -80,6 +81,8 @@ def wire_value(options: pb.SessionOptions, name: str) -> Any:
         return None
     value = getattr(options, name)
     if OPTIONS[name].get("zero_means_default") and value == 0:
+        return None
+    if field.enum_type is not None and field.enum_type.values_by_number[value].name.endswith("_UNSPECIFIED"):
         return None
     if field.enum_type is not None:
         return field.enum_type.values_by_number[value].name

@@ -135,13 +135,6 @@ def test_detector_with_ml_kit_modes_reports_them_without_the_mesh(base_options):
     assert face.face_landmarks == []
 
 
-def test_blendshapes_are_refused_with_the_reason(base_options):
-    with pytest.raises(ValueError, match="blendshape"):
-        vision.FaceLandmarker.create_from_options(
-            vision.FaceLandmarkerOptions(base_options=base_options, output_face_blendshapes=True)
-        )
-
-
 def test_landmarker_tracks_faces_through_video(base_options):
     options = vision.FaceLandmarkerOptions(
         base_options=base_options, running_mode=vision.RunningMode.VIDEO, tracking_enabled=True

@@ -42,15 +42,16 @@ def worker_binary() -> Path:
     )
 
 
-def launch(arguments: List[str], log_path: Path, ready: Callable[[], bool], waiting_for: str) -> subprocess.Popen:
-    """Starts face-worker with ``arguments`` (and the repository's models), its output in
-    ``log_path``, and returns once ``ready()`` is true; fails the test when the worker exits first
-    or is not ready within STARTUP_SECONDS."""
-    missing = [name for name in MODEL_FILES if not (MODELS / name).is_file()]
+def launch(arguments: List[str], log_path: Path, ready: Callable[[], bool], waiting_for: str,
+           models: Path = MODELS) -> subprocess.Popen:
+    """Starts face-worker with ``arguments`` and the models in ``models`` (by default the
+    repository's), its output in ``log_path``, and returns once ``ready()`` is true; fails the test
+    when the worker exits first or is not ready within STARTUP_SECONDS."""
+    missing = [name for name in MODEL_FILES if not (models / name).is_file()]
     if missing:
-        pytest.fail(f"models missing from {MODELS.name}/: {', '.join(missing)}; run `make models`", pytrace=False)
+        pytest.fail(f"models missing from {models.name}/: {', '.join(missing)}; run `make models`", pytrace=False)
     with open(log_path, "wb") as log:
-        process = subprocess.Popen([str(worker_binary()), *arguments, "--models", str(MODELS)],
+        process = subprocess.Popen([str(worker_binary()), *arguments, "--models", str(models)],
                                    stdout=log, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + STARTUP_SECONDS
     while not ready():
