@@ -1,0 +1,79 @@
+import FaceDetection
+import FaceWorkerClient
+import FaceWorkerProtocol
+import Foundation
+import XCTest
+
+/// The Face Landmarker's blendshapes through the worker and the Swift
+/// client: the names once per session (and per subscription), each face's
+/// scores, and the refusals.
+final class BlendshapeTests: XCTestCase {
+    private static var blendshapeOptions: Faceworker_V1_SessionOptions {
+        var options = Faceworker_V1_SessionOptions()
+        options.meshModel = .faceLandmarker
+        options.outputFaceBlendshapes = true
+        return options
+    }
+
+    func testTheSessionNamesTheScoresOfEveryFace() async throws {
+        let worker = try await startWorker()
+        let client = try await worker.connect()
+        var options = Self.blendshapeOptions
+        options.numFaces = 3
+        let session = try await client.openSession(options: options)
+        XCTAssertEqual(session.blendshapeNames, FaceBlendshapes.categoryNames)
+        XCTAssertEqual(session.options.meshModel, .faceLandmarker)
+
+        let result = try await session.process(jpeg: try TestPaths.jpeg("three_faces.jpg"))
+        XCTAssertEqual(result.faces.count, 3)
+        for face in result.faces {
+            let blendshapes = face.blendshapes(named: session.blendshapeNames)
+            XCTAssertEqual(blendshapes.map(\.index), Array(0..<52))
+            XCTAssertEqual(blendshapes.map(\.name), session.blendshapeNames)
+            XCTAssertEqual(blendshapes.map(\.score), face.blendshapes)
+            XCTAssertTrue(face.blendshapes.allSatisfy { (0...1).contains($0) }, "\(face.blendshapes)")
+            // Every fixture face smiles broadly, its eyes open.
+            let score = Dictionary(uniqueKeysWithValues: blendshapes.map { ($0.name, $0.score) })
+            XCTAssertGreaterThan(try XCTUnwrap(score["mouthSmileLeft"]), try XCTUnwrap(score["eyeBlinkLeft"]))
+        }
+        try await session.close()
+        await client.close()
+    }
+
+    func testASubscriberGetsTheProducersNames() async throws {
+        let worker = try await startWorker()
+        let producer = try await worker.connect()
+        let follower = try await worker.connect()
+        let session = try await producer.openSession(options: Self.blendshapeOptions, name: "blendshapes")
+        let subscription = try await follower.subscribe(to: "blendshapes")
+        XCTAssertEqual(subscription.blendshapeNames, session.blendshapeNames)
+        try await subscription.unsubscribe()
+        await follower.close()
+        await producer.close()
+    }
+
+    func testWithoutTheOptionThereAreNeitherNamesNorScores() async throws {
+        let worker = try await startWorker()
+        let client = try await worker.connect()
+        var options = Faceworker_V1_SessionOptions()
+        options.meshModel = .faceLandmarker
+        options.outputFaceMesh = true
+        let session = try await client.openSession(options: options)
+        XCTAssertEqual(session.blendshapeNames, [])
+        let face = try XCTUnwrap(try await session.process(jpeg: try TestPaths.jpeg("astronaut.jpg")).faces.first)
+        XCTAssertEqual(face.blendshapes, [])
+        XCTAssertEqual(face.meshPoints.count, 478)
+        await client.close()
+    }
+
+    func testBlendshapesWithTheAttentionMeshAreRefusedNamingTheOption() async throws {
+        let worker = try await startWorker()
+        let client = try await worker.connect()
+        var options = Faceworker_V1_SessionOptions()
+        options.outputFaceBlendshapes = true
+        let error = await Expect.failure { try await client.openSession(options: options) }
+        XCTAssertEqual(error?.code, .invalidArgument)
+        XCTAssertTrue(error?.message.hasPrefix("output_face_blendshapes") ?? false, error?.message ?? "")
+        await client.close()
+    }
+}
