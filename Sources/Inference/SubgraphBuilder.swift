@@ -86,6 +86,8 @@ struct SubgraphBuilder {
             status = xnn_define_add2(subgraph, range.lowerBound, range.upperBound, input, UInt32(op.inputs[1]), output, 0)
         case .relu:
             status = xnn_define_clamp(subgraph, 0, .infinity, input, output, 0)
+        case .logistic:
+            status = xnn_define_sigmoid(subgraph, input, output, 0)
         case .prelu:
             status = xnn_define_prelu(subgraph, input, UInt32(op.inputs[1]), output, 0)
         case .maxPool2D(let options):

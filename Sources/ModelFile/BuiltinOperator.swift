@@ -7,6 +7,7 @@ enum BuiltinOperator: Int32 {
     case depthwiseConv2D = 4
     case depthToSpace = 5
     case dequantize = 6
+    case logistic = 14
     case maxPool2D = 17
     case mul = 18
     case relu = 19
@@ -19,5 +20,5 @@ enum BuiltinOperator: Int32 {
     case densify = 124
 
     /// Names of everything supported, for error messages.
-    static let supportedNames = "ADD, CONCATENATION, CONV_2D, DEPTHWISE_CONV_2D, DEPTH_TO_SPACE, DEQUANTIZE (of fp16 weights), DENSIFY (of weights), MAX_POOL_2D, MUL, PAD, PRELU, RELU, RESHAPE, RESIZE_BILINEAR, STRIDED_SLICE, and custom operators"
+    static let supportedNames = "ADD, CONCATENATION, CONV_2D, DEPTHWISE_CONV_2D, DEPTH_TO_SPACE, DEQUANTIZE (of fp16 weights), DENSIFY (of weights), LOGISTIC, MAX_POOL_2D, MUL, PAD, PRELU, RELU, RESHAPE, RESIZE_BILINEAR, STRIDED_SLICE, and custom operators"
 }

@@ -25,6 +25,8 @@ public enum OperatorKind: Sendable, Equatable {
     case depthwiseConv2D(ConvolutionOptions, depthMultiplier: Int)
     case add(Activation)
     case relu
+    /// The sigmoid 1 / (1 + e^-x), elementwise.
+    case logistic
     /// Parametric ReLU; input 1 holds the per-channel slopes.
     case prelu
     case maxPool2D(PoolOptions)
@@ -50,6 +52,7 @@ public enum OperatorKind: Sendable, Equatable {
         case .depthwiseConv2D: "DEPTHWISE_CONV_2D"
         case .add: "ADD"
         case .relu: "RELU"
+        case .logistic: "LOGISTIC"
         case .prelu: "PRELU"
         case .maxPool2D: "MAX_POOL_2D"
         case .pad: "PAD"

@@ -91,6 +91,9 @@ extension RawModel {
         case .relu:
             try requireArity(1...1, "RELU")
             return .relu
+        case .logistic:
+            try requireArity(1...1, "LOGISTIC")
+            return .logistic
         case .prelu:
             try requireArity(2...2, "PRELU")
             return .prelu
