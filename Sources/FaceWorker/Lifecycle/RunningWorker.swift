@@ -130,7 +130,13 @@ final class RunningWorker: Sendable {
             logger.notice("removed a stale socket left by a worker that is gone", metadata: ["socket": "\(configuration.socketPath)"])
         }
         let limits = configuration.limits
+        // The bundle is optional, so a worker without it starts; its operator
+        // learns here, not from a client's refused session, what it cannot serve.
+        let landmarker = models.faceLandmarkerProblem.map { problem in
+            "not loaded (\(problem)): detector-only and attention-mesh sessions still work; mesh_model FACE_LANDMARKER sessions are refused with FAILED_PRECONDITION"
+        } ?? "loaded"
         logger.info("worker started", metadata: [
+            "face_landmarker": "\(landmarker)",
             "socket": "\(configuration.inheritedListener.map { SocketActivation.path(of: $0) ?? "an unnamed socket" } ?? configuration.socketPath)",
             "socket_activation": "\(configuration.inheritedListener != nil)", "socket_mode": "0\(String(configuration.socketMode, radix: 8))",
             "models": "\(configuration.modelsDirectory)", "models_load_ms": "\(Int(loadTime / .milliseconds(1)))",
