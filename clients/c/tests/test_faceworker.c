@@ -1593,15 +1593,17 @@ static void test_worker_stats(void)
         const fw_stage_latency *total = &after.stages[FW_STAGE_TOTAL];
         CHECK(total->count >= 1 && total->p50_us <= total->p99_us, "total latency over %llu frames",
               (unsigned long long)total->count);
-        CHECK(after.model_count == 4, "four models, got %zu", after.model_count);
-        bool mesh = false;
+        CHECK(after.model_count == 5, "the four models and the Face Landmarker's bundle, got %zu", after.model_count);
+        bool mesh = false, bundle = false;
         for (size_t i = 0; i < after.model_count; i++) {
             mesh = mesh || strcmp(after.models[i].name, "face_landmark.tflite") == 0;
+            bundle = bundle || strcmp(after.models[i].name, "face_landmarker.task") == 0;
             CHECK(strlen(after.models[i].sha256) == 64 && strspn(after.models[i].sha256, "0123456789abcdef") == 64,
                   "sha256 of %s", after.models[i].name);
             CHECK(after.models[i].size_bytes > 100000, "size of %s", after.models[i].name);
         }
         CHECK(mesh, "face_landmark.tflite is listed");
+        CHECK(bundle, "face_landmarker.task is listed");
     }
     close_fixture_session(&fx);
 }
