@@ -60,7 +60,8 @@ final class BlendshapeTests: XCTestCase {
         options.outputFaceMesh = true
         let session = try await client.openSession(options: options)
         XCTAssertEqual(session.blendshapeNames, [])
-        let face = try XCTUnwrap(try await session.process(jpeg: try TestPaths.jpeg("astronaut.jpg")).faces.first)
+        let result = try await session.process(jpeg: try TestPaths.jpeg("astronaut.jpg"))
+        let face = try XCTUnwrap(result.faces.first)
         XCTAssertEqual(face.blendshapes, [])
         XCTAssertEqual(face.meshPoints.count, 478)
         await client.close()

@@ -20,7 +20,7 @@ def detector_result(frame: pb.FrameResult) -> results.FaceDetectorResult:
     return results.FaceDetectorResult(detections=[_detection(face) for face in frame.faces], **_frame_facts(frame))
 
 
-def landmarker_result(frame: pb.FrameResult, blendshape_names: Sequence[str]) -> results.FaceLandmarkerResult:
+def landmarker_result(frame: pb.FrameResult, blendshape_names: Sequence[str] = ()) -> results.FaceLandmarkerResult:
     """MediaPipe's FaceLandmarkerResult for one frame, with FaceWorker's extras.
 
     ``blendshape_names`` are the session's names of the blendshape scores
