@@ -429,6 +429,9 @@ class FaceDetector(_FaceTask[FaceDetectorOptions, FaceDetectorResult]):
 class FaceLandmarker(_FaceTask[FaceLandmarkerOptions, FaceLandmarkerResult]):
     """MediaPipe's FaceLandmarker, run by the worker: the 478-point mesh of each face.
 
+    By default it runs MediaPipe Tasks' Face Landmarker (``MeshModel.FACE_LANDMARKER``),
+    so points, blendshapes (``output_face_blendshapes``) and matrices are MediaPipe
+    Tasks'; ``mesh_model=MeshModel.ATTENTION_MESH`` runs the cheaper legacy mesh.
     Each face's box, keypoints and ML Kit outputs are in the result's
     ``detections``. Results are :class:`FaceLandmarkerResult`.
     """
