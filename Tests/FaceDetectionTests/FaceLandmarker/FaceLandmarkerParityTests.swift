@@ -26,12 +26,10 @@ final class FaceLandmarkerParityTests: XCTestCase {
                 let dx = (point.x - reference[0]) * w, dy = (point.y - reference[1]) * h, dz = (point.z - reference[2]) * w
                 points.append((dx * dx + dy * dy + dz * dz).squareRoot() / interOcular)
             }
-            if FaceLandmarkerParityTests.blendshapesRun {
-                if let scores = face.blendshapes, scores.count == 52 {
-                    blendshapes += zip(scores, golden.blendshapes).map { abs($0 - $1) }
-                } else {
-                    XCTFail("\(context): no 52 blendshape scores")
-                }
+            if let scores = face.blendshapes, scores.count == 52 {
+                blendshapes += zip(scores, golden.blendshapes).map { abs($0 - $1) }
+            } else {
+                XCTFail("\(context): no 52 blendshape scores")
             }
             if let matrix = face.features?.transformationMatrix, matrix.count == 16 {
                 let reference = golden.matrix.flatMap { $0 }
@@ -58,19 +56,11 @@ final class FaceLandmarkerParityTests: XCTestCase {
         }
     }
 
-    /// Whether this build can run the blendshape model; when it cannot, the
-    /// points and matrices are still compared and `testTheBlendshapeModelRuns` fails.
-    static let blendshapesRun = TestData.models.faceLandmarker?.blendshapes != nil
-
-    func testTheBlendshapeModelRuns() {
-        XCTAssertTrue(Self.blendshapesRun, TestData.models.faceLandmarker?.blendshapesProblem ?? "no bundle")
-    }
-
     private func options(_ mode: FaceOptions.RunningMode, numFaces: Int) -> FaceOptions {
         TestData.options(mode) {
             $0.meshModel = .faceLandmarker
             $0.faceMesh = true
-            $0.faceBlendshapes = Self.blendshapesRun
+            $0.faceBlendshapes = true
             $0.transformationMatrix = true
             $0.numFaces = numFaces
         }
