@@ -68,6 +68,8 @@ struct Reduction: Sendable {
         destination.update(repeating: 0, count: output.count)
         if let outputIndices {
             for (element, target) in outputIndices.enumerated() { destination[Int(target)] += source[element] }
+        } else if inner == 1 {
+            for o in 0..<outer { destination[o] = Self.sum(source + o * reduced, count: reduced) }
         } else {
             for o in 0..<outer {
                 let row = destination + o * inner
@@ -81,5 +83,23 @@ struct Reduction: Sendable {
             let divisor = Float(count)
             for i in 0..<output.count { destination[i] /= divisor }
         }
+    }
+
+    /// The sum of a contiguous run, in eight interleaved partial sums: a layer
+    /// norm reduces each row of channels this way, and one running sum would
+    /// wait on the latency of every addition in turn.
+    private static func sum(_ values: UnsafePointer<Float>, count: Int) -> Float {
+        var lanes = SIMD8<Float>()
+        var index = 0
+        while index + 8 <= count {
+            lanes += UnsafeRawPointer(values + index).loadUnaligned(as: SIMD8<Float>.self)
+            index += 8
+        }
+        var total = lanes.sum()
+        while index < count {
+            total += values[index]
+            index += 1
+        }
+        return total
     }
 }

@@ -9,7 +9,9 @@ extension FacePipeline {
     /// while fewer than `numFaces` faces are followed, and its regions replace
     /// followed ones they overlap by more than `minTrackingConfidence` (IoU).
     /// With one face the points are smoothed before blendshapes and geometry;
-    /// the next frame's region comes from the unsmoothed points.
+    /// the next frame's region comes from the unsmoothed points. The legacy
+    /// path's `minSuppressionThreshold` and `detectorIntervalFrames` do not
+    /// apply: the Tasks graph suppresses at 0.5 and detects whenever a face is missing.
     func runLandmarker(_ stages: LandmarkerStages, frame: OrientedFrame, timestampMs: Int64?, tracker: inout FaceTracker,
                        engine: FaceEngine) throws -> FaceResult {
         let image = frame.size
@@ -26,7 +28,8 @@ extension FacePipeline {
                 LandmarkerLoop.Rect(roi: RegionOfInterest(detection: detection, imageWidth: image.width, imageHeight: image.height, squareLong: false),
                                     trackID: nil, detection: detection, score: detection.score)
             }
-            rects = LandmarkerLoop.associate([previous, detected], threshold: options.minTrackingConfidence)
+            // Image mode takes the detector's regions as they are; only stream modes associate.
+            rects = stream ? LandmarkerLoop.associate([previous, detected], threshold: options.minTrackingConfidence) : detected
         }
         rects = Array(rects.prefix(options.numFaces))
         let detectedTime = clock.now
@@ -65,7 +68,6 @@ extension FacePipeline {
         if options.trackingEnabled && stream {
             for index in faces.indices { faces[index].trackingID = ids[index] }
         }
-        tracker.noteDetector(ran: runDetector)
         tracker.landmarkerLoop.rects = zip(found, ids).map { entry, id in
             LandmarkerLoop.Rect(roi: RegionOfInterest(mesh: entry.landmarks.mesh, imageWidth: image.width, imageHeight: image.height),
                                 trackID: id, detection: nil, score: entry.rect.score)

@@ -134,4 +134,28 @@ final class FaceLandmarkerBundleTests: XCTestCase {
             XCTAssertTrue("\(error)".contains(attention), "\(error)")
         }
     }
+
+    func testABlendshapeModelThatCannotRunCostsOnlyTheBlendshapes() throws {
+        struct Unsupported: Error, CustomStringConvertible {
+            var description: String { "face_blendshapes.tflite: an operator this build cannot run" }
+        }
+        let full = TestData.models
+        let bundle = try XCTUnwrap(full.faceLandmarker)
+        let landmarker = try FaceLandmarkerModels(detector: bundle.detector, landmarks: bundle.landmarks,
+                                                  blendshapes: .failure(Unsupported()), geometry: bundle.geometry)
+        XCTAssertNil(landmarker.blendshapes)
+        let models = try FaceModels(shortRangeDetector: full.shortRangeDetector, fullRangeDetector: full.fullRangeDetector,
+                                    faceMesh: full.faceMesh, attentionMesh: full.attentionMesh, faceLandmarker: landmarker)
+        let mesh = TestData.options {
+            $0.faceMesh = true
+            $0.meshModel = .faceLandmarker
+        }
+        XCTAssertEqual(try FaceSession(models: models, options: mesh).detect(TestData.image("astronaut.jpg")).faces.count, 1)
+        var withBlendshapes = mesh
+        withBlendshapes.faceBlendshapes = true
+        XCTAssertThrowsError(try FaceSession(models: models, options: withBlendshapes)) { error in
+            guard case FaceError.failedPrecondition(let message) = error else { return XCTFail("\(error)") }
+            XCTAssertTrue(message.contains("an operator this build cannot run"), message)
+        }
+    }
 }
