@@ -107,6 +107,7 @@ let package = Package(
             name: "inference-bench",
             dependencies: [
                 "Inference",
+                "ModelFile",
                 "SeededRandom",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

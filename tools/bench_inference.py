@@ -22,11 +22,19 @@ segment 0 against A, our segment 1 against B (ours also holds the three small ma
 cut leaves to the host). A row for our custom operators (both host steps, no peer) and one for the
 whole model (ours end to end against LiteRT's A + B) follow.
 
+The Face Landmarker's mesh and blendshape models are read from models/face_landmarker.task
+(landmarker_bundle.py checks each member's SHA-256) and handed to LiteRT as bytes; ours loads the
+same member from the bundle, named <bundle>:<member>. The mesh model gets seeded inputs in [0, 1],
+the blendshape model seeded points in [0, 640). A model that runs in several steps (XNNPACK
+segments split by host operators, as the blendshape model's layer norms and transposes make it)
+gets two more rows of ours alone: its segments' medians summed, and its host steps' medians summed.
+
 The output is a table, then, as the very last line, one JSON object:
 {"bench": "inference", "ratio_<N>t": {model: ours/LiteRT median}, ...,
  "litert_ms": {model: {"<N>t": median}}, "ours_ms": {model: {"<N>t": median}}}
 with model names lacking ".tflite" (the attention rows as attention_a, attention_b, attention_whole;
-attention_custom_ops in ours_ms only). P3 is met when every 1-thread ratio is at most 1.10.
+attention_custom_ops, and <model>_segments and <model>_host for models run in several steps, in
+ours_ms only). P3 is met when every 1-thread ratio is at most 1.10.
 """
 
 import argparse
@@ -36,13 +44,20 @@ import time
 from pathlib import Path
 
 import attention_model
-from model_inputs import MODELS, RANDOM_SEED, random_input
+from landmarker_bundle import BUNDLE_FILE, read_member
+from model_inputs import MODELS, RANDOM_SEED, ModelSpec, random_input
 
 from bench_args import count
 from bench_process import fail, median_and_p90, require_executable, run_json, summary_ms
 
 P3_GOAL = 1.10
 OURS_TIMEOUT_S = 600
+
+# Members of the Face Landmarker bundle, with the value ranges of their seeded inputs.
+LANDMARKER_MODELS = (
+    ModelSpec("face_landmarks_detector.tflite", (1, 256, 256, 3), (0.0, 1.0)),
+    ModelSpec("face_blendshapes.tflite", (1, 146, 2), (0.0, 640.0)),
+)
 
 
 def load_litert():
@@ -54,7 +69,7 @@ def load_litert():
 
 
 def check_inputs(models_dir, ours):
-    for file in [spec.file for spec in MODELS] + [attention_model.MODEL_FILE]:
+    for file in [spec.file for spec in MODELS] + [attention_model.MODEL_FILE, BUNDLE_FILE]:
         if not (models_dir / file).is_file():
             fail(f"model {models_dir / file} is missing; `make models` fetches it")
     require_executable(ours, "bench-inference")
@@ -81,10 +96,12 @@ def time_interpreter(interpreter, inputs, warmup, iterations):
     return summary_ms(samples)
 
 
-def time_ours(ours, models_dir, file, threads, warmup, iterations):
+def time_ours(ours, models_dir, file, threads, warmup, iterations, value_range=None):
     """Our median and p90 in ms, and the JSON line's per-step figures."""
     command = [str(ours), "--models", str(models_dir), "--model", file, "--threads", str(threads),
                "--warmup", str(warmup), "--iterations", str(iterations)]
+    if value_range is not None:
+        command += ["--lower", repr(value_range[0]), "--upper", repr(value_range[1])]
     result = run_json(command, OURS_TIMEOUT_S)
     median, p90 = median_and_p90(result, command)
     if result.get("model") != file or result.get("threads") != threads:
@@ -116,6 +133,33 @@ def attention_rows(interpreter_class, args, threads):
             ("attention_b", threads, best["litert_b"], best["ours_b"]),
             ("attention_custom_ops", threads, None, best["ours_custom_ops"]),
             ("attention_whole", threads, litert_whole, best["ours_whole"])]
+
+
+def landmarker_rows(interpreter_class, args, threads):
+    """The bundle's mesh and blendshape models, ours against LiteRT, best of the rounds; for a model
+    run in several steps, also our segments and our host steps, each summed over the run."""
+    rows = []
+    for spec in LANDMARKER_MODELS:
+        content = read_member(args.models, spec.file)
+        name = f"{BUNDLE_FILE}:{spec.file}"
+        best = {}
+        for _ in range(args.rounds):
+            figure = time_interpreter(interpreter_class(model_content=content, num_threads=threads),
+                                      [random_input(spec, RANDOM_SEED)], args.warmup, args.iterations)
+            best["litert"] = min(best.get("litert", figure), figure)
+            whole, steps = time_ours(args.ours, args.models, name, threads, args.warmup, args.iterations, spec.value_range)
+            best["ours"] = min(best.get("ours", whole), whole)
+            for kind in ("segment", "host"):
+                parts = [(s["median_ms"], s["p90_ms"]) for s in steps if s["step"].startswith(kind)]
+                if parts:
+                    total = tuple(map(sum, zip(*parts)))
+                    best[kind] = min(best.get(kind, total), total)
+            best["steps"] = len(steps)
+        rows.append((spec.stem, threads, best["litert"], best["ours"]))
+        if best["steps"] > 1:
+            rows += [(f"{spec.stem}_segments", threads, None, best["segment"]),
+                     (f"{spec.stem}_host", threads, None, best.get("host", (0.0, 0.0)))]
+    return rows
 
 
 def print_table(rows):
@@ -179,6 +223,8 @@ def main():
             print(f"measured {spec.stem} at {threads} thread(s)", file=sys.stderr, flush=True)
         rows += attention_rows(interpreter_class, args, threads)
         print(f"measured the attention mesh at {threads} thread(s)", file=sys.stderr, flush=True)
+        rows += landmarker_rows(interpreter_class, args, threads)
+        print(f"measured the landmarker's mesh and blendshape models at {threads} thread(s)", file=sys.stderr, flush=True)
     print_table(rows)
     print(summary_json(rows, args.threads))
 

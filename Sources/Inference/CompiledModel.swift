@@ -23,6 +23,12 @@ public final class CompiledModel: Sendable {
         try self.init(graph: try ModelLoader.load(path: path))
     }
 
+    /// Reads, folds and validates the model stored as member `member` of a
+    /// `.task` bundle, checking its SHA-256 when `sha256` is given.
+    public convenience init(bundle: TaskBundle, member: String, sha256: String? = nil) throws {
+        try self.init(graph: try bundle.model(member, sha256: sha256))
+    }
+
     /// Validates a folded graph for execution.
     public init(graph: Model) throws {
         self.graph = graph

@@ -3,13 +3,17 @@ import ModelFile
 /// An operator the runtime computes itself between XNNPACK segments, with
 /// everything it needs prepared and checked when the model is compiled.
 ///
-/// The engine in use has no concatenation node and knows nothing of
-/// MediaPipe's custom operators; those run here. A reshape or an identity
-/// slice whose input is computed here runs here too, as a copy, so a
-/// relabelling after a custom operator does not cost an XNNPACK segment.
+/// The engine in use has no concatenation, reduction, reciprocal square
+/// root, transpose or general slice node, and knows nothing of MediaPipe's
+/// custom operators; those run here. A reshape or an identity slice whose
+/// input is computed here runs here too, as a copy, so a relabelling after a
+/// host operator does not cost an XNNPACK segment.
 enum HostOperation: Sendable {
     case copy(count: Int)
     case concatenation(ConcatenationLayout)
+    case reduction(Reduction)
+    case gather(Gather)
+    case reciprocalSquareRoot(count: Int)
     case landmarksToTransformMatrix(LandmarksToTransformMatrix)
     case transformTensorBilinear(TransformTensorBilinear)
     case transformLandmarks(TransformLandmarks)
@@ -29,11 +33,22 @@ enum HostOperation: Sendable {
                 throw fail("RESHAPE changes the element count from \(graph.tensors[op.inputs[0]].elementCount) to \(graph.tensors[op.outputs[0]].elementCount)")
             }
             self = .copy(count: graph.tensors[op.inputs[0]].elementCount)
-        case .stridedSlice(let options) where hostInputs:
-            guard StridedSlice.isIdentity(op, options: options, graph: graph) else {
-                throw fail("STRIDED_SLICE is supported only when it keeps every element in order")
+        case .stridedSlice(let options):
+            if !StridedSlice.isIdentity(op, options: options, graph: graph) {
+                self = .gather(try Gather(slicing: op, options: options, graph: graph, fail: fail))
+            } else if hostInputs {
+                self = .copy(count: graph.tensors[op.inputs[0]].elementCount)
+            } else {
+                return nil
             }
-            self = .copy(count: graph.tensors[op.inputs[0]].elementCount)
+        case .transpose(let permutation):
+            self = .gather(try Gather(transposing: op, permutation: permutation, graph: graph, fail: fail))
+        case .mean(let options):
+            self = .reduction(try Reduction(op, options: options, isMean: true, graph: graph, fail: fail))
+        case .sum(let options):
+            self = .reduction(try Reduction(op, options: options, isMean: false, graph: graph, fail: fail))
+        case .rsqrt:
+            self = .reciprocalSquareRoot(count: graph.tensors[op.inputs[0]].elementCount)
         case .custom(let custom):
             self = try Self.custom(custom, op: op, graph: graph, fail: fail)
         default:
@@ -73,6 +88,14 @@ enum HostOperation: Sendable {
             outputs[0].baseAddress!.update(from: inputs[0].baseAddress!, count: count)
         case .concatenation(let layout):
             layout.run(inputs, into: outputs[0])
+        case .reduction(let reduction):
+            reduction.run(inputs[0], into: outputs[0])
+        case .gather(let gather):
+            gather.run(inputs[0], into: outputs[0])
+        case .reciprocalSquareRoot(let count):
+            let source = inputs[0].baseAddress!
+            let destination = outputs[0].baseAddress!
+            for i in 0..<count { destination[i] = 1 / source[i].squareRoot() }
         case .landmarksToTransformMatrix(let kernel):
             kernel.run(landmarks: inputs[0], into: outputs[0])
         case .transformTensorBilinear(let kernel):
@@ -111,7 +134,8 @@ struct ConcatenationLayout: Sendable {
         }
         chunks = try op.inputs.map { input in
             let inputShape = graph.tensors[input].shape
-            guard inputShape.count == shape.count, graph.tensors[input].constant == nil,
+            // A constant input (a learned token, say) is fine: the runtime gives it a buffer holding its values.
+            guard inputShape.count == shape.count, graph.tensors[input].constant?.integers == nil,
                   zip(inputShape, shape).enumerated().allSatisfy({ $0.offset == axis || $0.element.0 == $0.element.1 }) else {
                 throw fail("CONCATENATION input \(input) has shape \(inputShape), output has \(shape)")
             }

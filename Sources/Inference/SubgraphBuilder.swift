@@ -86,6 +86,8 @@ struct SubgraphBuilder {
             status = xnn_define_add2(subgraph, range.lowerBound, range.upperBound, input, UInt32(op.inputs[1]), output, 0)
         case .relu:
             status = xnn_define_clamp(subgraph, 0, .infinity, input, output, 0)
+        case .logistic:
+            status = xnn_define_sigmoid(subgraph, input, output, 0)
         case .prelu:
             status = xnn_define_prelu(subgraph, input, UInt32(op.inputs[1]), output, 0)
         case .maxPool2D(let options):
@@ -118,13 +120,25 @@ struct SubgraphBuilder {
         case .mul(let activation):
             let range = activation.range
             status = xnn_define_multiply2(subgraph, range.lowerBound, range.upperBound, input, UInt32(op.inputs[1]), output, 0)
+        case .sub(let activation):
+            let range = activation.range
+            status = xnn_define_subtract(subgraph, range.lowerBound, range.upperBound, input, UInt32(op.inputs[1]), output, 0)
+        case .div(let activation):
+            let range = activation.range
+            status = xnn_define_divide(subgraph, range.lowerBound, range.upperBound, input, UInt32(op.inputs[1]), output, 0)
+        case .squaredDifference:
+            status = xnn_define_squared_difference(subgraph, input, UInt32(op.inputs[1]), output, 0)
+        case .neg:
+            status = xnn_define_negate(subgraph, input, output, 0)
+        case .sqrt:
+            status = xnn_define_square_root(subgraph, input, output, 0)
         case .stridedSlice(let options):
             guard StridedSlice.isIdentity(op, options: options, graph: graph) else {
-                throw shapeError(index, "STRIDED_SLICE is supported only when it keeps every element in order")
+                throw shapeError(index, "STRIDED_SLICE that drops or reorders elements runs on the host, not in XNNPACK")
             }
             let shape = graph.tensors[op.outputs[0]].shape.map { size_t($0) }
             status = xnn_define_static_reshape(subgraph, shape.count, shape, input, output, 0)
-        case .concatenation, .custom:
+        case .concatenation, .custom, .rsqrt, .mean, .sum, .transpose:
             throw shapeError(index, "\(op.kind.name) runs on the host, not in XNNPACK")
         }
         try check(status, operatorIndex: index, "\(op.kind.name) (inputs \(op.inputs), outputs \(op.outputs))")

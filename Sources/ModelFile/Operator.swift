@@ -25,6 +25,8 @@ public enum OperatorKind: Sendable, Equatable {
     case depthwiseConv2D(ConvolutionOptions, depthMultiplier: Int)
     case add(Activation)
     case relu
+    /// The sigmoid 1 / (1 + e^-x), elementwise.
+    case logistic
     /// Parametric ReLU; input 1 holds the per-channel slopes.
     case prelu
     case maxPool2D(PoolOptions)
@@ -37,6 +39,24 @@ public enum OperatorKind: Sendable, Equatable {
     case concatenation(axis: Int, activation: Activation)
     /// Elementwise product with NumPy broadcasting.
     case mul(Activation)
+    /// Elementwise difference (input 0 minus input 1) with NumPy broadcasting.
+    case sub(Activation)
+    /// Elementwise quotient (input 0 over input 1) with NumPy broadcasting.
+    case div(Activation)
+    /// (input 0 - input 1)^2, elementwise with NumPy broadcasting.
+    case squaredDifference
+    /// -x, elementwise.
+    case neg
+    /// The square root, elementwise.
+    case sqrt
+    /// 1 / sqrt(x), elementwise.
+    case rsqrt
+    /// The mean over the axes of constant input 1.
+    case mean(ReductionOptions)
+    /// The sum over the axes of constant input 1.
+    case sum(ReductionOptions)
+    /// Dimensions reordered: output dimension i is input dimension `permutation[i]`.
+    case transpose(permutation: [Int])
     /// A strided slice; begin, end and strides are constant inputs 1 to 3.
     case stridedSlice(StridedSliceOptions)
     /// An operator outside TFLite's builtins, named by the file; the inference
@@ -50,6 +70,7 @@ public enum OperatorKind: Sendable, Equatable {
         case .depthwiseConv2D: "DEPTHWISE_CONV_2D"
         case .add: "ADD"
         case .relu: "RELU"
+        case .logistic: "LOGISTIC"
         case .prelu: "PRELU"
         case .maxPool2D: "MAX_POOL_2D"
         case .pad: "PAD"
@@ -58,6 +79,15 @@ public enum OperatorKind: Sendable, Equatable {
         case .depthToSpace: "DEPTH_TO_SPACE"
         case .concatenation: "CONCATENATION"
         case .mul: "MUL"
+        case .sub: "SUB"
+        case .div: "DIV"
+        case .squaredDifference: "SQUARED_DIFFERENCE"
+        case .neg: "NEG"
+        case .sqrt: "SQRT"
+        case .rsqrt: "RSQRT"
+        case .mean: "MEAN"
+        case .sum: "SUM"
+        case .transpose: "TRANSPOSE"
         case .stridedSlice: "STRIDED_SLICE"
         case .custom(let custom): custom.name
         }
@@ -124,6 +154,20 @@ public struct PoolOptions: Sendable, Equatable {
         self.filterWidth = filterWidth
         self.filterHeight = filterHeight
         self.activation = activation
+    }
+}
+
+/// What a reduction (MEAN, SUM) reduces, read from the file when it loads.
+public struct ReductionOptions: Sendable, Equatable {
+    /// The axes reduced, as the file gives them: negative ones count from the end.
+    public var axes: [Int]
+    /// Whether reduced axes stay in the output with size 1 (TFLite's `keep_dims`).
+    public var keepDims: Bool
+
+    /// Creates reduction options.
+    public init(axes: [Int], keepDims: Bool) {
+        self.axes = axes
+        self.keepDims = keepDims
     }
 }
 

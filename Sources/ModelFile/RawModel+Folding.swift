@@ -91,6 +91,9 @@ extension RawModel {
         case .relu:
             try requireArity(1...1, "RELU")
             return .relu
+        case .logistic:
+            try requireArity(1...1, "LOGISTIC")
+            return .logistic
         case .prelu:
             try requireArity(2...2, "PRELU")
             return .prelu
@@ -130,10 +133,45 @@ extension RawModel {
                 throw reader.fail("operator \(index) (STRIDED_SLICE) needs constant integer begin, end and strides")
             }
             let slice = try options(StridedSliceOptionsSlot.self)
+            guard try !slice.bool(.offset) else {
+                throw reader.fail("operator \(index) (STRIDED_SLICE) uses offset ends, which FaceWorker does not support")
+            }
             return .stridedSlice(StridedSliceOptions(
                 beginMask: try slice.int(.beginMask, default: 0), endMask: try slice.int(.endMask, default: 0),
                 ellipsisMask: try slice.int(.ellipsisMask, default: 0), newAxisMask: try slice.int(.newAxisMask, default: 0),
                 shrinkAxisMask: try slice.int(.shrinkAxisMask, default: 0)))
+        case .sub:
+            try requireArity(2...2, "SUB")
+            return .sub(try options(SubOptionsSlot.self).activation(.fusedActivationFunction))
+        case .div:
+            try requireArity(2...2, "DIV")
+            return .div(try options(DivOptionsSlot.self).activation(.fusedActivationFunction))
+        case .squaredDifference:
+            try requireArity(2...2, "SQUARED_DIFFERENCE")
+            return .squaredDifference
+        case .neg:
+            try requireArity(1...1, "NEG")
+            return .neg
+        case .sqrt:
+            try requireArity(1...1, "SQRT")
+            return .sqrt
+        case .rsqrt:
+            try requireArity(1...1, "RSQRT")
+            return .rsqrt
+        case .mean, .sum:
+            let name = known == .mean ? "MEAN" : "SUM"
+            try requireArity(2...2, name)
+            guard let axes = tensors[op.inputs[1]].constant?.integers else {
+                throw reader.fail("operator \(index) (\(name)) needs constant integer axes")
+            }
+            let reduction = ReductionOptions(axes: axes.map(Int.init), keepDims: try options(ReducerOptionsSlot.self).bool(.keepDims))
+            return known == .mean ? .mean(reduction) : .sum(reduction)
+        case .transpose:
+            try requireArity(2...2, "TRANSPOSE")
+            guard let permutation = tensors[op.inputs[1]].constant?.integers else {
+                throw reader.fail("operator \(index) (TRANSPOSE) needs a constant integer permutation")
+            }
+            return .transpose(permutation: permutation.map(Int.init))
         case .custom:
             return .custom(try customOperator(op, index: index))
         case .dequantize, .densify, nil:

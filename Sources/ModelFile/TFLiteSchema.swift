@@ -136,6 +136,21 @@ enum MulOptionsSlot: Int, FlatBufferField {
     case fusedActivationFunction = 0
 }
 
+/// `table SubOptions`.
+enum SubOptionsSlot: Int, FlatBufferField {
+    case fusedActivationFunction = 0
+}
+
+/// `table DivOptions`.
+enum DivOptionsSlot: Int, FlatBufferField {
+    case fusedActivationFunction = 0
+}
+
+/// `table ReducerOptions`, the options of MEAN and SUM.
+enum ReducerOptionsSlot: Int, FlatBufferField {
+    case keepDims = 0
+}
+
 /// `table ConcatenationOptions`.
 enum ConcatenationOptionsSlot: Int, FlatBufferField {
     case axis = 0
@@ -162,6 +177,8 @@ enum StridedSliceOptionsSlot: Int, FlatBufferField {
     case ellipsisMask = 2
     case newAxisMask = 3
     case shrinkAxisMask = 4
+    /// When set, `end` counts from `begin`; the loader refuses it.
+    case offset = 5
 }
 
 /// `enum DimensionType`: how a sparse tensor stores one level.

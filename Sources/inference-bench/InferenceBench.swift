@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Inference
+import ModelFile
 import SeededRandom
 
 /// Times `Runtime.invoke()` for one model, for `make bench-inference`, which
@@ -10,14 +11,20 @@ struct InferenceBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "inference-bench",
         abstract: "Time FaceWorker's XNNPACK executor on one model and print one JSON line.",
-        discussion: "The input is a seeded pseudo-random tensor (SplitMix64, seed 1), the same one the LiteRT side of `make bench-inference` feeds."
+        discussion: "The input is a seeded pseudo-random tensor (SplitMix64, seed 1), the same one the LiteRT side of `make bench-inference` feeds. A model inside a .task bundle is named <bundle>:<member>."
     )
 
     @Option(help: "Directory holding the .tflite files.")
     var models = "models"
 
-    @Option(help: "Model file name inside --models, e.g. face_landmark.tflite.")
+    @Option(help: "Model file name inside --models, e.g. face_landmark.tflite, or a bundle member, e.g. face_landmarker.task:face_blendshapes.tflite.")
     var model: String
+
+    @Option(help: "Lowest input value (default -1 for the detectors, else 0).")
+    var lower: Double?
+
+    @Option(help: "Highest input value (default 1).")
+    var upper: Double?
 
     @Option(help: "Inference threads (1 = the calling thread only).")
     var threads = 1
@@ -34,11 +41,17 @@ struct InferenceBench: ParsableCommand {
     }
 
     func run() throws {
-        let compiled = try CompiledModel(path: "\(models)/\(model)")
+        let compiled: CompiledModel
+        if let separator = model.firstIndex(of: ":") {
+            let bundle = try TaskBundle(path: "\(models)/\(model[..<separator])")
+            compiled = try CompiledModel(bundle: bundle, member: String(model[model.index(after: separator)...]))
+        } else {
+            compiled = try CompiledModel(path: "\(models)/\(model)")
+        }
         let runtime = try Runtime(model: compiled, threads: threads)
         // The detectors take [-1, 1]; the landmark and iris models take [0, 1].
-        let lower: Double = model.hasPrefix("face_detection") ? -1 : 0
-        let input = SplitMix64.floats(count: runtime.input().count, seed: 1, lower: lower, upper: 1)
+        let lower = self.lower ?? (model.hasPrefix("face_detection") ? -1 : 0)
+        let input = SplitMix64.floats(count: runtime.input().count, seed: 1, lower: lower, upper: upper ?? 1)
         _ = runtime.input().update(fromContentsOf: input)
         for _ in 0..<warmup { try runtime.invoke() }
         var samples: [Double] = []

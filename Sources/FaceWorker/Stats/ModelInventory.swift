@@ -1,6 +1,7 @@
 import FaceDetection
 import FaceWorkerProtocol
 import Foundation
+import ModelFile
 
 /// The model files a worker loaded, as GetStats reports them.
 enum ModelInventory {
