@@ -1,116 +1,168 @@
-"""Write the Face Landmarker parity golden files: LiteRT's outputs for the bundle's mesh and
-blendshape models on fixed inputs.
+"""Write the Face Landmarker golden file: MediaPipe Tasks 0.10.14's FaceLandmarker on the fixtures.
 
-    .venv-tools/bin/python tools/make_landmarker_goldens.py --models models --out Tests/InferenceTests/Goldens/landmarker
+    .venv-tools/bin/python tools/make_landmarker_goldens.py \
+        --fixtures Tests/FaceDetectionTests/Fixtures --bundle models/face_landmarker.task \
+        --out Tests/FaceDetectionTests/Goldens/face_landmarker.json
 
-The models are members of models/face_landmarker.task (landmarker_bundle.py reads and checks
-them). Each is run by LiteRT's Python interpreter with default settings:
+`mediapipe.tasks.python.vision.FaceLandmarker` runs the bundle the worker loads, with
+output_face_blendshapes and output_facial_transformation_matrixes on and every confidence at its
+default (0.5):
 
-* face_landmarks_detector.tflite, input [1,256,256,3] in [0, 1]:
-    - "astronaut": make_inference_goldens.py's face crop (FACE_BOX of astronaut.png) resized with
-      Pillow's BILINEAR filter to 256x256, stored as astronaut_face_256.rgb (uint8 RGB, row-major,
-      no header) and mapped to float32(float64(v) / 255.0);
-    - "random": SplitMix64 with seed 1 over [0, 1] (model_inputs.RANDOM_DESCRIPTION).
-* face_blendshapes.tflite, input [1,146,2]: point clouds in pixel units, SplitMix64 over a range
-  per case, one draw per coordinate in (point, x/y) order:
-    - "frame": seed 1 over [0, 640], points anywhere in a 640-pixel frame;
-    - "face": seed 2 over [220, 420], points crowded in a 200-pixel box, as a face's are.
+* stills (the fixtures the manifest says show faces): IMAGE mode, num_faces = the faces shown,
+  one landmarker per image;
+* videos: VIDEO mode, one landmarker per video, num_faces = the most faces any frame shows
+  (1 for video, 2 for two_faces_video), frame k at timestamp k * 33 ms as the other video
+  goldens and tests use.
 
-Every output tensor, in the interpreter's output order, is written as raw little-endian float32
-to <model stem>.<case>.out<k>.f32, and manifest.json describes all of it. Reruns give the same
-bytes; .f32 and .rgb files that a run no longer produces are removed.
+Each JPEG is decoded by Pillow to RGB uint8, as the other golden scripts do. Per face: the 478
+landmarks [x, y, z] (normalized: x / width, y / height, z on the scale of x), the 52 blendshape
+scores in model order, and the 4x4 facial transformation matrix row by row; faces in MediaPipe's
+order, numbers rounded to 6 decimals. The run stops with an error when a fixture yields a
+different number of faces than the manifest says it shows, apart from the known misses listed
+in the file (expected_faces says how many MediaPipe finds).
 """
 
 import argparse
 import json
+import os
+import sys
 from importlib.metadata import version
 from pathlib import Path
 
 import numpy as np
-from ai_edge_litert.interpreter import Interpreter
+from PIL import Image
 
-from landmarker_bundle import BUNDLE_FILE, MEMBER_SHA256, read_member
-from make_inference_goldens import FACE_BOX, astronaut_pixels, sigmoid
-from model_inputs import RANDOM_DESCRIPTION, splitmix64_unit
+import json_layout
+from mediapipe_solutions import PINNED_VERSION, load_solutions
 
-MESH = "face_landmarks_detector.tflite"
-BLENDSHAPES = "face_blendshapes.tflite"
-
-# (model, input shape, cases); a case is (name, input description).
-CASES = (
-    (MESH, (1, 256, 256, 3), (
-        ("astronaut", {"kind": "image", "file": "astronaut_face_256.rgb", "value_range": [0.0, 1.0]}),
-        ("random", {"kind": "random", "seed": 1, "value_range": [0.0, 1.0]}),
-    )),
-    (BLENDSHAPES, (1, 146, 2), (
-        ("frame", {"kind": "random", "seed": 1, "value_range": [0.0, 640.0]}),
-        ("face", {"kind": "random", "seed": 2, "value_range": [220.0, 420.0]}),
-    )),
-)
-
-GENERATED_SUFFIXES = (".f32", ".rgb")
+DECIMALS = 6
+FRAME_MS = 33
+# Fixtures on which MediaPipe finds fewer faces than they show; their goldens are the smaller
+# count, which the Swift pipeline must reproduce too.
+KNOWN_MISSES = {
+    "camera.jpg": "the detector finds the cameraman's half-profile face, but the Face Landmarker's mesh "
+                  "model scores it at or below the presence threshold",
+}
 
 
-def case_input(description, shape, out_dir, written):
-    lo, hi = description["value_range"]
-    if description["kind"] == "image":
-        pixels = astronaut_pixels(FACE_BOX, shape[1])
-        (out_dir / description["file"]).write_bytes(pixels.tobytes())
-        written.add(description["file"])
-        values = pixels.astype(np.float64) * (hi - lo) / 255.0 + lo
-    else:
-        values = lo + (hi - lo) * splitmix64_unit(description["seed"], int(np.prod(shape)))
-    return values.astype(np.float32).reshape(shape)
+def r(value):
+    # Adding 0.0 turns -0.0 into 0.0, so a sign flip below the printed precision never shows.
+    return round(float(value), DECIMALS) + 0.0
 
 
-def generate(models_dir, out_dir):
-    out_dir.mkdir(parents=True, exist_ok=True)
-    written = set()
-    models = []
-    for member, shape, cases in CASES:
-        interpreter = Interpreter(model_content=read_member(models_dir, member))
-        interpreter.allocate_tensors()
-        detail = interpreter.get_input_details()[0]
-        if tuple(detail["shape"]) != shape or detail["dtype"] != np.float32:
-            raise SystemExit(f"error: {member} does not take one float32 {shape} input: {detail}")
-        stem = member.removesuffix(".tflite")
-        described_cases = []
-        for name, description in cases:
-            interpreter.set_tensor(detail["index"], case_input(description, shape, out_dir, written))
-            interpreter.invoke()
-            outputs = []
-            for k, output in enumerate(interpreter.get_output_details()):
-                tensor = interpreter.get_tensor(output["index"])
-                file = f"{stem}.{name}.out{k}.f32"
-                (out_dir / file).write_bytes(tensor.astype("<f4").tobytes())
-                written.add(file)
-                outputs.append({"name": output["name"], "shape": [int(n) for n in tensor.shape], "file": file})
-            if member == MESH:
-                print(f"  {stem} {name}: face presence {float(sigmoid(interpreter.get_tensor(interpreter.get_output_details()[1]['index'])).item()):.4f}")
-            described_cases.append({"name": name, "input": description, "outputs": outputs})
-        models.append({"bundle": BUNDLE_FILE, "member": member, "sha256": MEMBER_SHA256[member],
-                       "input_shape": list(shape), "cases": described_cases})
+def decode(path):
+    with Image.open(path) as image:
+        return np.ascontiguousarray(np.asarray(image.convert("RGB"), dtype=np.uint8))
 
-    manifest = {
+
+class Landmarkers:
+    """Builds FaceLandmarkers over one bundle, in the mode and face count asked for."""
+
+    def __init__(self, bundle):
+        load_solutions()  # checks the pinned version and quiets glog before the tasks load
+        import mediapipe as mp
+        from mediapipe.tasks.python import BaseOptions, vision
+        self.mp, self.vision = mp, vision
+        self.base = BaseOptions(model_asset_buffer=bundle.read_bytes())
+
+    def create(self, mode, num_faces):
+        options = self.vision.FaceLandmarkerOptions(
+            base_options=self.base, running_mode=mode, num_faces=num_faces,
+            output_face_blendshapes=True, output_facial_transformation_matrixes=True)
+        return self.vision.FaceLandmarker.create_from_options(options)
+
+    def image(self, pixels):
+        return self.mp.Image(image_format=self.mp.ImageFormat.SRGB, data=pixels)
+
+
+def faces(result):
+    matrices = result.facial_transformation_matrixes or []
+    blendshapes = result.face_blendshapes or []
+    if len(matrices) != len(result.face_landmarks) or len(blendshapes) != len(result.face_landmarks):
+        sys.exit("error: FaceLandmarker returned landmarks, blendshapes and matrices for different numbers of faces")
+    found = []
+    for points, scores, matrix in zip(result.face_landmarks, blendshapes, matrices):
+        if [c.index for c in scores] != list(range(len(scores))):
+            sys.exit("error: blendshape categories out of model order")
+        found.append({"points": [[r(p.x), r(p.y), r(p.z)] for p in points],
+                      "blendshapes": [r(c.score) for c in scores],
+                      "matrix": [[r(v) for v in row] for row in np.asarray(matrix, dtype=np.float64)]})
+    return found
+
+
+def still_goldens(landmarkers, fixtures, images):
+    goldens = {}
+    for entry in images:
+        if entry["faces"] == 0:
+            continue
+        pixels = decode(fixtures / entry["file"])
+        with landmarkers.create(landmarkers.vision.RunningMode.IMAGE, entry["faces"]) as landmarker:
+            result = landmarker.detect(landmarkers.image(pixels))
+        goldens[entry["file"]] = {"width": int(pixels.shape[1]), "height": int(pixels.shape[0]),
+                                  "num_faces": entry["faces"],
+                                  "expected_faces": 0 if entry["file"] in KNOWN_MISSES else entry["faces"],
+                                  "faces": faces(result)}
+    return goldens
+
+
+def video_goldens(landmarkers, fixtures, frames):
+    most = max(entry["faces"] for entry in frames)
+    results = []
+    with landmarkers.create(landmarkers.vision.RunningMode.VIDEO, most) as landmarker:
+        for index, entry in enumerate(frames):
+            pixels = decode(fixtures / entry["file"])
+            result = landmarker.detect_for_video(landmarkers.image(pixels), index * FRAME_MS)
+            results.append({"file": entry["file"], "timestamp_ms": index * FRAME_MS, "faces": faces(result)})
+    return {"num_faces": most, "frames": results}
+
+
+def check_counts(manifest, goldens):
+    wrong = [f"{file}: {len(g['faces'])} faces, expected {g['expected_faces']}"
+             for file, g in goldens["images"].items() if len(g["faces"]) != g["expected_faces"]]
+    for name, frames in manifest["videos"].items():
+        for entry, result in zip(frames, goldens["videos"][name]["frames"], strict=True):
+            if len(result["faces"]) != entry["faces"]:
+                wrong.append(f"{entry['file']}: {len(result['faces'])} faces, expected {entry['faces']}")
+    return wrong
+
+
+def generate(fixtures, bundle, out):
+    manifest = json.loads((fixtures / "manifest.json").read_text())
+    landmarkers = Landmarkers(bundle)
+    goldens = {
         "generator": "tools/make_landmarker_goldens.py",
-        "runtime": f"ai-edge-litert {version('ai-edge-litert')}",
-        "random": RANDOM_DESCRIPTION,
-        "models": models,
+        "mediapipe": PINNED_VERSION,
+        "bundle": bundle.name,
+        "decoder": f"Pillow {version('pillow')}, RGB uint8",
+        "options": "output_face_blendshapes and output_facial_transformation_matrixes on; confidences 0.5",
+        "stills": "IMAGE mode, num_faces = the faces the fixture shows, one landmarker per image",
+        "videos_run": f"VIDEO mode, one landmarker per video, num_faces = the most faces a frame shows, "
+                      f"frame k at k * {FRAME_MS} ms",
+        "points": f"478 [x, y, z] per face, normalized (x / width, y / height, z on the scale of x), origin "
+                  f"top-left; blendshapes: 52 scores in model order; matrix: 4x4 row by row; rounded to "
+                  f"{DECIMALS} decimals; faces in MediaPipe's order",
+        "known_misses": [{"file": file, "why": why} for file, why in KNOWN_MISSES.items()],
+        "images": still_goldens(landmarkers, fixtures, manifest["images"]),
+        "videos": {name: video_goldens(landmarkers, fixtures, frames) for name, frames in manifest["videos"].items()},
     }
-    (out_dir / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
-    for path in out_dir.iterdir():
-        if path.suffix in GENERATED_SUFFIXES and path.name not in written:
-            path.unlink()
-    size = sum(p.stat().st_size for p in out_dir.iterdir())
-    print(f"wrote {len(written) + 1} files, {size / 1024:.0f} KiB, to {out_dir}")
+    wrong = check_counts(manifest, goldens)
+    if wrong:
+        sys.exit("error: FaceLandmarker disagrees with the fixture manifest:\n  " + "\n  ".join(wrong))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json_layout.dumps(goldens, depth=4) + "\n")
+    print(f"wrote {out}, {out.stat().st_size / 1024:.0f} KiB")
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--models", type=Path, default=Path("models"), help="folder holding face_landmarker.task")
-    parser.add_argument("--out", type=Path, default=Path("Tests/InferenceTests/Goldens/landmarker"), help="golden folder")
+    parser.add_argument("--fixtures", type=Path, default=Path("Tests/FaceDetectionTests/Fixtures"),
+                        help="folder made by make_pipeline_fixtures.py")
+    parser.add_argument("--bundle", type=Path, default=Path("models/face_landmarker.task"),
+                        help="the Face Landmarker bundle `make models` fetched")
+    parser.add_argument("--out", type=Path, default=Path("Tests/FaceDetectionTests/Goldens/face_landmarker.json"),
+                        help="golden file to write")
     args = parser.parse_args()
-    generate(args.models, args.out)
+    generate(args.fixtures, args.bundle, args.out)
 
 
 if __name__ == "__main__":

@@ -15,33 +15,85 @@ public struct FaceModels: Sendable {
     /// plus both irises, 478 points in one run, as MediaPipe's refined FaceMesh.
     public let attentionMesh: CompiledModel
 
-    /// The model files, as `make models` names them.
-    public static let fileNames = [
-        "face_detection_short_range.tflite",
-        "face_detection_full_range_sparse.tflite",
-        "face_landmark.tflite",
-        "face_landmark_with_attention.tflite",
-    ]
+    /// The Face Landmarker's models, from its bundle; nil when the bundle is
+    /// absent or unusable (`faceLandmarkerProblem` says why): the bundle is
+    /// optional, and only sessions that ask for it need it.
+    public let faceLandmarker: FaceLandmarkerModels?
+    /// Why `faceLandmarker` is nil, naming the file (and member) and what is
+    /// wrong with it, for the worker's start line.
+    public let faceLandmarkerProblem: String?
+    /// Every model file loaded, in the manifest's order (the bundle only when
+    /// usable).
+    public let files: [ModelFileEntry]
 
-    /// Loads the models from `directory`.
+    /// A model file that was loaded.
+    public struct ModelFileEntry: Sendable, Equatable {
+        /// The file name, as the manifest lists it.
+        public var name: String
+        /// Its role in the manifest (short_range_detector, face_landmarker, ...).
+        public var role: String
+        /// Where it was read from.
+        public var path: String
+    }
+
+    /// The roles of the files every worker needs, in `all`'s order.
+    static let requiredRoles = ["short_range_detector", "full_range_detector", "face_mesh", "attention_mesh"]
+    /// The optional Face Landmarker bundle's role.
+    static let landmarkerRole = "face_landmarker"
+
+    /// Loads the models `<directory>/manifest.json` lists, each by its role.
+    /// A missing manifest or required file throws; a missing, damaged or
+    /// altered Face Landmarker bundle leaves `faceLandmarker` nil and says why
+    /// in `faceLandmarkerProblem`.
     public init(directory: String) throws {
-        let paths = Self.fileNames.map { "\(directory)/\($0)" }
-        try self.init(shortRangeDetector: try CompiledModel(path: paths[0]), fullRangeDetector: try CompiledModel(path: paths[1]),
-                      faceMesh: try CompiledModel(path: paths[2]), attentionMesh: try CompiledModel(path: paths[3]))
+        let manifest = try ModelManifest.load(directory: directory)
+        let manifestPath = "\(directory)/\(ModelManifest.fileName)"
+        var files: [ModelFileEntry] = []
+        var models: [CompiledModel] = []
+        for role in Self.requiredRoles {
+            let file = try manifest.file(role: role, manifest: manifestPath)
+            let path = "\(directory)/\(file.name)"
+            models.append(try CompiledModel(path: path))
+            files.append(ModelFileEntry(name: file.name, role: role, path: path))
+        }
+        var landmarker: FaceLandmarkerModels?
+        var problem: String?
+        do {
+            let file = try manifest.file(role: Self.landmarkerRole, manifest: manifestPath)
+            let path = "\(directory)/\(file.name)"
+            landmarker = try FaceLandmarkerBundle.load(path: path, file: file)
+            files.append(ModelFileEntry(name: file.name, role: Self.landmarkerRole, path: path))
+        } catch {
+            problem = "\(error)"
+        }
+        try self.init(shortRangeDetector: models[0], fullRangeDetector: models[1], faceMesh: models[2], attentionMesh: models[3],
+                      faceLandmarker: landmarker, faceLandmarkerProblem: problem, files: files)
     }
 
     /// Models given one by one, checked as the directory's are.
-    init(shortRangeDetector: CompiledModel, fullRangeDetector: CompiledModel, faceMesh: CompiledModel, attentionMesh: CompiledModel) throws {
+    init(shortRangeDetector: CompiledModel, fullRangeDetector: CompiledModel, faceMesh: CompiledModel, attentionMesh: CompiledModel,
+         faceLandmarker: FaceLandmarkerModels? = nil, faceLandmarkerProblem: String? = "no Face Landmarker bundle was given",
+         files: [ModelFileEntry] = []) throws {
         self.shortRangeDetector = shortRangeDetector
         self.fullRangeDetector = fullRangeDetector
         self.faceMesh = faceMesh
         self.attentionMesh = attentionMesh
+        self.faceLandmarker = faceLandmarker
+        self.faceLandmarkerProblem = faceLandmarker == nil ? faceLandmarkerProblem : nil
+        self.files = files
         try Self.check(attentionMesh, outputs: [1404, 160, 142, 142, 10, 10, 1], role: "the attention mesh")
         try Self.check(faceMesh, outputs: [1404, 1], role: "the face mesh")
     }
 
     /// Every model, for reporting.
-    public var all: [CompiledModel] { [shortRangeDetector, fullRangeDetector, faceMesh, attentionMesh] }
+    public var all: [CompiledModel] {
+        var models = [shortRangeDetector, fullRangeDetector, faceMesh, attentionMesh]
+        if let faceLandmarker {
+            models += [faceLandmarker.detector, faceLandmarker.landmarks]
+            if let blendshapes = faceLandmarker.blendshapes { models.append(blendshapes) }
+        }
+        return models
+    }
 
     /// A model file in the wrong place (or another version) must fail at load,
     /// naming the file, rather than be read past its outputs at run time.

@@ -15,6 +15,21 @@ struct FramesCommand: ParsableCommand {
         case landmarks
     }
 
+    /// The landmark models of `landmarks` mode.
+    enum MeshModel: String, ExpressibleByArgument, CaseIterable {
+        /// MediaPipe's legacy refined FaceMesh.
+        case attentionMesh = "attention-mesh"
+        /// MediaPipe Tasks' Face Landmarker, from its bundle.
+        case faceLandmarker = "face-landmarker"
+
+        var option: FaceOptions.MeshModel {
+            switch self {
+            case .attentionMesh: .attentionMesh
+            case .faceLandmarker: .faceLandmarker
+            }
+        }
+    }
+
     static let configuration = CommandConfiguration(
         commandName: "frames",
         abstract: "Time FaceWorker's face pipeline per frame and print one JSON line.")
@@ -25,7 +40,16 @@ struct FramesCommand: ParsableCommand {
     @Option(help: "What to compute: detect (fast, detection only) or landmarks (the 478-point mesh, ML Kit landmarks, contours, classification, tracking).")
     var mode: Mode = .detect
 
-    @Option(help: "Directory holding the .tflite files.")
+    @Option(help: "With landmarks: the landmark models, attention-mesh or face-landmarker.")
+    var meshModel: MeshModel = .attentionMesh
+
+    @Flag(help: "With landmarks and face-landmarker: the 52 blendshape scores too.")
+    var blendshapes = false
+
+    @Flag(help: "With landmarks: the facial transformation matrix too.")
+    var matrix = false
+
+    @Option(help: "Directory holding the models and their manifest.json.")
     var models = "models"
 
     @Option(help: "Send each frame raw instead of as JPEG: rgb or nv12, enlarged --scale times (the JPEG is decoded before timing).")
@@ -43,6 +67,10 @@ struct FramesCommand: ParsableCommand {
     func validate() throws {
         guard iterations >= 1, warmup >= 0 else { throw ValidationError("--iterations must be at least 1 and --warmup at least 0") }
         guard scale >= 1 else { throw ValidationError("--scale must be at least 1") }
+        guard mode == .landmarks || (meshModel == .attentionMesh && !blendshapes && !matrix) else {
+            throw ValidationError("--mesh-model, --blendshapes and --matrix go with --mode landmarks")
+        }
+        guard !blendshapes || meshModel == .faceLandmarker else { throw ValidationError("--blendshapes needs --mesh-model face-landmarker") }
     }
 
     func run() throws {
@@ -58,6 +86,9 @@ struct FramesCommand: ParsableCommand {
             options.classification = true
             options.faceMesh = true
             options.trackingEnabled = true
+            options.meshModel = meshModel.option
+            options.faceBlendshapes = blendshapes
+            options.transformationMatrix = matrix
         }
         let session = try FaceSession(models: try FaceModels(directory: models), options: options)
         var timestamp: Int64 = 0
@@ -82,6 +113,9 @@ struct FramesCommand: ParsableCommand {
         }
         var report: [String: Any] = [
             "mode": mode.rawValue,
+            "mesh_model": meshModel.rawValue,
+            "blendshapes": blendshapes,
+            "matrix": matrix,
             "input": raw.map { "\($0.rawValue) x\(scale)" } ?? "jpeg",
             "median_ms": timings.median,
             "p90_ms": timings.p90,

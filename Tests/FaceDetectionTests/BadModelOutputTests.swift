@@ -55,7 +55,9 @@ final class BadModelOutputTests: XCTestCase {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let source = TestData.directory.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("models")
-        for name in FaceModels.fileNames where name != "face_landmark_with_attention.tflite" {
+        // The bundle is optional and left out; the manifest lists where each file is.
+        for name in TestData.models.files.filter({ FaceModels.requiredRoles.contains($0.role) }).map(\.name) + ["manifest.json"]
+        where name != "face_landmark_with_attention.tflite" {
             try FileManager.default.copyItem(at: source.appendingPathComponent(name), to: directory.appendingPathComponent(name))
         }
         let target = directory.appendingPathComponent("face_landmark_with_attention.tflite")

@@ -29,7 +29,7 @@ final class MetricsTests: XCTestCase {
         XCTAssertEqual(before.value("faceworker_model_info", [
             "name": "face_detection_short_range.tflite", "sha256": "bbff11cebd1eb27a1e004cae0b0e63ec8c551cbf34a4451148b4908b8db3eca8",
         ]), 1)
-        XCTAssertEqual(before.all("faceworker_model_info").count, 4)
+        XCTAssertEqual(before.all("faceworker_model_info").count, 5, "the four models and the Face Landmarker bundle")
 
         let client = try await worker.connect()
         let session = try await client.openSession(options: Expect.options(.image) { $0.landmarkMode = .all })

@@ -32,6 +32,7 @@ final class StatsTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(total.p99Us, landmarks.p99Us)
         XCTAssertEqual(stats.models.map(\.name), [
             "face_detection_short_range.tflite", "face_detection_full_range_sparse.tflite", "face_landmark.tflite", "face_landmark_with_attention.tflite",
+            "face_landmarker.task",
         ])
         // The checksum make models verifies for the short-range detector.
         XCTAssertEqual(stats.models.first?.sha256, "bbff11cebd1eb27a1e004cae0b0e63ec8c551cbf34a4451148b4908b8db3eca8")

@@ -26,6 +26,13 @@ struct FaceDetector {
         }
     }
 
+    /// The Face Landmarker's own detector: BlazeFace short range as its bundle ships it.
+    init(landmarkerDetector compiled: CompiledModel) {
+        model = .shortRange
+        self.compiled = compiled
+        anchors = Self.shortRangeAnchors
+    }
+
     /// Faces in the upright `frame`, best first, before any per-session filtering.
     func detect(_ frame: OrientedFrame, engine: FaceEngine, minScore: Float, suppressionThreshold: Float) throws -> [Detection] {
         let runtime = try engine.runtime(for: compiled)

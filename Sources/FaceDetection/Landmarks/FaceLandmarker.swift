@@ -27,8 +27,7 @@ struct FaceLandmarker {
     func landmarks(in frame: OrientedFrame, roi: RegionOfInterest, engine: FaceEngine, minPresence: Float, refined: Bool) throws -> Result? {
         let runtime = try engine.runtime(for: refined ? models.attentionMesh : models.faceMesh)
         let size = Self.inputSize
-        let transform = roi.transform(imageWidth: frame.size.width, imageHeight: frame.size.height, size: size)
-        engine.sample(frame, size: size, transform: transform, border: .replicate, valueRange: 0...1, into: runtime.input())
+        let transform = Self.crop(frame, roi: roi, size: size, into: runtime, engine: engine)
         try runtime.invoke()
         let flag = runtime.output(refined ? AttentionMeshOutputs.faceFlag : 1)[0]
         let presence = 1 / (1 + exp(-flag))
@@ -41,7 +40,17 @@ struct FaceLandmarker {
             points = Array(runtime.output(0))
         }
         guard Self.plausible(points, cropSize: Float(size)) else { return nil }
-        return Result(mesh: project(points, transform: transform, roiWidth: roi.width, image: frame.size), presence: presence)
+        return Result(mesh: Self.project(points, transform: transform, roiWidth: roi.width, cropSize: size, image: frame.size),
+                      presence: presence)
+    }
+
+    /// Samples `roi` into the runtime's `size x size` input in [0, 1], the
+    /// border replicated, as MediaPipe's landmark graphs crop; returns the
+    /// crop's transform (crop pixels to image pixels).
+    static func crop(_ frame: OrientedFrame, roi: RegionOfInterest, size: Int, into runtime: Runtime, engine: FaceEngine) -> Imaging.AffineTransform {
+        let transform = roi.transform(imageWidth: frame.size.width, imageHeight: frame.size.height, size: size)
+        engine.sample(frame, size: size, transform: transform, border: .replicate, valueRange: 0...1, into: runtime.input())
+        return transform
     }
 
     /// Whether every value is finite and every point within one crop's width
@@ -60,9 +69,9 @@ struct FaceLandmarker {
     /// Crop-pixel landmarks (x, y, z triples) to normalized image landmarks.
     /// z is scaled like x and then by the crop's normalized width, as
     /// MediaPipe's landmark projection does.
-    private func project(_ raw: [Float], transform: Imaging.AffineTransform, roiWidth: Float, image: PixelSize) -> [NormalizedLandmark] {
+    static func project(_ raw: [Float], transform: Imaging.AffineTransform, roiWidth: Float, cropSize: Int, image: PixelSize) -> [NormalizedLandmark] {
         let width = Double(image.width), height = Double(image.height)
-        let zScale = roiWidth / Float(Self.inputSize)
+        let zScale = roiWidth / Float(cropSize)
         return (0..<raw.count / 3).map { i in
             let point = transform.apply(x: Double(raw[3 * i]), y: Double(raw[3 * i + 1]))
             return NormalizedLandmark(x: Float(point.x / width), y: Float(point.y / height), z: raw[3 * i + 2] * zScale)

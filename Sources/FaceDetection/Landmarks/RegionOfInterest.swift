@@ -30,11 +30,13 @@ struct RegionOfInterest: Sendable, Equatable {
     /// The rectangle around a detection, turned so the line from keypoint 0
     /// (the image-left eye) to keypoint 1 is horizontal, scaled into a pixel
     /// square: MediaPipe's detection-to-face-landmark ROI.
-    init(detection: Detection, imageWidth: Int, imageHeight: Int) {
+    /// Without `squareLong` the box keeps its own proportions, as the Face
+    /// Landmarker's detector graph does.
+    init(detection: Detection, imageWidth: Int, imageHeight: Int, squareLong: Bool = true) {
         self.init(
             xMin: detection.xMin, yMin: detection.yMin, xMax: detection.xMax, yMax: detection.yMax,
             from: detection.keypoints[0], to: detection.keypoints[1],
-            imageWidth: imageWidth, imageHeight: imageHeight, scale: Self.landmarkCropScale)
+            imageWidth: imageWidth, imageHeight: imageHeight, scale: Self.landmarkCropScale, squareLong: squareLong)
     }
 
     /// The next frame's rectangle for a face whose mesh was found: around every
@@ -55,19 +57,24 @@ struct RegionOfInterest: Sendable, Equatable {
             yMin = min(yMin, point.y); yMax = max(yMax, point.y)
         }
         self.init(xMin: xMin, yMin: yMin, xMax: xMax, yMax: yMax, from: from, to: to,
-                  imageWidth: imageWidth, imageHeight: imageHeight, scale: scale)
+                  imageWidth: imageWidth, imageHeight: imageHeight, scale: scale, squareLong: true)
     }
 
     private init(xMin: Float, yMin: Float, xMax: Float, yMax: Float, from: NormalizedLandmark, to: NormalizedLandmark,
-                 imageWidth: Int, imageHeight: Int, scale: Float) {
+                 imageWidth: Int, imageHeight: Int, scale: Float, squareLong: Bool) {
         let w = Float(imageWidth), h = Float(imageHeight)
         // The angle is measured in pixels (y up), so non-square images turn correctly.
         let angle = -atan2(-(to.y - from.y) * h, (to.x - from.x) * w)
-        let long = max((xMax - xMin) * w, (yMax - yMin) * h)
         centerX = (xMin + xMax) / 2
         centerY = (yMin + yMax) / 2
-        width = long / w * scale
-        height = long / h * scale
+        if squareLong {
+            let long = max((xMax - xMin) * w, (yMax - yMin) * h)
+            width = long / w * scale
+            height = long / h * scale
+        } else {
+            width = (xMax - xMin) * scale
+            height = (yMax - yMin) * scale
+        }
         rotation = Self.normalize(angle)
     }
 

@@ -17,10 +17,22 @@
 public struct FaceGeometry: Sendable {
     /// The camera assumed to have taken the picture.
     public var camera: PerspectiveCamera
+    /// The canonical face and the weights the fit uses.
+    let basis: ProcrustesBasis
 
     /// Creates a face geometry for a camera; MediaPipe's default camera unless told otherwise.
+    /// The canonical face is the one generated from MediaPipe's metadata (`CanonicalFaceModel`).
     public init(camera: PerspectiveCamera = .mediaPipe) {
         self.camera = camera
+        basis = .canonicalFace
+    }
+
+    /// A face geometry whose canonical face and weights come from parsed metadata, such as the
+    /// Face Landmarker bundle's, so the matrix is computed from the very file MediaPipe loads.
+    public init(camera: PerspectiveCamera = .mediaPipe, metadata: GeometryPipelineMetadata) {
+        self.camera = camera
+        basis = ProcrustesBasis(points: MeshVertices(positions: metadata.positions),
+                                basis: metadata.procrustesBasis.map { (index: $0.index, weight: $0.weight) })
     }
 
     /// The pose of a face, or nil when it cannot be fitted: fewer than 468 landmarks, an empty
@@ -42,7 +54,6 @@ public struct FaceGeometry: Sendable {
         else { return nil }
         let plane = camera.nearPlaneSize(imageWidth: imageWidth, imageHeight: imageHeight)
         let screen = NearPlaneProjection(mesh: mesh, planeWidth: plane.width, planeHeight: plane.height, near: Double(camera.near))
-        let basis = ProcrustesBasis.canonicalFace
         guard let flat = basis.fit(target: { screen.flatPoint($0) }),
               let intermediate = basis.fit(target: { screen.metricPoint($0, scale: flat.scale) }),
               case let metricScale = flat.scale * intermediate.scale,

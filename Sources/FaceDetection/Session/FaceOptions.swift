@@ -27,7 +27,7 @@ public struct FaceOptions: Sendable, Equatable {
     public enum MeshModel: Sendable, Equatable {
         /// MediaPipe's legacy refined FaceMesh (`face_landmark_with_attention.tflite`,
         /// 192x192, or the 468-point mesh when the 478 points are not asked
-        /// for): about four times cheaper, no blendshapes.
+        /// for): about two and a half times cheaper per frame, no blendshapes.
         case attentionMesh
         /// MediaPipe Tasks' Face Landmarker (`face_landmarker.task`): its own
         /// detector, the 256x256 V2 mesh and the blendshape model, run by the

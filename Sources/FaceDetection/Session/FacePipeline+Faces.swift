@@ -13,8 +13,10 @@ extension FacePipeline {
         return outputs
     }
 
-    /// A face followed by its landmarks.
-    func meshFace(_ landmarks: FaceLandmarker.Result, detection: Detection?, score: Float, image: PixelSize) -> Face {
+    /// A face followed by its landmarks; `geometry` fits the head angles and
+    /// the transformation matrix.
+    func meshFace(_ landmarks: FaceLandmarker.Result, detection: Detection?, score: Float, image: PixelSize,
+                  geometry: FaceGeometry = FaceGeometry()) -> Face {
         let mesh = landmarks.mesh
         var xMin = Float.infinity, yMin = Float.infinity, xMax = -Float.infinity, yMax = -Float.infinity
         for point in mesh.prefix(MeshLayout.faceCount) {
@@ -22,7 +24,8 @@ extension FacePipeline {
             yMin = min(yMin, point.y); yMax = max(yMax, point.y)
         }
         let width = Float(image.width), height = Float(image.height)
-        var features = MLKitFaceFeatures.compute(mesh: mesh, imageWidth: image.width, imageHeight: image.height, outputs: mlKitOutputs)
+        var features = MLKitFaceFeatures.compute(mesh: mesh, imageWidth: image.width, imageHeight: image.height, outputs: mlKitOutputs,
+                                                  geometry: geometry)
         let euler = features.eulerAngles
         features.eulerAngles = nil
         return Face(
@@ -36,6 +39,16 @@ extension FacePipeline {
             headEulerAngleY: euler?.y,
             headEulerAngleZ: euler?.z,
             features: features)
+    }
+
+    /// A face's box as a normalized detection, for re-identifying it by overlap.
+    static func box(of face: Face, image: PixelSize) -> Detection {
+        let width = Float(image.width), height = Float(image.height)
+        return Detection(score: face.score,
+                         xMin: face.boundingBox.x / width, yMin: face.boundingBox.y / height,
+                         xMax: (face.boundingBox.x + face.boundingBox.width) / width,
+                         yMax: (face.boundingBox.y + face.boundingBox.height) / height,
+                         keypoints: face.keypoints)
     }
 
     /// A face known only from the detector.

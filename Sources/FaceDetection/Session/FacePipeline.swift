@@ -15,13 +15,25 @@ public struct FacePipeline: Sendable {
     public let options: FaceOptions
     let detector: FaceDetector
     let landmarker: FaceLandmarker
+    /// The Face Landmarker's stages, for sessions whose outputs need the mesh
+    /// and whose mesh model is the Face Landmarker.
+    let landmarkerStages: LandmarkerStages?
 
-    /// Validates `options` and prepares the pipeline.
+    /// Validates `options` and prepares the pipeline; a session that wants the
+    /// Face Landmarker fails when the models have no usable bundle.
     public init(models: FaceModels, options: FaceOptions) throws(FaceError) {
         try options.validate()
         self.options = options
         detector = FaceDetector(performance: options.performanceMode, models: models)
         landmarker = FaceLandmarker(models: models)
+        if options.meshModel == .faceLandmarker {
+            guard let bundle = models.faceLandmarker else {
+                throw .failedPrecondition("mesh_model FACE_LANDMARKER: the worker has no Face Landmarker bundle: \(models.faceLandmarkerProblem ?? "it was not loaded")")
+            }
+            landmarkerStages = options.needsMesh ? try LandmarkerStages(models: bundle, options: options) : nil
+        } else {
+            landmarkerStages = nil
+        }
     }
 
     /// Processes one upright image, read in place.
@@ -51,6 +63,9 @@ public struct FacePipeline: Sendable {
     }
 
     private func run(_ frame: OrientedFrame, timestampMs: Int64?, tracker: inout FaceTracker, engine: FaceEngine) throws -> FaceResult {
+        if let landmarkerStages {
+            return try runLandmarker(landmarkerStages, frame: frame, timestampMs: timestampMs, tracker: &tracker, engine: engine)
+        }
         let image = frame.size
         let clock = ContinuousClock()
         let start = clock.now
@@ -124,12 +139,7 @@ public struct FacePipeline: Sendable {
             } else {
                 continue
             }
-            let box = Detection(score: face.score,
-                                xMin: face.boundingBox.x / Float(image.width), yMin: face.boundingBox.y / Float(image.height),
-                                xMax: (face.boundingBox.x + face.boundingBox.width) / Float(image.width),
-                                yMax: (face.boundingBox.y + face.boundingBox.height) / Float(image.height),
-                                keypoints: face.keypoints)
-            found.append((face, .init(track: candidate.track, box: box, score: face.score, nextROI: nextROI)))
+            found.append((face, .init(track: candidate.track, box: Self.box(of: face, image: image), score: face.score, nextROI: nextROI)))
         }
         return found
     }

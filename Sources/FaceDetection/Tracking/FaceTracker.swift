@@ -27,6 +27,8 @@ public struct FaceTracker: Sendable {
     private(set) var framesSinceDetection = Int.max / 2
     /// Set when a followed face was lost, so the detector runs on the next frame.
     private(set) var lostFace = false
+    /// The Face Landmarker's regions and smoothing from the previous frame.
+    var landmarkerLoop = LandmarkerLoop()
 
     /// No face followed yet.
     public init() {}
@@ -36,6 +38,7 @@ public struct FaceTracker: Sendable {
         tracks = []
         framesSinceDetection = Int.max / 2
         lostFace = false
+        landmarkerLoop = LandmarkerLoop()
     }
 
     /// Faces whose landmark ROI is known for this frame.

@@ -64,7 +64,7 @@ final class RunningWorker: Sendable {
         } catch {
             throw WorkerStartupError("cannot start the inference threads: \(error)")
         }
-        let inventory = try ModelInventory.describe(directory: configuration.modelsDirectory)
+        let inventory = try ModelInventory.describe(models)
         let loadTime = clock.now - loadStart
         let handoff = try HandoffListener()
         let context = WorkerContext(configuration: configuration, models: models, modelInventory: inventory, handoffAddress: handoff.address, logger: logger)

@@ -5,11 +5,11 @@ import ModelFile
 
 /// The model files a worker loaded, as GetStats reports them.
 enum ModelInventory {
-    /// Name, SHA-256 and size of each of the files `FaceModels` loads from `directory`.
-    static func describe(directory: String) throws(WorkerStartupError) -> [Faceworker_V1_ModelInfo] {
+    /// Name, SHA-256 and size of each of the files `models` were loaded from.
+    static func describe(_ models: FaceModels) throws(WorkerStartupError) -> [Faceworker_V1_ModelInfo] {
         var infos: [Faceworker_V1_ModelInfo] = []
-        for name in FaceModels.fileNames {
-            let path = "\(directory)/\(name)"
+        for file in models.files {
+            let name = file.name, path = file.path
             guard let contents = FileManager.default.contents(atPath: path) else {
                 throw WorkerStartupError("cannot read \(path); `make models` fetches the models")
             }
