@@ -64,6 +64,17 @@ def test_face_landmarker_sessions_are_refused_with_the_reason(bare_worker, blend
     assert BUNDLE in raised.value.message
 
 
+def test_a_detector_asking_for_the_face_landmarker_is_refused_too(bare_worker):
+    options = vision.FaceDetectorOptions(
+        base_options=bare_worker.base_options, landmark_mode=vision.LandmarkMode.ALL, mesh_model=MeshModel.FACE_LANDMARKER
+    )
+
+    with pytest.raises(mp.FaceWorkerError) as raised:
+        vision.FaceDetector.create_from_options(options)
+
+    assert raised.value.code == StatusCode.FAILED_PRECONDITION
+
+
 def test_stats_list_only_the_models_loaded(bare_worker):
     names = {model.name for model in mp.get_stats(bare_worker.socket_path).models}
 
