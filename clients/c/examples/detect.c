@@ -2,13 +2,16 @@
  * detect: finds the faces in JPEG files with a running face-worker and
  * prints them.
  *
- *   detect [-s SOCKET] [-a] IMAGE.jpg...
+ *   detect [-s SOCKET] [-a] [-b] IMAGE.jpg...
  *
  *   -s SOCKET  the worker's socket (default: fw_default_socket_path(), which
  *              FACEWORKER_SOCKET sets)
  *   -a         also ML Kit's landmarks, smiling and eyes-open
  *              probabilities, head angles and the iris centres of the
  *              478-point face mesh (runs the face mesh)
+ *   -b         also the three strongest of the 52 blendshapes (runs
+ *              MediaPipe Tasks' Face Landmarker, which the worker loads from
+ *              face_landmarker.task)
  *
  * Build against an installed library with:
  *   cc detect.c $(pkg-config --cflags --libs faceworker) -o detect
@@ -63,7 +66,28 @@ static const char *const landmark_names[] = {
     "left ear",     "right ear",  "left cheek",  "right cheek", "nose base",
 };
 
-static void print_face(size_t i, const fw_face *f, uint32_t width, uint32_t height)
+/* The face's three highest blendshape scores, by the names the session holds. */
+static void print_blendshapes(const fw_face *f, const fw_session *session)
+{
+    size_t count, named;
+    const float *scores = fw_face_blendshapes(f, &count);
+    const char *const *names = fw_session_blendshape_names(session, &named);
+    if (count == 0 || count != named)
+        return;
+    bool shown[FW_BLENDSHAPE_COUNT] = {false};
+    for (int rank = 0; rank < 3; rank++) {
+        size_t best = count;
+        for (size_t i = 0; i < count && i < FW_BLENDSHAPE_COUNT; i++)
+            if (!shown[i] && (best == count || scores[i] > scores[best]))
+                best = i;
+        if (best == count)
+            return;
+        shown[best] = true;
+        printf("    blendshape     %-18s %.2f\n", names[best], scores[best]);
+    }
+}
+
+static void print_face(size_t i, const fw_face *f, const fw_session *session, uint32_t width, uint32_t height)
 {
     fw_box b = fw_face_box(f);
     printf("  face %zu: box x %.1f y %.1f w %.1f h %.1f, score %.3f\n", i, b.x, b.y, b.width, b.height,
@@ -99,23 +123,26 @@ static void print_face(size_t i, const fw_face *f, uint32_t width, uint32_t heig
         printf("    iris centres   right (%.1f, %.1f), left (%.1f, %.1f) of %zu mesh points\n", right[0] * width,
                right[1] * height, left[0] * width, left[1] * height, points);
     }
+    print_blendshapes(f, session);
 }
 
 int main(int argc, char **argv)
 {
     const char *socket_path = NULL;
-    bool all = false;
+    bool all = false, blendshapes = false;
     int opt;
-    while ((opt = getopt(argc, argv, "s:a")) != -1) {
+    while ((opt = getopt(argc, argv, "s:ab")) != -1) {
         if (opt == 's')
             socket_path = optarg;
         else if (opt == 'a')
             all = true;
+        else if (opt == 'b')
+            blendshapes = true;
         else
             optind = argc + 1;
     }
     if (optind >= argc) {
-        fprintf(stderr, "usage: %s [-s SOCKET] [-a] IMAGE.jpg...\n", argv[0]);
+        fprintf(stderr, "usage: %s [-s SOCKET] [-a] [-b] IMAGE.jpg...\n", argv[0]);
         return 2;
     }
 
@@ -129,6 +156,10 @@ int main(int argc, char **argv)
     fw_session_options_init(&options);
     options.num_faces = 10;
     options.landmarks = options.classification = options.output_face_mesh = all;
+    if (blendshapes) {
+        options.mesh_model = FW_MESH_FACE_LANDMARKER;
+        options.output_face_blendshapes = true;
+    }
     fw_session *session = fw_open_session(client, &options, &err);
     if (!session) {
         fprintf(stderr, "detect: opening a session: %s: %s\n", fw_status_name(err.code), err.message);
@@ -159,7 +190,8 @@ int main(int argc, char **argv)
         printf("%s: %ux%u, %zu face%s (worker %.1f ms)\n", argv[i], fw_result_image_width(result),
                fw_result_image_height(result), n, n == 1 ? "" : "s", fw_result_timings(result).total_us / 1e3);
         for (size_t k = 0; k < n; k++)
-            print_face(k, fw_result_face(result, k), fw_result_image_width(result), fw_result_image_height(result));
+            print_face(k, fw_result_face(result, k), session, fw_result_image_width(result),
+                       fw_result_image_height(result));
         fw_result_free(result);
     }
     fw_close(client);
