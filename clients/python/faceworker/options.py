@@ -51,8 +51,10 @@ class MeshModel(enum.IntEnum):
     about four times cheaper than FACE_LANDMARKER, without blendshapes."""
     FACE_LANDMARKER = 2
     """MediaPipe Tasks' Face Landmarker (``face_landmarker.task``): the
-    points, blendshapes and matrices MediaPipe Tasks gives. A worker without
-    the bundle refuses it with FAILED_PRECONDITION."""
+    points, blendshapes and matrices MediaPipe Tasks gives, by its graph's
+    rules, which stand in for ``performance_mode``, ``min_suppression_threshold``
+    and ``detector_interval_frames``. A worker without the bundle refuses it
+    with FAILED_PRECONDITION."""
 
 
 class LandmarkMode(enum.IntEnum):
