@@ -6,16 +6,19 @@ golden file or a benchmark row always names exactly the model it was made with.
 """
 
 import hashlib
+import json
 import sys
 import zipfile
+from pathlib import Path
 
 BUNDLE_FILE = "face_landmarker.task"
 
+# The members' digests, from the repository's model manifest.
 MEMBER_SHA256 = {
-    "face_detector.tflite": "b4578f35940bf5a1a655214a1cce5cab13eba73c1297cd78e1a04c2380b0152f",
-    "face_landmarks_detector.tflite": "c7d54204ce0448474c7f3fa9af494787c0965cbdd6f20fc72867e43046bd43d5",
-    "face_blendshapes.tflite": "4f36dded049db18d76048567439b2a7f58f1daabc00d78bfe8f3ad396a2d2082",
-    "geometry_pipeline_metadata_landmarks.binarypb": "bdbcda96dfcb7da883da124aaa2c55dee49770d934f0fcc71747f8c21bdc75b4",
+    member["name"]: member["sha256"]
+    for entry in json.loads((Path(__file__).resolve().parent.parent / "models.json").read_text())["files"]
+    if entry["name"] == BUNDLE_FILE
+    for member in entry["members"]
 }
 
 

@@ -1,3 +1,4 @@
+@testable import FaceDetection
 import FaceWorkerClient
 import FaceWorkerGRPC
 import FaceWorkerProtocol
@@ -25,12 +26,13 @@ final class MetricsTests: XCTestCase {
         }
         XCTAssertEqual(before.value("faceworker_frames_total", ["outcome": "processed"]), 0)
         XCTAssertGreaterThan(try XCTUnwrap(before.value("faceworker_resident_memory_bytes")), Double(10 << 20), "the models alone take megabytes")
-        // The checksum make models verifies for the short-range detector.
-        XCTAssertEqual(before.value("faceworker_model_info", [
-            "name": "face_detection_short_range.tflite", "sha256": "bbff11cebd1eb27a1e004cae0b0e63ec8c551cbf34a4451148b4908b8db3eca8",
-        ]), 1)
-        XCTAssertEqual(before.all("faceworker_model_info").count, 5, "the four models and the Face Landmarker's bundle")
-        XCTAssertEqual(before.all("faceworker_model_info").filter { $0.labels["name"] == "face_landmarker.task" }.count, 1)
+        // One series per file of the manifest (the Face Landmarker's bundle included), labelled
+        // with the checksum make models verified.
+        let manifest = try ModelManifest.load(directory: TestPaths.models)
+        for file in manifest.files {
+            XCTAssertEqual(before.value("faceworker_model_info", ["name": file.name, "sha256": file.sha256]), 1, file.name)
+        }
+        XCTAssertEqual(before.all("faceworker_model_info").count, manifest.files.count)
 
         let client = try await worker.connect()
         let session = try await client.openSession(options: Expect.options(.image) { $0.landmarkMode = .all })

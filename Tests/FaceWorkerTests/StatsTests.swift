@@ -1,3 +1,4 @@
+@testable import FaceDetection
 import FaceWorkerClient
 import FaceWorkerProtocol
 import Foundation
@@ -30,13 +31,11 @@ final class StatsTests: XCTestCase {
         let landmarks = try XCTUnwrap(stats.stageLatencies.first { $0.stage == .landmarks })
         XCTAssertGreaterThan(landmarks.p50Us, 0)
         XCTAssertGreaterThanOrEqual(total.p99Us, landmarks.p99Us)
-        // The repository's models directory holds the Face Landmarker's bundle too, listed last.
-        XCTAssertEqual(stats.models.map(\.name), [
-            "face_detection_short_range.tflite", "face_detection_full_range_sparse.tflite", "face_landmark.tflite", "face_landmark_with_attention.tflite",
-            "face_landmarker.task",
-        ])
-        // The checksum make models verifies for the short-range detector.
-        XCTAssertEqual(stats.models.first?.sha256, "bbff11cebd1eb27a1e004cae0b0e63ec8c551cbf34a4451148b4908b8db3eca8")
+        // The repository's models directory holds every file of the manifest, the Face
+        // Landmarker's bundle included, with the checksums make models verified.
+        let manifest = try ModelManifest.load(directory: TestPaths.models)
+        XCTAssertEqual(stats.models.map(\.name), manifest.files.map(\.name))
+        XCTAssertEqual(stats.models.map(\.sha256), manifest.files.map(\.sha256))
         XCTAssertEqual(stats.models.first?.sizeBytes, 229_714)
     }
 

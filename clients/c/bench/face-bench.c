@@ -66,6 +66,7 @@ struct config {
     const char *dir;
     const char *source;
     bool landmarks;
+    bool landmarker; /* the Face Landmarker with blendshapes and matrix, as MediaPipe Tasks runs it */
     uint32_t num_faces;
     bool json;
     const char *samples; /* file for every round trip, or NULL */
@@ -436,6 +437,12 @@ static void *session_thread(void *arg)
         o.running_mode = cfg->mode == MODE_LIVE ? FW_MODE_LIVE_STREAM : FW_MODE_VIDEO;
         o.tracking_enabled = true;
         o.landmarks = o.contours = o.classification = o.output_face_mesh = cfg->landmarks;
+        if (cfg->landmarker) {
+            /* What a MediaPipe Tasks FaceLandmarker asks for: no tracking IDs, no ML Kit outputs. */
+            o.tracking_enabled = false;
+            o.mesh_model = FW_MESH_FACE_LANDMARKER;
+            o.output_face_mesh = o.output_face_blendshapes = o.output_transformation_matrix = true;
+        }
         o.num_faces = cfg->num_faces;
         s = cfg->name ? fw_open_named_session(c, &o, cfg->name, &err) : fw_open_session(c, &o, &err);
         if (!s)
@@ -604,7 +611,8 @@ static void print_json(const struct config *cfg, const bench_frames *frames, con
 {
     printf("{\"sessions\":%d,\"mode\":\"%s\",\"target_fps\":%g,\"frames_per_session\":%zu,", cfg->sessions,
            mode_names[cfg->mode], cfg->fps, cfg->frames);
-    printf("\"landmarks\":%s,\"num_faces\":%u,\"source\":", cfg->landmarks ? "true" : "false", cfg->num_faces);
+    printf("\"landmarks\":%s,\"landmarker\":%s,\"num_faces\":%u,\"source\":", cfg->landmarks ? "true" : "false",
+           cfg->landmarker ? "true" : "false", cfg->num_faces);
     if (cfg->mode == MODE_PING || cfg->mode == MODE_ECHO)
         printf("null");
     else
@@ -665,7 +673,8 @@ static void print_text(const struct config *cfg, const bench_frames *frames, con
     }
     printf("face-bench: %d session%s x %zu frames, %s mode, %s, %s\n", cfg->sessions, cfg->sessions == 1 ? "" : "s",
            cfg->frames, cfg->mode == MODE_LIVE ? "live-stream" : "video", rate,
-           cfg->landmarks ? "landmarks + mesh + ML Kit outputs" : "detection only");
+           cfg->landmarker ? "Face Landmarker: mesh + blendshapes + matrix"
+           : cfg->landmarks ? "landmarks + mesh + ML Kit outputs" : "detection only");
     if (cfg->raw.bytes)
         printf("source:     one %ux%u %s frame from %s%s\n", cfg->raw.width, cfg->raw.height,
                cfg->raw.format == FW_PIXEL_NV12 ? "NV12" : "RGB", cfg->raw.path,
@@ -806,7 +815,7 @@ static void usage(FILE *to, const char *argv0)
 {
     fprintf(to,
             "usage: %s [-s SOCKET] [-c SESSIONS] [-m video|live|ping|echo] [-r FPS] [-n FRAMES] [-d DIR]\n"
-            "          [--source JPEG] [--landmarks] [--num-faces N] [--json] [--samples FILE]\n"
+            "          [--source JPEG] [--landmarks | --landmarker] [--num-faces N] [--json] [--samples FILE]\n"
             "          [--raw FILE --raw-format rgb|nv12 --raw-size WxH] [--shared-memory]\n"
             "          [--name NAME] [--wait-subscribers N] [--events FILE]\n"
             "\n"
@@ -829,6 +838,8 @@ static void usage(FILE *to, const char *argv0)
             "                from (default: the repository's " FIXTURE ")\n"
             "  --landmarks   run the whole pipeline: face mesh, ML Kit landmarks, contours,\n"
             "                classification (default: detection and tracking only)\n"
+            "  --landmarker  run MediaPipe Tasks' Face Landmarker: its 478 points, 52\n"
+            "                blendshapes and transformation matrix, no ML Kit outputs\n"
             "  --num-faces N most faces reported per frame (1)\n"
             "  --json        print one JSON object instead of text\n"
             "  --samples FILE write every round trip, in microseconds, one per line\n"
@@ -934,7 +945,7 @@ int main(int argc, char **argv)
         {"raw", required_argument, NULL, 'R'}, {"raw-format", required_argument, NULL, 'X'},
         {"raw-size", required_argument, NULL, 'Z'}, {"shared-memory", no_argument, NULL, 'M'},
         {"name", required_argument, NULL, 'N'}, {"wait-subscribers", required_argument, NULL, 'V'},
-        {"events", required_argument, NULL, 'E'},
+        {"events", required_argument, NULL, 'E'}, {"landmarker", no_argument, NULL, 'T'},
         {NULL, 0, NULL, 0},
     };
     int opt;
@@ -984,6 +995,7 @@ int main(int argc, char **argv)
         case 'd': cfg.dir = optarg; break;
         case 'S': cfg.source = optarg; break;
         case 'L': cfg.landmarks = true; break;
+        case 'T': cfg.landmarker = true; break;
         case 'F':
             if (!parse_count(optarg, 1, 1000, &v)) {
                 fprintf(stderr, "face-bench: --num-faces takes 1 to 1000\n");
@@ -1048,6 +1060,10 @@ int main(int argc, char **argv)
             return 2;
         }
         return run_subscriber(cfg.socket_path, cfg.name, RENDEZVOUS_S, cfg.events, cfg.json);
+    }
+    if (cfg.landmarks && cfg.landmarker) {
+        fprintf(stderr, "face-bench: --landmarks and --landmarker are two workloads: give one\n");
+        return 2;
     }
     if (cfg.name && cfg.sessions != 1) {
         fprintf(stderr, "face-bench: --name names one session: use it with -c 1\n");

@@ -46,6 +46,18 @@ def test_synthetic_frames_show_the_astronaut():
     assert s["worker_median_ms"]["landmarks"] > 0, "the whole pipeline ran"
 
 
+def test_landmarker_runs_the_face_landmarker_on_every_frame():
+    s = summary("-m", "video", "-n", "12", "-d", str(VIDEO), "--landmarker")
+    assert s["landmarker"] is True and s["landmarks"] is False, s
+    assert (s["answered"], s["faces"], s["errors"]) == (12, 12, 0), s
+    assert s["worker_median_ms"]["landmarks"] > 0, "the Face Landmarker's mesh ran"
+
+
+def test_landmarks_and_landmarker_are_refused_together():
+    status, _, err = bench("-m", "video", "-n", "1", "--landmarks", "--landmarker")
+    assert status == 2 and "--landmarks and --landmarker" in err, (status, err)
+
+
 def test_live_stream_answers_or_drops_every_frame():
     s = summary("-m", "live", "-c", "2", "-r", "60", "-n", "30", "-d", str(VIDEO))
     assert s["sessions"] == 2 and s["sent"] == 60 and s["errors"] == 0, s

@@ -8,6 +8,7 @@ starts it.
 
 from __future__ import annotations
 
+import json
 import signal
 import subprocess
 import time
@@ -20,12 +21,11 @@ import faceworker
 
 REPO = Path(__file__).resolve().parents[3]
 MODELS = REPO / "models"
-MODEL_FILES = [
-    "face_detection_short_range.tflite",
-    "face_detection_full_range_sparse.tflite",
-    "face_landmark.tflite",
-    "face_landmark_with_attention.tflite",
-]
+# Every file of the repository's model manifest, the Face Landmarker's bundle included, and those
+# without which a worker does not start.
+_MANIFEST = json.loads((REPO / "models.json").read_text())["files"]
+MODEL_FILES = [entry["name"] for entry in _MANIFEST]
+REQUIRED_MODEL_FILES = [entry["name"] for entry in _MANIFEST if entry["required"]]
 STARTUP_SECONDS = 60
 
 
@@ -47,7 +47,7 @@ def launch(arguments: List[str], log_path: Path, ready: Callable[[], bool], wait
     """Starts face-worker with ``arguments`` and the models in ``models`` (by default the
     repository's), its output in ``log_path``, and returns once ``ready()`` is true; fails the test
     when the worker exits first or is not ready within STARTUP_SECONDS."""
-    missing = [name for name in MODEL_FILES if not (models / name).is_file()]
+    missing = [name for name in REQUIRED_MODEL_FILES if not (models / name).is_file()]
     if missing:
         pytest.fail(f"models missing from {models.name}/: {', '.join(missing)}; run `make models`", pytrace=False)
     with open(log_path, "wb") as log:
