@@ -133,7 +133,27 @@ struct SubgraphBuilder {
             }
             let shape = graph.tensors[op.outputs[0]].shape.map { size_t($0) }
             status = xnn_define_static_reshape(subgraph, shape.count, shape, input, output, 0)
-        case .concatenation, .custom, .rsqrt, .mean, .sum, .transpose:
+        case .rsqrt:
+            status = xnn_define_unary(subgraph, xnn_unary_reciprocal_square_root, nil, input, output, 0)
+        case .transpose(let permutation):
+            let order = permutation.map { size_t($0) }
+            status = xnn_define_static_transpose(subgraph, order.count, order, input, output, 0)
+        case .mean(let options), .sum(let options):
+            let isMean = if case .mean = op.kind { true } else { false }
+            let axes = try ReductionAxes.checked(op, options: options, name: op.kind.name, graph: graph) { shapeError(index, $0) }
+                .map { size_t($0) }
+            status = xnn_define_static_reduce(subgraph, isMean ? xnn_reduce_mean : xnn_reduce_sum, axes.count, axes,
+                                              input, output, options.keepDims ? UInt32(XNN_FLAG_KEEP_DIMS) : 0)
+        case .concatenation(let axis, _):
+            let ids = op.inputs.map { UInt32($0) }
+            switch ids.count {
+            case 2: status = xnn_define_concatenate2(subgraph, Int32(axis), ids[0], ids[1], output, 0)
+            case 3: status = xnn_define_concatenate3(subgraph, Int32(axis), ids[0], ids[1], ids[2], output, 0)
+            case 4: status = xnn_define_concatenate4(subgraph, Int32(axis), ids[0], ids[1], ids[2], ids[3], output, 0)
+            case 5: status = xnn_define_concatenate5(subgraph, Int32(axis), ids[0], ids[1], ids[2], ids[3], ids[4], output, 0)
+            default: throw shapeError(index, "CONCATENATION of \(ids.count) inputs runs on the host, not in XNNPACK")
+            }
+        case .custom:
             throw shapeError(index, "\(op.kind.name) runs on the host, not in XNNPACK")
         }
         try check(status, operatorIndex: index, "\(op.kind.name) (inputs \(op.inputs), outputs \(op.outputs))")
@@ -145,6 +165,9 @@ struct SubgraphBuilder {
         var params = xnn_binary_params(output_min: Double(range.lowerBound), output_max: Double(range.upperBound))
         return xnn_define_binary(subgraph, type, &params, UInt32(op.inputs[0]), UInt32(op.inputs[1]), UInt32(op.outputs[0]), 0)
     }
+
+    /// How many inputs XNNPACK's concatenate nodes take.
+    static let concatenationArity = 2...5
 
     private func paddingFlag(_ padding: Padding) -> UInt32 {
         padding == .same ? UInt32(XNN_FLAG_TENSORFLOW_SAME_PADDING) : 0
