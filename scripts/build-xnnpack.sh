@@ -96,6 +96,8 @@ printf '%s\n' "$stamp" >"$staged/PINS"
 rm -rf "$prefix"
 mv "$staged" "$prefix"
 # SwiftPM does not notice that a library it links has changed: dropping the objects of the one
-# target that links these makes every product that contains it link again.
-rm -rf "$repo"/.build/*/Inference.build "$repo"/.build/*/*/Inference.build
+# target that links these makes every product that contains it link again, and dropping the build
+# descriptions makes SwiftPM plan that target's compilation anew rather than look for its files.
+rm -rf "$repo"/.build/*/Inference.build "$repo"/.build/*/*/Inference.build \
+  "$repo"/.build/*/description.json "$repo"/.build/*/*/description.json
 echo "XNNPACK built in $((SECONDS - started)) s"
