@@ -29,8 +29,10 @@ help:
 	@echo "make proto            regenerate the committed protobuf code (slow: builds the plugin)"
 	@echo "make conformance      regenerate the Swift constants taken from proto/faceworker/v1/defaults.json"
 
+# Debian's packages, then XNNPACK built from Debian's sources into .deps/ (only when missing or its pins changed).
 deps:
 	@scripts/install-deps.sh
+	@scripts/build-xnnpack.sh
 
 models:
 	@python3 scripts/fetch-models.py $(MODELS)

@@ -1,6 +1,10 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// XNNPACK, cpuinfo and pthreadpool as static libraries, built by `make deps` (scripts/build-xnnpack.sh)
+// into the repository; Sources/CXNNPack's header names the same prefix.
+let xnnpackLibraries = Context.packageDirectory + "/.deps/xnnpack/lib"
+
 let package = Package(
     name: "FaceWorker",
     platforms: [.macOS(.v14)],
@@ -27,14 +31,19 @@ let package = Package(
         .package(url: "https://github.com/grpc/grpc-swift-protobuf", from: "2.4.1"),
     ],
     targets: [
-        // System libraries, from Debian packages installed by `make deps`.
+        // C libraries: XNNPACK built by `make deps`, TurboJPEG from the Debian package it installs.
         .systemLibrary(name: "CXNNPack", path: "Sources/CXNNPack"),
         .systemLibrary(name: "CTurboJPEG", path: "Sources/CTurboJPEG"),
 
         // Layer 1: the .tflite file, read and folded into plain float tensors.
         .target(name: "ModelFile"),
         // Layer 2: running a loaded model on XNNPACK.
-        .target(name: "Inference", dependencies: ["ModelFile", "CXNNPack"]),
+        .target(
+            name: "Inference",
+            dependencies: ["ModelFile", "CXNNPack"],
+            // Ahead of the system's directories, so Debian 12's shared libXNNPACK is never the one linked.
+            linkerSettings: [.unsafeFlags(["-L" + xnnpackLibraries])]
+        ),
         // Pixels in: decoding, pixel formats, orientation, crops to tensors.
         .target(name: "Imaging", dependencies: ["CTurboJPEG"]),
         // Layer 3: the face pipeline (detector, landmarks, ML Kit outputs, tracking, running modes).

@@ -1,24 +1,10 @@
 import ModelFile
 
-/// A transpose or a strided slice, run on the host as "output element i is
-/// input element `sources[i]`": the engine in use has neither a transpose
-/// node nor a slice that drops or reorders elements.
+/// A strided slice, run on the host as "output element i is input element
+/// `sources[i]`": XNNPACK's slice node takes neither strides other than 1 nor
+/// shrunk axes.
 struct Gather: Sendable {
     private let sources: [Int32]
-
-    /// TRANSPOSE: output dimension i is input dimension `permutation[i]`.
-    init(transposing op: Operator, permutation: [Int], graph: Model, fail: (String) -> InferenceError) throws {
-        let shape = graph.tensors[op.inputs[0]].shape
-        guard permutation.sorted() == Array(shape.indices) else {
-            throw fail("TRANSPOSE permutation \(permutation) does not reorder the \(shape.count) dimensions of \(shape)")
-        }
-        let outputShape = permutation.map { shape[$0] }
-        guard graph.tensors[op.outputs[0]].shape == outputShape else {
-            throw fail("TRANSPOSE of \(shape) by \(permutation) gives \(outputShape), but the output tensor is \(graph.tensors[op.outputs[0]].shape)")
-        }
-        let strides = IndexTable.strides(of: shape)
-        sources = IndexTable.rowMajor(counts: outputShape, steps: permutation.map { strides[$0] }, base: 0)
-    }
 
     /// STRIDED_SLICE with TFLite's begin, end, stride and shrink semantics.
     init(slicing op: Operator, options: StridedSliceOptions, graph: Model, fail: (String) -> InferenceError) throws {

@@ -3,17 +3,15 @@ import ModelFile
 /// An operator the runtime computes itself between XNNPACK segments, with
 /// everything it needs prepared and checked when the model is compiled.
 ///
-/// The engine in use has no concatenation, reduction, reciprocal square
-/// root, transpose or general slice node, and knows nothing of MediaPipe's
-/// custom operators; those run here. A reshape or an identity slice whose
-/// input is computed here runs here too, as a copy, so a relabelling after a
-/// host operator does not cost an XNNPACK segment.
+/// XNNPACK knows nothing of MediaPipe's custom operators, has no slice with
+/// strides or shrunk axes, and concatenates at most five inputs; those run
+/// here. A reshape or an identity slice whose input is computed here runs here
+/// too, as a copy, so a relabelling after a host operator does not cost an
+/// XNNPACK segment.
 enum HostOperation: Sendable {
     case copy(count: Int)
     case concatenation(ConcatenationLayout)
-    case reduction(Reduction)
     case gather(Gather)
-    case reciprocalSquareRoot(count: Int)
     case landmarksToTransformMatrix(LandmarksToTransformMatrix)
     case transformTensorBilinear(TransformTensorBilinear)
     case transformLandmarks(TransformLandmarks)
@@ -27,7 +25,9 @@ enum HostOperation: Sendable {
         }
         switch op.kind {
         case .concatenation(let axis, let activation):
-            self = .concatenation(try ConcatenationLayout(op, axis: axis, activation: activation, graph: graph, fail: fail))
+            let layout = try ConcatenationLayout(op, axis: axis, activation: activation, graph: graph, fail: fail)
+            if SubgraphBuilder.concatenationArity.contains(op.inputs.count) { return nil }
+            self = .concatenation(layout)
         case .reshape where hostInputs:
             guard graph.tensors[op.inputs[0]].elementCount == graph.tensors[op.outputs[0]].elementCount else {
                 throw fail("RESHAPE changes the element count from \(graph.tensors[op.inputs[0]].elementCount) to \(graph.tensors[op.outputs[0]].elementCount)")
@@ -42,13 +42,22 @@ enum HostOperation: Sendable {
                 return nil
             }
         case .transpose(let permutation):
-            self = .gather(try Gather(transposing: op, permutation: permutation, graph: graph, fail: fail))
+            // Checked here so that a bad permutation is named before XNNPACK sees it.
+            let shape = graph.tensors[op.inputs[0]].shape
+            guard permutation.sorted() == Array(shape.indices) else {
+                throw fail("TRANSPOSE permutation \(permutation) does not reorder the \(shape.count) dimensions of \(shape)")
+            }
+            let outputShape = permutation.map { shape[$0] }
+            guard graph.tensors[op.outputs[0]].shape == outputShape else {
+                throw fail("TRANSPOSE of \(shape) by \(permutation) gives \(outputShape), but the output tensor is \(graph.tensors[op.outputs[0]].shape)")
+            }
+            return nil
         case .mean(let options):
-            self = .reduction(try Reduction(op, options: options, isMean: true, graph: graph, fail: fail))
+            _ = try ReductionAxes.checked(op, options: options, name: "MEAN", graph: graph, fail: fail)
+            return nil
         case .sum(let options):
-            self = .reduction(try Reduction(op, options: options, isMean: false, graph: graph, fail: fail))
-        case .rsqrt:
-            self = .reciprocalSquareRoot(count: graph.tensors[op.inputs[0]].elementCount)
+            _ = try ReductionAxes.checked(op, options: options, name: "SUM", graph: graph, fail: fail)
+            return nil
         case .custom(let custom):
             self = try Self.custom(custom, op: op, graph: graph, fail: fail)
         default:
@@ -88,14 +97,8 @@ enum HostOperation: Sendable {
             outputs[0].baseAddress!.update(from: inputs[0].baseAddress!, count: count)
         case .concatenation(let layout):
             layout.run(inputs, into: outputs[0])
-        case .reduction(let reduction):
-            reduction.run(inputs[0], into: outputs[0])
         case .gather(let gather):
             gather.run(inputs[0], into: outputs[0])
-        case .reciprocalSquareRoot(let count):
-            let source = inputs[0].baseAddress!
-            let destination = outputs[0].baseAddress!
-            for i in 0..<count { destination[i] = 1 / source[i].squareRoot() }
         case .landmarksToTransformMatrix(let kernel):
             kernel.run(landmarks: inputs[0], into: outputs[0])
         case .transformTensorBilinear(let kernel):

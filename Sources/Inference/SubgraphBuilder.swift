@@ -27,24 +27,22 @@ struct SubgraphBuilder {
         }
         let inputs = Set(segment.inputs)
         let outputs = Set(segment.outputs)
-        let slopes = Set(graph.operators.filter { $0.kind == .prelu }.map { $0.inputs[1] })
         for index in used.sorted() {
             let flags = (inputs.contains(index) ? UInt32(XNN_VALUE_FLAG_EXTERNAL_INPUT) : 0)
                 | (outputs.contains(index) ? UInt32(XNN_VALUE_FLAG_EXTERNAL_OUTPUT) : 0)
-            try defineTensor(index, flags: flags, flatten: slopes.contains(index))
+            try defineTensor(index, flags: flags)
         }
         for index in segment.operators {
             try defineNode(graph.operators[index], index: index)
         }
     }
 
-    private func defineTensor(_ index: Int, flags: UInt32, flatten: Bool) throws {
+    private func defineTensor(_ index: Int, flags: UInt32) throws {
         let tensor = graph.tensors[index]
         if case .int32 = tensor.constant {
             return // Integer parameters (paddings, shapes) are read by the node definitions.
         }
-        // XNNPACK takes PReLU slopes as 1-D; TFLite stores them as [1, 1, C].
-        let sizes = (flatten ? [tensor.elementCount] : tensor.shape).map { size_t($0) }
+        let sizes = tensor.shape.map { size_t($0) }
         var id: UInt32 = 0
         let status = sizes.withUnsafeBufferPointer {
             xnn_define_tensor_value(subgraph, xnn_datatype_fp32, $0.count, $0.baseAddress,
@@ -82,14 +80,14 @@ struct SubgraphBuilder {
                 UInt32(multiplier), filter[3] / multiplier, range.lowerBound, range.upperBound,
                 input, UInt32(op.inputs[1]), optional(2), output, paddingFlag(options.padding))
         case .add(let activation):
-            let range = activation.range
-            status = xnn_define_add2(subgraph, range.lowerBound, range.upperBound, input, UInt32(op.inputs[1]), output, 0)
+            status = binary(xnn_binary_add, op, activation)
         case .relu:
-            status = xnn_define_clamp(subgraph, 0, .infinity, input, output, 0)
+            var params = xnn_unary_params(clamp: .init(min: 0, max: .infinity))
+            status = xnn_define_unary(subgraph, xnn_unary_clamp, &params, input, output, 0)
         case .logistic:
-            status = xnn_define_sigmoid(subgraph, input, output, 0)
+            status = xnn_define_unary(subgraph, xnn_unary_sigmoid, nil, input, output, 0)
         case .prelu:
-            status = xnn_define_prelu(subgraph, input, UInt32(op.inputs[1]), output, 0)
+            status = xnn_define_binary(subgraph, xnn_binary_prelu, nil, input, UInt32(op.inputs[1]), output, 0)
         case .maxPool2D(let options):
             let range = options.activation.range
             status = xnn_define_max_pooling_2d(
@@ -116,33 +114,60 @@ struct SubgraphBuilder {
                 : halfPixelCenters ? 0 : UInt32(XNN_FLAG_TENSORFLOW_LEGACY_MODE)
             status = xnn_define_static_resize_bilinear_2d(subgraph, shape[1], shape[2], input, output, flags)
         case .depthToSpace(let blockSize):
-            status = xnn_define_depth_to_space(subgraph, input, output, UInt32(blockSize), 0)
+            status = xnn_define_depth_to_space_2d(subgraph, UInt32(blockSize), input, output, 0)
         case .mul(let activation):
-            let range = activation.range
-            status = xnn_define_multiply2(subgraph, range.lowerBound, range.upperBound, input, UInt32(op.inputs[1]), output, 0)
+            status = binary(xnn_binary_multiply, op, activation)
         case .sub(let activation):
-            let range = activation.range
-            status = xnn_define_subtract(subgraph, range.lowerBound, range.upperBound, input, UInt32(op.inputs[1]), output, 0)
+            status = binary(xnn_binary_subtract, op, activation)
         case .div(let activation):
-            let range = activation.range
-            status = xnn_define_divide(subgraph, range.lowerBound, range.upperBound, input, UInt32(op.inputs[1]), output, 0)
+            status = binary(xnn_binary_divide, op, activation)
         case .squaredDifference:
-            status = xnn_define_squared_difference(subgraph, input, UInt32(op.inputs[1]), output, 0)
+            status = xnn_define_binary(subgraph, xnn_binary_squared_difference, nil, input, UInt32(op.inputs[1]), output, 0)
         case .neg:
-            status = xnn_define_negate(subgraph, input, output, 0)
+            status = xnn_define_unary(subgraph, xnn_unary_negate, nil, input, output, 0)
         case .sqrt:
-            status = xnn_define_square_root(subgraph, input, output, 0)
+            status = xnn_define_unary(subgraph, xnn_unary_square_root, nil, input, output, 0)
         case .stridedSlice(let options):
             guard StridedSlice.isIdentity(op, options: options, graph: graph) else {
                 throw shapeError(index, "STRIDED_SLICE that drops or reorders elements runs on the host, not in XNNPACK")
             }
             let shape = graph.tensors[op.outputs[0]].shape.map { size_t($0) }
             status = xnn_define_static_reshape(subgraph, shape.count, shape, input, output, 0)
-        case .concatenation, .custom, .rsqrt, .mean, .sum, .transpose:
+        case .rsqrt:
+            status = xnn_define_unary(subgraph, xnn_unary_reciprocal_square_root, nil, input, output, 0)
+        case .transpose(let permutation):
+            let order = permutation.map { size_t($0) }
+            status = xnn_define_static_transpose(subgraph, order.count, order, input, output, 0)
+        case .mean(let options), .sum(let options):
+            let isMean = if case .mean = op.kind { true } else { false }
+            let axes = try ReductionAxes.checked(op, options: options, name: op.kind.name, graph: graph) { shapeError(index, $0) }
+                .map { size_t($0) }
+            status = xnn_define_static_reduce(subgraph, isMean ? xnn_reduce_mean : xnn_reduce_sum, axes.count, axes,
+                                              input, output, options.keepDims ? UInt32(XNN_FLAG_KEEP_DIMS) : 0)
+        case .concatenation(let axis, _):
+            let ids = op.inputs.map { UInt32($0) }
+            switch ids.count {
+            case 2: status = xnn_define_concatenate2(subgraph, Int32(axis), ids[0], ids[1], output, 0)
+            case 3: status = xnn_define_concatenate3(subgraph, Int32(axis), ids[0], ids[1], ids[2], output, 0)
+            case 4: status = xnn_define_concatenate4(subgraph, Int32(axis), ids[0], ids[1], ids[2], ids[3], output, 0)
+            case 5: status = xnn_define_concatenate5(subgraph, Int32(axis), ids[0], ids[1], ids[2], ids[3], ids[4], output, 0)
+            default: throw shapeError(index, "CONCATENATION of \(ids.count) inputs runs on the host, not in XNNPACK")
+            }
+        case .custom:
             throw shapeError(index, "\(op.kind.name) runs on the host, not in XNNPACK")
         }
         try check(status, operatorIndex: index, "\(op.kind.name) (inputs \(op.inputs), outputs \(op.outputs))")
     }
+
+    /// A two-input elementwise node, its fused activation as the output's clamp.
+    private func binary(_ type: xnn_binary_operator, _ op: Operator, _ activation: Activation) -> xnn_status {
+        let range = activation.range
+        var params = xnn_binary_params(output_min: Double(range.lowerBound), output_max: Double(range.upperBound))
+        return xnn_define_binary(subgraph, type, &params, UInt32(op.inputs[0]), UInt32(op.inputs[1]), UInt32(op.outputs[0]), 0)
+    }
+
+    /// How many inputs XNNPACK's concatenate nodes take.
+    static let concatenationArity = 2...5
 
     private func paddingFlag(_ padding: Padding) -> UInt32 {
         padding == .same ? UInt32(XNN_FLAG_TENSORFLOW_SAME_PADDING) : 0

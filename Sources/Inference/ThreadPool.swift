@@ -3,11 +3,17 @@ import CXNNPack
 /// A pool of threads that XNNPACK splits each operator of a run over: the
 /// calling thread plus `threads - 1` workers.
 ///
-/// Between runs the workers spin for a while (about 30 ms of CPU time on this
-/// kind of machine) before they sleep, as the pools under MediaPipe and
-/// LiteRT do, so the next run finds them awake instead of paying a wake-up on
-/// every operator. `park()` sends them to sleep at once, for when another
-/// thread needs the core they spin on.
+/// The pool is pthreadpool's 2025-10 snapshot (built by `make deps`). Its
+/// workers join a parallel operator only if they arrive while work remains,
+/// and the caller never waits for a worker that did not join: a worker that
+/// is asleep or descheduled when an operator starts costs that operator its
+/// share of parallelism, not a wait for the scheduler. Between operators the
+/// workers spin briefly (a thousand pause instructions), then sleep in the
+/// kernel.
+///
+/// `park()` dates from the older pool, whose workers spun for tens of
+/// milliseconds; this one ignores the yield flag it sends and its workers
+/// sleep on their own, so `park()` now only costs a wake-up.
 ///
 /// Safety of `@unchecked Sendable`: the pool handle is written only in `init`
 /// and freed only in `deinit`; pthreadpool serialises concurrent

@@ -6,7 +6,7 @@ import XCTest
 /// the operator and XNNPACK's status.
 final class ErrorTests: XCTestCase {
     /// input [1,4,4,3] -> CONV_2D(3x3, 2 filters) -> output [1,4,4,2]
-    private func convolutionGraph(strideWidth: Int, extraOperator: Operator? = nil) -> Model {
+    private func convolutionGraph(strideWidth: Int, extraOperator: Operator? = nil, extraChannels: Int = 4) -> Model {
         let filter = Tensor(name: "filter", shape: [2, 3, 3, 3], type: .float32, constant: .float([Float](repeating: 0.1, count: 54)))
         let bias = Tensor(name: "bias", shape: [2], type: .float32, constant: .float([0, 1]))
         let options = ConvolutionOptions(padding: .same, strideWidth: strideWidth, strideHeight: 1, dilationWidth: 1, dilationHeight: 1, activation: .relu)
@@ -19,8 +19,8 @@ final class ErrorTests: XCTestCase {
         var outputs = [3]
         if let extraOperator {
             operators.append(extraOperator)
-            tensors.append(Tensor(name: "joined", shape: [1, 4, 4, 4], type: .float32, constant: nil))
-            tensors.append(Tensor(name: "after", shape: [1, 4, 4, 4], type: .float32, constant: nil))
+            tensors.append(Tensor(name: "joined", shape: [1, 4, 4, extraChannels], type: .float32, constant: nil))
+            tensors.append(Tensor(name: "after", shape: [1, 4, 4, extraChannels], type: .float32, constant: nil))
             operators.append(Operator(kind: .relu, inputs: [4], outputs: [5]))
             outputs = [5]
         }
@@ -47,15 +47,20 @@ final class ErrorTests: XCTestCase {
         }
     }
 
-    func testAConcatenationInsideTheGraphRunsOnTheHostBetweenTwoSegments() throws {
-        let concatenation = Operator(kind: .concatenation(axis: 3, activation: .none), inputs: [3, 3], outputs: [4])
-        let runtime = try Runtime(model: try CompiledModel(graph: convolutionGraph(strideWidth: 1, extraOperator: concatenation)))
-        XCTAssertEqual(runtime.stepNames.count, 3, "\(runtime.stepNames)")
-        let output = try runtime.run([Float](repeating: 1, count: 48))[0]
-        // The centre pixel's two convolution channels, each twice over, after RELU.
-        let centre = (1 * 4 + 1) * 4
-        for (value, expected) in zip(output[centre..<centre + 4], [Float(2.7), 3.7, 2.7, 3.7]) {
-            XCTAssertEqual(value, expected, accuracy: 1e-5)
+    func testAConcatenationRunsInXNNPACKUpToFiveInputsAndOnTheHostBeyond() throws {
+        // XNNPACK's concatenate nodes take two to five inputs: one segment; six split the graph around a host step.
+        for (copies, steps) in [(2, 1), (6, 3)] {
+            let concatenation = Operator(kind: .concatenation(axis: 3, activation: .none),
+                                         inputs: Array(repeating: 3, count: copies), outputs: [4])
+            let graph = convolutionGraph(strideWidth: 1, extraOperator: concatenation, extraChannels: 2 * copies)
+            let runtime = try Runtime(model: try CompiledModel(graph: graph))
+            XCTAssertEqual(runtime.stepNames.count, steps, "\(runtime.stepNames)")
+            let output = try runtime.run([Float](repeating: 1, count: 48))[0]
+            // The centre pixel's two convolution channels, once per copy, after RELU.
+            let centre = (1 * 4 + 1) * 2 * copies
+            for (offset, value) in output[centre..<centre + 2 * copies].enumerated() {
+                XCTAssertEqual(value, offset.isMultiple(of: 2) ? 2.7 : 3.7, accuracy: 1e-5)
+            }
         }
     }
 

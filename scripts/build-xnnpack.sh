@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# Builds XNNPACK, with the cpuinfo, pthreadpool and FXdiv it is built against, from the source
+# tarballs in Debian's archive, into a prefix inside the repository (.deps/xnnpack by default).
+# Debian 12 ships a 2022-02 XNNPACK; this is Debian 13's 2024-11 snapshot.
+#
+# Does nothing when the prefix holds a build of exactly the pinned sources. Each tarball is
+# fetched with apt's own downloader, which refuses a file whose SHA-256 differs from the pin;
+# the pins are those of the archive's signed Sources index. The build happens in a scratch
+# directory and replaces the prefix only once it is complete, so a failure leaves no half-built
+# prefix behind.
+#
+# Only the upstream tarballs (*.orig.tar.xz) are used: Debian's mirror serves them, while the
+# source packages' .dsc and .debian.tar.xz files (Debian's own build rules, which build every
+# microkernel as a shared library) are not served by it. trixie's cpuinfo tarball is not served
+# either; sid's newer snapshot is, and XNNPACK builds against it. pthreadpool is sid's 2025-10
+# snapshot rather than trixie's 2024-06 one: its callers no longer wait for a worker that has not
+# joined a parallel operator, which is what made split runs slow when a worker was descheduled.
+set -euo pipefail
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+prefix=${XNNPACK_PREFIX:-$repo/.deps/xnnpack}
+mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
+
+# name  source package version  pool path of the upstream tarball  its SHA-256
+# (the .dsc's SHA-256 is the source package's identity in the index, kept for whoever checks)
+pins=(
+  "xnnpack 0.0~git20241108.4ea82e5-2 pool/main/x/xnnpack/xnnpack_0.0~git20241108.4ea82e5.orig.tar.xz 90bde2caef0f880f627bab0dc805a86c4b8070cd98e3243db3046ab3f3be1a99 dsc:defa47997f0e383e3d6298967be0a9f4cca4ce743a64b1814fafce0fc3efe1e7"
+  "cpuinfo 0.0~git20250905.877328f-1 pool/main/c/cpuinfo/cpuinfo_0.0~git20250905.877328f.orig.tar.xz 557ca404a3836b9f335a3a06b65ff9fe9dbaaefab7fb5c0185f53d9f33615a10 dsc:7c233bad30a12fa86704d468f71ee93538a45b14f22d64a164101df939e962d0"
+  "pthreadpool 0.0~git20251020.0e6ca13-1.1 pool/main/p/pthreadpool/pthreadpool_0.0~git20251020.0e6ca13.orig.tar.xz 7a385b6585abe8f8658952c50b44a1dabe200de2c88eabe65d15168b8a82295c dsc:6ffc2e004468b33afe4d47583c02cf34392c8a4adcc3dafd634f869c36d4866e"
+  "fxdiv 0.0~git20200417.b408327-4 pool/main/f/fxdiv/fxdiv_0.0~git20200417.b408327.orig.tar.xz 7953482badaf4cb34026c3487c257b8e4ab2df061c019bd6fabbbc12ad52c44b dsc:dabdcfe7300587612cffd1ce7eb7ba6e1fd1082059750a071acd9f4f968609a7"
+)
+# What the prefix was built from, with how: a change to either rebuilds it.
+cmake_flags=(
+  -G Ninja
+  -DCMAKE_BUILD_TYPE=Release
+  -DCMAKE_POSITION_INDEPENDENT_CODE=ON
+  -DXNNPACK_LIBRARY_TYPE=static
+  -DXNNPACK_BUILD_ALL_MICROKERNELS=OFF
+  -DXNNPACK_BUILD_TESTS=OFF
+  -DXNNPACK_BUILD_BENCHMARKS=OFF
+  -DXNNPACK_ENABLE_KLEIDIAI=OFF
+)
+stamp=$(printf '%s\n' "${pins[@]}" "${cmake_flags[*]}")
+[ -f "$prefix/PINS" ] && [ "$(cat "$prefix/PINS")" = "$stamp" ] && exit 0
+
+for tool in cmake ninja; do
+  command -v "$tool" >/dev/null || { echo "error: $tool is missing (scripts/install-deps.sh installs it)" >&2; exit 1; }
+done
+downloader=/usr/lib/apt/apt-helper
+[ -x "$downloader" ] || { echo "error: $downloader (Debian's apt) is missing; this build expects Debian" >&2; exit 1; }
+
+host=${mirror#*://}; host=${host%%/*}
+if ! timeout 15 bash -c "exec 3<>/dev/tcp/$host/80" 2>/dev/null; then
+  echo "error: no network to Debian's sources ($host): XNNPACK cannot be built; connect and run make deps again" >&2
+  exit 1
+fi
+
+mkdir -p "$(dirname "$prefix")"
+work=$(mktemp -d "$(dirname "$prefix")/.xnnpack-build.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+started=$SECONDS
+echo "Building XNNPACK into $prefix (first set-up only; a few minutes)"
+for pin in "${pins[@]}"; do
+  read -r name version path sha256 _ <<<"$pin"
+  tarball="$work/${path##*/}"
+  if ! "$downloader" download-file "$mirror/$path" "$tarball" "SHA256:$sha256" >"$work/fetch.log" 2>&1; then
+    echo "error: could not fetch $name $version ($mirror/$path) or its SHA-256 differs from the pin:" >&2
+    grep -E '^E:' "$work/fetch.log" >&2 || cat "$work/fetch.log" >&2
+    exit 1
+  fi
+  mkdir "$work/$name"
+  # XNNPACK's tarball has no top directory; the others have one.
+  if [ "$name" = xnnpack ]; then
+    tar -xJf "$tarball" -C "$work/$name"
+  else
+    tar -xJf "$tarball" -C "$work/$name" --strip-components=1
+  fi
+done
+
+cmake -S "$work/xnnpack" -B "$work/build" "${cmake_flags[@]}" \
+  -DCPUINFO_SOURCE_DIR="$work/cpuinfo" \
+  -DPTHREADPOOL_SOURCE_DIR="$work/pthreadpool" \
+  -DFXDIV_SOURCE_DIR="$work/fxdiv" >"$work/configure.log" 2>&1 \
+  || { tail -n 30 "$work/configure.log" >&2; echo "error: XNNPACK's configuration failed" >&2; exit 1; }
+cmake --build "$work/build" --target XNNPACK microkernels-prod cpuinfo pthreadpool >"$work/build.log" 2>&1 \
+  || { tail -n 30 "$work/build.log" >&2; echo "error: XNNPACK's build failed" >&2; exit 1; }
+
+staged="$work/prefix"
+mkdir -p "$staged/include" "$staged/lib"
+cp "$work/xnnpack/include/xnnpack.h" "$work/pthreadpool/include/pthreadpool.h" "$staged/include/"
+for lib in XNNPACK microkernels-prod cpuinfo pthreadpool; do
+  cp "$(find "$work/build" -name "lib$lib.a" -print -quit)" "$staged/lib/"
+done
+printf '%s\n' "$stamp" >"$staged/PINS"
+rm -rf "$prefix"
+mv "$staged" "$prefix"
+# SwiftPM does not notice that a library it links has changed: dropping the objects of the one
+# target that links these makes every product that contains it link again, and dropping the build
+# descriptions makes SwiftPM plan that target's compilation anew rather than look for its files.
+rm -rf "$repo"/.build/*/Inference.build "$repo"/.build/*/*/Inference.build \
+  "$repo"/.build/*/description.json "$repo"/.build/*/*/description.json
+echo "XNNPACK built in $((SECONDS - started)) s"
