@@ -33,7 +33,7 @@ deps:
 	@scripts/install-deps.sh
 
 models:
-	@scripts/fetch-models.sh $(MODELS)
+	@python3 scripts/fetch-models.py $(MODELS)
 
 build: deps
 	$(SWIFT) build -c $(CONFIG)
@@ -49,7 +49,8 @@ test: deps models test-swift test-python test-grpc test-c test-install
 # exactly those files.
 PREFIX ?= /usr/local
 INSTALLED_MODELS := $(PREFIX)/share/faceworker/models
-MODEL_FILES := face_detection_short_range.tflite face_detection_full_range_sparse.tflite face_landmark.tflite face_landmark_with_attention.tflite
+# Every file models.json lists, and the manifest itself, which the worker reads beside them.
+MODEL_FILES := $(shell python3 -c 'import json; print(*(f["name"] for f in json.load(open("models.json"))["files"]))') manifest.json
 UNITS := user/faceworker.socket user/faceworker.service system/faceworker.socket system/faceworker.service
 C_INSTALLED := include/faceworker.h lib/libfaceworker.a lib/libfaceworker.so lib/libfaceworker.so.3 lib/libfaceworker.so.1.2.0 lib/pkgconfig/faceworker.pc
 

@@ -18,6 +18,11 @@ per performance goal of DESIGN.md:
         environment --client-python), against the same MediaPipe runs as P2, with the
         python_result_us of --result-cost beside it (the client's own cost per 478-point result
         with P2's ML Kit outputs, run with --mlkit).
+* P2t   MediaPipe Tasks' Face Landmarker: 478 points of the bundle's V2 mesh, 52 blendshapes and
+        the facial transformation matrix, video mode, one face, round trip p50 (face-bench
+        --landmarker); peer: cv2 decode + Tasks FaceLandmarker.detect_for_video on the same
+        face_landmarker.task with blendshapes and matrices on. P2tpy: the same through the Python
+        client's FaceLandmarker (output_face_blendshapes, output_facial_transformation_matrixes).
 * P4    8 live-stream sessions at 30 fps with the whole pipeline: round trip p99, share of the
         frames sent that were answered (the rest were dropped in favour of newer ones), errors.
         No peer.
@@ -33,6 +38,8 @@ per performance goal of DESIGN.md:
         most 33 ms and at least 95 % answered, beside the most MediaPipe refined-FaceMesh
         processes that meet the same bar; both found by stepping the count (bench_live.py holds
         the rules, MediaPipe's "answered" among them).
+* P7t   P7's search with the Face Landmarker on both sides: face-bench --landmarker sessions against
+        processes running MediaPipe Tasks' FaceLandmarker with blendshapes and matrices on.
 * P8    detection only on raw 1920x1080 NV12, 1920x1080 RGB and 3840x2160 RGB frames, round trip
         p50 through the socket and through shared memory, against MediaPipe in-process on the same
         pixels; and the transfer share, round trip minus the worker's total (bench_shared.py).
@@ -45,16 +52,17 @@ per performance goal of DESIGN.md:
         goal's, as P1 and P2 are face-bench's; then with Python's, grpcio against the Python client
         (bench_grpc.py, run in the gRPC tests' environment --grpc-python), what a Python user pays.
 
-P1, P2 and P2py are measured on --starts separate worker processes, each started fresh. On each,
-every side is measured --rounds times, the sides alternating (MediaPipe, face-bench, and for P2
-the Python client); each side keeps its round with the lowest median, so a burst of other work on
+P1, P2, P2py, P2t and P2tpy are measured on --starts separate worker processes, each started fresh.
+On each, every side is measured --rounds times, the sides alternating (MediaPipe, face-bench, and for
+P2 and P2t the Python client); each side keeps its round with the lowest median, so a burst of other work on
 a small machine spoils one round, not the ratio. A start's ratio divides our kept p50 by
 MediaPipe's from the same start; the table shows the median over the starts, and their min and
 max. P6 and P4 run on the first of those workers, P7 and P5 on fresh ones of their own.
 
 The latency histogram of the kept rounds of every start, ours against MediaPipe, is written to
 --png. Progress goes to stderr. The very last line printed is one JSON object for scripts:
-p1_ratio and p2_ratio (medians over the starts, with _min and _max), p2_python_ratio,
+p1_ratio, p2_ratio and p2t_ratio (medians over the starts, with _min and _max), p2_python_ratio,
+p2t_python_ratio, p7t_streams, p7t_mediapipe_processes,
 p4_p99_ms, p4_answered (a share, 0 to 1), p4_errors, p5_ratio, p6_us, p7_streams,
 p7_mediapipe_processes, p8_ratio_1080p_nv12, p8_ratio_2160p_rgb, p8_transfer_ms_max (shared memory),
 p9_p99_extra_ms, p9_lost, p1_grpc_ratio, p2_grpc_ratio, p6_grpc_us (compiled clients),
@@ -87,6 +95,8 @@ LIVE_SESSIONS = 8
 BUSY_POLL_US = 50
 P4_ANSWERED_GOAL = 0.99
 P7_STREAMS_GOAL = 16
+P2T_RATIO_GOAL = 0.5
+LANDMARKER = ("--landmarker",)
 PYTHON_RESULT_GOAL_US = 300
 GRPC_RATIO_GOAL = 1.2
 GRPC_PINGS = 5000
@@ -123,6 +133,9 @@ class Start:
     p2_ours: Run
     p2_peer: Run
     p2_python: Run
+    p2t_ours: Run
+    p2t_peer: Run
+    p2t_python: Run
 
 
 def best_of_rounds(rounds, sides):
@@ -160,7 +173,7 @@ def ping_side(client, pings):
 
 
 def measure_start(args, peer, frames, bench, scratch):
-    """P1 and P2 (and P2 through the Python client) on one worker."""
+    """P1, P2 and P2t (and P2 and P2t through the Python client) on one worker."""
     def mediapipe(mode):
         def side():
             samples_ns, faces = peer.time(frames, mode, args.warmup, args.iterations)
@@ -168,17 +181,21 @@ def measure_start(args, peer, frames, bench, scratch):
             return Run(float(np.median(samples_ms)), samples_ms, faces)
         return side
 
-    def python_client():
-        command = [str(args.client_python), str(Path(__file__).with_name("bench_python_client.py")),
-                   "--socket", str(bench.worker.socket), "--frames", str(args.frames),
-                   "--warmup", str(args.warmup), "--iterations", str(args.iterations)]
-        result = run_json(command, CLIENT_TIMEOUT_S)
-        return Run(result["median_ms"], None, result)
+    def python_client(*workload):
+        def side():
+            command = [str(args.client_python), str(Path(__file__).with_name("bench_python_client.py")),
+                       "--socket", str(bench.worker.socket), "--frames", str(args.frames),
+                       "--warmup", str(args.warmup), "--iterations", str(args.iterations), *workload]
+            result = run_json(command, CLIENT_TIMEOUT_S)
+            return Run(result["median_ms"], None, result)
+        return side
 
     p1_peer, p1_ours = best_of_rounds(args.rounds, [mediapipe("detect"), video_side(bench, [], args, scratch)])
     p2_peer, p2_ours, p2_python = best_of_rounds(
-        args.rounds, [mediapipe("landmarks"), video_side(bench, ["--landmarks"], args, scratch), python_client])
-    return Start(p1_ours, p1_peer, p2_ours, p2_peer, p2_python)
+        args.rounds, [mediapipe("landmarks"), video_side(bench, ["--landmarks"], args, scratch), python_client()])
+    p2t_peer, p2t_ours, p2t_python = best_of_rounds(
+        args.rounds, [mediapipe("tasks"), video_side(bench, list(LANDMARKER), args, scratch), python_client("--landmarker")])
+    return Start(p1_ours, p1_peer, p2_ours, p2_peer, p2_python, p2t_ours, p2t_peer, p2t_python)
 
 
 def measure_memory(args, scratch):
@@ -200,18 +217,19 @@ def measure_memory(args, scratch):
     return worker_kib, sum(s["max_rss_kib"] for s in clients), sum(p["max_rss_kib"] for p in peers)
 
 
-def measure_streams(args, scratch, progress):
-    """P7: (our Search, MediaPipe's Search)."""
+def measure_streams(args, scratch, progress, label="P7", pipeline=("--landmarks",), peer_mode="landmarks"):
+    """P7 (or, with the Face Landmarker's pipeline and peer, P7t): (our Search, MediaPipe's Search)."""
     frames_per_stream = FPS * args.live_seconds
-    with Worker(args.worker, args.models, scratch) as worker, PeerStreams(args.frames, scratch) as peers:
+    with (Worker(args.worker, args.models, scratch) as worker,
+          PeerStreams(args.frames, scratch, peer_mode, args.models) as peers):
         bench = FaceBench(args.face_bench, args.frames, worker)
         # The worker's first frames would otherwise fall into the first step.
-        bench.run(bench.frames("-m", "video", "-n", str(max(args.warmup, 1)), "--landmarks"))
+        bench.run(bench.frames("-m", "video", "-n", str(max(args.warmup, 1)), *pipeline))
         ours, theirs = take_turns([
-            (search(OUR_COUNTS_UP, OUR_COUNTS_DOWN), lambda n: our_streams(bench, n, frames_per_stream),
+            (search(OUR_COUNTS_UP, OUR_COUNTS_DOWN), lambda n: our_streams(bench, n, frames_per_stream, pipeline),
              "sessions"),
             (search(PEER_COUNTS_UP, ()), lambda n: peers(n, frames_per_stream), "MediaPipe processes"),
-        ], lambda text: progress(f"P7, {text}"))
+        ], lambda text: progress(f"{label}, {text}"))
     return ours, theirs
 
 
@@ -404,7 +422,7 @@ def main():
     parser.add_argument("--result-cost", type=Path,
                         default=REPOSITORY / "clients/python/benchmarks/result_cost.py",
                         help="the Python client's result-cost script")
-    parser.add_argument("--models", type=Path, required=True, help="folder of the .tflite models")
+    parser.add_argument("--models", type=Path, required=True, help="folder of the models (make models fills it)")
     parser.add_argument("--frames", type=Path, required=True, help="folder of frame_*.jpg files")
     parser.add_argument("--png", type=Path, required=True, help="where to write the latency histogram")
     parser.add_argument("--warmup", type=count(0), default=30, help="untimed frames first (default 30)")
@@ -428,7 +446,7 @@ def main():
     progress = Progress()
     frames = read_frames(args.frames)
     progress("loading MediaPipe")
-    peer = Peer()
+    peer = Peer(args.models)
     starts = []
     with tempfile.TemporaryDirectory(prefix="faceworker-bench-") as tmp:
         scratch = Path(tmp)
@@ -446,13 +464,17 @@ def main():
                 starts.append(start)
                 progress(f"worker start {index + 1} of {args.starts}: P1 {start.p1_ours.median_ms:.3f} ms against "
                          f"{start.p1_peer.median_ms:.3f}, P2 {start.p2_ours.median_ms:.3f} ms (Python client "
-                         f"{start.p2_python.median_ms:.3f}) against {start.p2_peer.median_ms:.3f}")
+                         f"{start.p2_python.median_ms:.3f}) against {start.p2_peer.median_ms:.3f}, P2t "
+                         f"{start.p2t_ours.median_ms:.3f} ms (Python client {start.p2t_python.median_ms:.3f}) "
+                         f"against {start.p2t_peer.median_ms:.3f}")
                 if index == 0:
                     live = bench.run(bench.frames("-c", str(LIVE_SESSIONS), "-m", "live", "-r", str(FPS),
                                                   "-n", str(FPS * 10), "--landmarks"))
                     progress("measured P4 (live streams)")
         streams, peer_streams = measure_streams(args, scratch, progress)
         progress("measured P7 (most live streams)")
+        landmarker_streams, peer_landmarker_streams = measure_streams(args, scratch, progress, "P7t", LANDMARKER, "tasks")
+        progress("measured P7t (most Face Landmarker live streams)")
         worker_kib, clients_kib, peer_kib = measure_memory(args, scratch)
         progress("measured P5 (memory)")
         with Worker(args.worker, args.models, scratch) as worker:
@@ -481,6 +503,10 @@ def main():
     p2_ratio = Spread([s.p2_ours.median_ms / s.p2_peer.median_ms for s in starts])
     p2_python = Spread([s.p2_python.median_ms for s in starts])
     p2_python_ratio = Spread([s.p2_python.median_ms / s.p2_peer.median_ms for s in starts])
+    p2t_ours, p2t_peer = Spread([s.p2t_ours.median_ms for s in starts]), Spread([s.p2t_peer.median_ms for s in starts])
+    p2t_ratio = Spread([s.p2t_ours.median_ms / s.p2t_peer.median_ms for s in starts])
+    p2t_python = Spread([s.p2t_python.median_ms for s in starts])
+    p2t_python_ratio = Spread([s.p2t_python.median_ms / s.p2t_peer.median_ms for s in starts])
     # The start whose P2 ratio is the median one (the upper middle of an even count).
     typical = starts[int(np.argsort(p2_ratio.values)[len(starts) // 2])]
 
@@ -493,10 +519,16 @@ def main():
     echo_us, echo_asleep_us = p50_us(echo), p50_us(echo_asleep)
     p7_ratio = streams.count / peer_streams.count if peer_streams.count else None
     p7_met = streams.count >= P7_STREAMS_GOAL and streams.count >= 2 * peer_streams.count
+    p7t_ratio = (landmarker_streams.count / peer_landmarker_streams.count
+                 if peer_landmarker_streams.count else None)
 
     summary = {
         "p1_ratio": round(p1_ratio.median, 3), "p2_ratio": round(p2_ratio.median, 3),
         "p2_python_ratio": round(p2_python_ratio.median, 3),
+        **p2t_ratio.keys("p2t_ratio"), **p2t_python_ratio.keys("p2t_python_ratio"),
+        **p2t_ours.keys("p2t_ms"), **p2t_peer.keys("p2t_mediapipe_ms"), **p2t_python.keys("p2t_python_ms"),
+        "p7t_streams": landmarker_streams.count, "p7t_mediapipe_processes": peer_landmarker_streams.count,
+        "p7t_ratio": None if p7t_ratio is None else round(p7t_ratio, 3),
         "p4_p99_ms": round(p4_p99, 3), "p4_answered": round(p4_answered, 4), "p4_errors": live["errors"],
         "p5_ratio": round(p5_ours_kib / peer_kib, 3), "p6_us": round(p6_us, 2),
         "p7_streams": streams.count, "p7_mediapipe_processes": peer_streams.count,
@@ -524,6 +556,8 @@ def main():
     n = args.iterations
     ours_reached, ours_at, ours_missed = search_cells(streams, "sessions")
     peer_reached, peer_at, peer_missed = search_cells(peer_streams, "processes")
+    lm_reached, lm_at, lm_missed = search_cells(landmarker_streams, "sessions")
+    lm_peer_reached, lm_peer_at, lm_peer_missed = search_cells(peer_landmarker_streams, "processes")
     print(f"FaceWorker (release, {os.cpu_count()} cores) through face-bench against MediaPipe 0.10.14 "
           f"in-process, on the {len(frames)} frames of {args.frames} (640x360 JPEG, cycled); P1, P2: "
           f"medians over {args.starts} worker starts")
@@ -532,6 +566,10 @@ def main():
         *spread_rows("P2", "478 landmarks + tracking + ML Kit, round trip p50", p2_ours, p2_peer, p2_ratio, 0.5),
         *spread_rows("P2py", "P2 through the Python client (FaceLandmarker)", p2_python, p2_peer, p2_python_ratio,
                      None),
+        *spread_rows("P2t", "Face Landmarker + blendshapes + matrix, round trip p50 (peer: Tasks)", p2t_ours,
+                     p2t_peer, p2t_ratio, P2T_RATIO_GOAL),
+        *spread_rows("P2tpy", "P2t through the Python client (FaceLandmarker)", p2t_python, p2t_peer,
+                     p2t_python_ratio, None),
         ("P4", f"{LIVE_SESSIONS} live streams x {FPS} fps, whole pipeline: p99", f"{p4_p99:.2f} ms", "-",
          "-", "<= 33 ms", verdict(p4_p99 <= 33)),
         ("", f"  answered ({live['answered']} of {live['sent']}; {live['dropped']} dropped)",
@@ -549,6 +587,11 @@ def main():
          f">= {P7_STREAMS_GOAL} and >= 2x", verdict(p7_met)),
         ("", "  at that count", ours_at, peer_at, "", "", ""),
         ("", "  the count above it, which missed the bar", ours_missed, peer_missed, "", "", ""),
+        ("P7t", "P7 with the Face Landmarker (peer: Tasks processes)", lm_reached, lm_peer_reached,
+         "-" if p7t_ratio is None else f"{p7t_ratio:.3f}", ">= 2x",
+         verdict(p7t_ratio is not None and p7t_ratio >= 2)),
+        ("", "  at that count", lm_at, lm_peer_at, "", "", ""),
+        ("", "  the count above it, which missed the bar", lm_missed, lm_peer_missed, "", "", ""),
         *p8_table_rows(raw_rows, verdict),
         *p9_table_rows(subscribed, verdict),
         *grpc_rows(through_grpc),
@@ -556,6 +599,7 @@ def main():
     print()
     print(stage_line("P1 ours (the start with the median P2 ratio)", typical.p1_ours.detail))
     print(stage_line("P2 ours (the same start)", typical.p2_ours.detail))
+    print(stage_line("P2t ours (the same start)", typical.p2t_ours.detail))
     python = typical.p2_python.detail
     cost = (f"; the client's own cost per 478-point result {result_us:.1f} us ({args.result_cost.name}; goal "
             f"<= {PYTHON_RESULT_GOAL_US} us: {verdict(result_us <= PYTHON_RESULT_GOAL_US)})")
@@ -566,6 +610,9 @@ def main():
           f"timed frames; ours answered {typical.p1_ours.detail['faces']} and {typical.p2_ours.detail['faces']} "
           f"faces in {typical.p1_ours.detail['answered']} and {typical.p2_ours.detail['answered']} frames, "
           f"the Python client found {python['faces']} in {python['frames']}")
+    print(f"P2t: MediaPipe Tasks found a face in {typical.p2t_peer.detail}/{n} timed frames; ours answered "
+          f"{typical.p2t_ours.detail['faces']} faces in {typical.p2t_ours.detail['answered']} frames, the Python "
+          f"client found {typical.p2t_python.detail['faces']} in {typical.p2t_python.detail['frames']}")
     print(f"P4: {live['answered']} answered, {live['dropped']} dropped, {live['errors']} errors; round trip "
           f"p50 {live['latency_ms']['p50']:.2f}, p90 {live['latency_ms']['p90']:.2f}, max "
           f"{live['latency_ms']['max']:.2f} ms" + (f"; first error: {live['first_error']}" if live["errors"] else ""))

@@ -8,7 +8,11 @@ stepping it, each step a stream of a few seconds per session or process, all at 
   one worker, N = 8, 12, 16, ... A frame is answered when its result came; the worker skips a
   frame only when a newer one of the same session replaced it while it waited.
 * MediaPipe's: N processes of mediapipe_live_peer.py, each its own 30 fps stream through
-  FaceMesh(refine_landmarks=True) on the same frames, N = 1, 2, 3, ... A frame is answered when
+  FaceMesh(refine_landmarks=True) on the same frames, N = 1, 2, 3, ...
+
+P7t is the same search with the Face Landmarker on both sides: face-bench --landmarker (the bundle's
+V2 mesh, blendshapes and matrix) against processes running MediaPipe Tasks' FaceLandmarker with
+blendshapes and matrices on. A frame is answered when
   its processing ended within its slot, before the next frame arrived (that file has the rules).
 
 Each side's sessions or processes are pooled into one p99 and one share, as face-bench pools
@@ -118,10 +122,11 @@ def take_turns(sides, progress):
     return results
 
 
-def our_streams(bench, count, frames_per_stream):
-    """`count` live-stream sessions with the whole pipeline, through face-bench."""
+def our_streams(bench, count, frames_per_stream, pipeline=("--landmarks",)):
+    """`count` live-stream sessions through face-bench, each asking for `pipeline` (face-bench's
+    options: P7's whole legacy pipeline by default, P7t's --landmarker)."""
     summary = bench.run(bench.frames("-c", str(count), "-m", "live", "-r", str(FPS),
-                                     "-n", str(frames_per_stream), "--landmarks"))
+                                     "-n", str(frames_per_stream), *pipeline))
     answered = summary["answered"] / summary["sent"] if summary["sent"] else 0.0
     return Step(count, summary["latency_ms"]["p99"], answered, summary["errors"])
 
@@ -131,9 +136,10 @@ class PeerStreams:
     started as the steps first need them and kept for the later steps; a step of N streams runs
     the first N, and the others wait, asleep, for their next line."""
 
-    def __init__(self, frames_dir, scratch):
+    def __init__(self, frames_dir, scratch, mode="landmarks", models=None):
         program = Path(__file__).with_name("mediapipe_live_peer.py")
-        self._command = [sys.executable, str(program), "--frames", str(frames_dir), "--fps", str(FPS)]
+        self._command = [sys.executable, str(program), "--frames", str(frames_dir), "--fps", str(FPS),
+                         "--mode", mode, *(["--models", str(models)] if models else [])]
         self._scratch = scratch
         self._processes = []
 

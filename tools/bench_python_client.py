@@ -7,7 +7,9 @@ tools' environment (which holds MediaPipe, not the client):
 
 The task asks for what face-bench --landmarks asks for, P2's workload: video mode, tracking, ML
 Kit's landmarks, contours and classification, the 478-point mesh, one face, every other option
-at the worker's default. The frame_*.jpg files of DIR are sent in name order, cycled, their JPEG
+at the worker's default. With --landmarker it asks for P2t's, what face-bench --landmarker asks for
+and a MediaPipe Tasks program would: video mode, one face, the Face Landmarker's 478 points with
+blendshapes and the facial transformation matrix. The frame_*.jpg files of DIR are sent in name order, cycled, their JPEG
 bytes handed to detect_for_video as they are. A frame's time runs from the call to the
 FaceLandmarkerResult it returns; neither it nor MediaPipe's time reads the points afterwards (the
 client may build them on access, as MediaPipe's protobuf results build their Python objects).
@@ -33,6 +35,8 @@ def main():
     parser.add_argument("--frames", type=Path, required=True, help="folder of frame_*.jpg files")
     parser.add_argument("--warmup", type=count(0), default=30, help="untimed frames first (default 30)")
     parser.add_argument("--iterations", type=count(1), default=300, help="timed frames (default 300)")
+    parser.add_argument("--landmarker", action="store_true",
+                        help="P2t's workload: blendshapes and matrices, no ML Kit outputs")
     args = parser.parse_args()
     try:
         from faceworker import BaseOptions, vision
@@ -43,14 +47,16 @@ def main():
     if not frames:
         sys.exit(f"error: no frame_*.jpg in {args.frames}")
 
+    if args.landmarker:
+        workload = dict(output_face_blendshapes=True, output_facial_transformation_matrixes=True)
+    else:
+        workload = dict(landmark_mode=vision.LandmarkMode.ALL, contour_mode=vision.ContourMode.ALL,
+                        classification_mode=vision.ClassificationMode.ALL, tracking_enabled=True)
     options = vision.FaceLandmarkerOptions(
         base_options=BaseOptions(socket_path=args.socket),
         running_mode=vision.RunningMode.VIDEO,
         num_faces=1,
-        landmark_mode=vision.LandmarkMode.ALL,
-        contour_mode=vision.ContourMode.ALL,
-        classification_mode=vision.ClassificationMode.ALL,
-        tracking_enabled=True,
+        **workload,
     )
     clock = time.perf_counter_ns
     samples_ns, overheads_ns, faces = [], [], 0

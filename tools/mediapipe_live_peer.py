@@ -1,9 +1,11 @@
-"""One MediaPipe process of `make bench`'s P7: a 30 fps live stream through FaceMesh(refine_landmarks=True).
+"""One MediaPipe process of `make bench`'s P7 and P7t: a 30 fps live stream through FaceMesh(refine_landmarks=True),
+or through MediaPipe Tasks' FaceLandmarker.
 
-    .venv-tools/bin/python tools/mediapipe_live_peer.py --frames DIR [--fps 30]
+    .venv-tools/bin/python tools/mediapipe_live_peer.py --frames DIR [--fps 30] [--mode tasks --models DIR]
 
-It builds the solution (as P2's peer does: cv2 decode, then FaceMesh(static_image_mode=False,
-max_num_faces=1, refine_landmarks=True).process), warms it up, and prints `ready`. Each line it
+It builds the solution (as P2's and P2t's peers do: cv2 decode, then FaceMesh(static_image_mode=False,
+max_num_faces=1, refine_landmarks=True).process, or with --mode tasks the Tasks FaceLandmarker with
+blendshapes and matrices on, mediapipe_peer.py's TasksLandmarker), warms it up, and prints `ready`. Each line it
 then reads, a number of frames N, runs one live stream of N frames and prints one JSON line:
 {"frames": N, "processed": ..., "answered": ..., "latencies_ms": [...]}. End of input ends it.
 
@@ -53,11 +55,14 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--frames", type=Path, required=True, help="folder of frame_*.jpg files")
     parser.add_argument("--fps", type=count(1), default=30, help="frames per second of the stream (default 30)")
+    parser.add_argument("--mode", choices=("landmarks", "tasks"), default="landmarks",
+                        help="FaceMesh(refine_landmarks=True), or the Tasks FaceLandmarker (default landmarks)")
+    parser.add_argument("--models", type=Path, help="folder of face_landmarker.task (--mode tasks)")
     args = parser.parse_args()
     frames = read_frames(args.frames)
-    peer = Peer()
+    peer = Peer(args.models)
     with native_log_held_back():
-        solution, _ = make_solution(peer.solutions, "landmarks")
+        solution, _ = make_solution(peer.solutions, args.mode, args.models)
 
         def process(jpeg):
             return solution.process(peer.decode(jpeg))

@@ -7,10 +7,13 @@ processes whose memory `make bench` adds up (P5):
 
 which prints one JSON line: {"mode": ..., "iterations": ..., "median_ms": ..., "max_rss_kib": ...}.
 
-Both modes are timed from JPEG bytes to result:
+Every mode is timed from JPEG bytes to result:
 
 * detect:    decode + FaceDetection(model_selection=0, min_detection_confidence=0.5).process
 * landmarks: decode + FaceMesh(static_image_mode=False, max_num_faces=1, refine_landmarks=True).process
+* tasks:     decode + MediaPipe Tasks' FaceLandmarker in VIDEO mode on face_landmarker.task (from
+             --models), one face, blendshapes and facial transformation matrixes on:
+             detect_for_video on an mp.Image of the decoded pixels, frame k at k * 1000 / 30 ms
 
 MediaPipe decodes with OpenCV (cv2.imdecode, then cvtColor BGR to RGB): on 640x360 frames it takes
 about half of Pillow's time, and the peer should get its fastest path.
@@ -31,7 +34,9 @@ from bench_args import count
 from bench_process import fail
 from mediapipe_solutions import load_solutions
 
-MODES = ("detect", "landmarks")
+MODES = ("detect", "landmarks", "tasks")
+TASKS_BUNDLE = "face_landmarker.task"
+FRAME_MS = 1000 / 30
 
 
 def read_frames(folder):
@@ -54,14 +59,43 @@ def load_decoder():
     return decode
 
 
-def make_solution(solutions, mode):
-    """A fresh MediaPipe solution for `mode`, and a test of whether its result holds a face."""
+def make_solution(solutions, mode, models=None):
+    """A fresh MediaPipe solution for `mode`, and a test of whether its result holds a face. The
+    solution has `process(rgb)` and `close()`; `models` is the folder of face_landmarker.task,
+    which only the tasks mode reads."""
     if mode == "detect":
         return (solutions.face_detection.FaceDetection(model_selection=0, min_detection_confidence=0.5),
                 lambda result: bool(result.detections))
+    if mode == "tasks":
+        return TasksLandmarker(Path(models) / TASKS_BUNDLE), lambda result: bool(result.face_landmarks)
     return (solutions.face_mesh.FaceMesh(static_image_mode=False, max_num_faces=1, refine_landmarks=True,
                                          min_detection_confidence=0.5, min_tracking_confidence=0.5),
             lambda result: bool(result.multi_face_landmarks))
+
+
+class TasksLandmarker:
+    """MediaPipe Tasks' FaceLandmarker in VIDEO mode behind the legacy solutions' `process`: each
+    call is the next frame of a 30 fps video, so timestamps rise as the task requires."""
+
+    def __init__(self, bundle):
+        if not bundle.is_file():
+            fail(f"{bundle} is missing; `make models` fetches it")
+        import mediapipe as mp
+        from mediapipe.tasks.python import BaseOptions, vision
+        self._image = lambda rgb: mp.Image(image_format=mp.ImageFormat.SRGB, data=rgb)
+        options = vision.FaceLandmarkerOptions(
+            base_options=BaseOptions(model_asset_path=str(bundle)), running_mode=vision.RunningMode.VIDEO,
+            num_faces=1, output_face_blendshapes=True, output_facial_transformation_matrixes=True)
+        self._landmarker = vision.FaceLandmarker.create_from_options(options)
+        self._frame = 0
+
+    def process(self, rgb):
+        result = self._landmarker.detect_for_video(self._image(rgb), round(self._frame * FRAME_MS))
+        self._frame += 1
+        return result
+
+    def close(self):
+        self._landmarker.close()
 
 
 @contextlib.contextmanager
@@ -88,9 +122,10 @@ def native_log_held_back():
 class Peer:
     """MediaPipe's solutions and OpenCV's decoder, loaded once."""
 
-    def __init__(self):
+    def __init__(self, models=None):
         self.decode = load_decoder()
         self.solutions = load_solutions()
+        self.models = models
 
     def time(self, frames, mode, warmup, iterations):
         """Per-frame times in ns of `iterations` frames after `warmup` untimed ones, and how many
@@ -99,7 +134,7 @@ class Peer:
         fresh solution object is made per call."""
         n = len(frames)
         with native_log_held_back():
-            solution, found_face = make_solution(self.solutions, mode)
+            solution, found_face = make_solution(self.solutions, mode, self.models)
             process, decode = solution.process, self.decode
             for k in range(warmup):
                 process(decode(frames[k % n]))
@@ -129,11 +164,12 @@ def main():
     parser = argparse.ArgumentParser(description="One MediaPipe peer process: time a mode, report peak memory.")
     parser.add_argument("--frames", type=Path, required=True, help="folder of frame_*.jpg files")
     parser.add_argument("--mode", choices=MODES, default="landmarks")
+    parser.add_argument("--models", type=Path, help="folder of face_landmarker.task (the tasks mode)")
     parser.add_argument("--warmup", type=count(0), default=10, help="untimed frames first (default 10)")
     parser.add_argument("--iterations", type=count(1), default=150, help="timed frames (default 150)")
     args = parser.parse_args()
     frames = read_frames(args.frames)
-    samples, _ = Peer().time(frames, args.mode, args.warmup, args.iterations)
+    samples, _ = Peer(args.models).time(frames, args.mode, args.warmup, args.iterations)
     print(json.dumps({"mode": args.mode, "iterations": args.iterations,
                       "median_ms": round(float(np.median(samples)) / 1e6, 4),
                       "max_rss_kib": peak_rss_kib()}))

@@ -1,7 +1,8 @@
 import ModelFile
 
 /// How a model runs: XNNPACK segments, with the operators XNNPACK cannot run
-/// (custom operators, concatenation) done on the host between them.
+/// (custom operators, and the builtins `HostOperation` lists) done on the host
+/// between them.
 ///
 /// Operators are placed by data dependency, not by their order in the file:
 /// an XNNPACK operator joins the first segment after everything it reads is

@@ -5,12 +5,24 @@ import XCTest
 /// (`FaceSession(threads:)`); what it finds must not depend on it.
 final class SplitModelRunTests: XCTestCase {
     func testModelRunsSplitOverTwoThreadsFindTheSameFaces() throws {
-        let options = TestData.options(.video) {
+        try compareSerialAndSplit(TestData.options(.video) {
             $0.landmarks = true
             $0.contours = true
             $0.faceMesh = true
             $0.trackingEnabled = true
-        }
+        })
+    }
+
+    func testTheFaceLandmarkerSplitOverTwoThreadsFindsTheSameFaces() throws {
+        try compareSerialAndSplit(TestData.options(.video) {
+            $0.meshModel = .faceLandmarker
+            $0.faceMesh = true
+            $0.faceBlendshapes = true
+            $0.trackingEnabled = true
+        })
+    }
+
+    private func compareSerialAndSplit(_ options: FaceOptions) throws {
         let serial = try FaceSession(models: TestData.models, options: options, threads: 1)
         let split = try FaceSession(models: TestData.models, options: options, threads: 2)
         for index in 0..<8 {
@@ -30,6 +42,10 @@ final class SplitModelRunTests: XCTestCase {
                 XCTAssertEqual(meshA.count, 478)
                 let worst = zip(meshA, meshB).map { max(abs($0.x - $1.x), abs($0.y - $1.y)) }.max() ?? .infinity
                 XCTAssertLessThan(worst, 1e-5, "frame \(index): mesh points moved by \(worst) of the image")
+                if let scoresA = a.blendshapes {
+                    let scoresB = try XCTUnwrap(b.blendshapes)
+                    XCTAssertLessThan(zip(scoresA, scoresB).map { abs($0 - $1) }.max() ?? .infinity, 1e-4, "frame \(index)")
+                }
             }
         }
     }

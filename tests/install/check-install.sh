@@ -21,11 +21,13 @@ installed=$dest$prefix
 make --no-print-directory install DESTDIR="$dest" PREFIX="$prefix" >"$root/install.log" 2>&1 ||
   { cat "$root/install.log" >&2; fail "make install failed"; }
 
+# The model files are the ones the manifest lists, and the manifest beside them.
+models=$(python3 -c 'import json, sys; print(*(f["name"] for f in json.load(open(sys.argv[1]))["files"]))' models.json)
 for file in bin/face-worker include/faceworker.h lib/libfaceworker.a lib/libfaceworker.so lib/pkgconfig/faceworker.pc \
-    share/faceworker/models/face_detection_short_range.tflite share/faceworker/models/face_detection_full_range_sparse.tflite \
-    share/faceworker/models/face_landmark.tflite share/faceworker/models/face_landmark_with_attention.tflite; do
+    share/faceworker/models/manifest.json $(printf 'share/faceworker/models/%s ' $models); do
   [ -e "$installed/$file" ] || fail "make install did not install $prefix/$file"
 done
+cmp -s models.json "$installed/share/faceworker/models/manifest.json" || fail "the installed manifest.json is not models.json"
 [ -x "$installed/bin/face-worker" ] || fail "the installed face-worker is not executable"
 for unit in user/faceworker.socket user/faceworker.service system/faceworker.socket system/faceworker.service; do
   [ -e "$installed/lib/systemd/$unit" ] || fail "make install did not install $prefix/lib/systemd/$unit"

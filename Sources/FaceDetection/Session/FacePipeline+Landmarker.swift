@@ -11,7 +11,9 @@ extension FacePipeline {
     /// With one face the points are smoothed before blendshapes and geometry;
     /// the next frame's region comes from the unsmoothed points. The legacy
     /// path's `minSuppressionThreshold` and `detectorIntervalFrames` do not
-    /// apply: the Tasks graph suppresses at 0.5 and detects whenever a face is missing.
+    /// apply: the Tasks graph suppresses at 0.5 and detects whenever a face is
+    /// missing. ML Kit's `minFaceSize` still filters the detections, as the
+    /// session's option says, though the Tasks graph has no such filter.
     func runLandmarker(_ stages: LandmarkerStages, frame: OrientedFrame, timestampMs: Int64?, tracker: inout FaceTracker,
                        engine: FaceEngine) throws -> FaceResult {
         let image = frame.size
