@@ -10,7 +10,7 @@ CLIENT_VENV := .venv-client
 GRPC_VENV := .venv-grpc
 GRPC_BENCH := tools/grpc-bench/build/grpc-bench
 
-.PHONY: all deps models build run test test-swift test-install install uninstall bench bench-inference bench-pipeline bench-sampling venv proto conformance clean help
+.PHONY: all deps models build run test test-swift test-install install uninstall bench bench-inference bench-pipeline bench-sampling venv proto conformance clean help soak
 
 all: build
 
@@ -26,6 +26,8 @@ help:
 	@echo "make bench-pipeline   per-frame pipeline time on a 640x360 JPEG video: ours vs MediaPipe Python,"
 	@echo "                      then the frame-to-tensor crop times"
 	@echo "make bench-sampling   frame-to-tensor crop time only: 1920x1080 RGB/NV12 into 128/192/256 tensors, one thread"
+	@echo "make soak MINUTES=N   one worker restarted every 3 minutes (once killed) under live, shared-memory,"
+	@echo "                      subscriber and gRPC clients that reconnect: nothing lost; N minutes (30)"
 	@echo "make proto            regenerate the committed protobuf code (slow: builds the plugin)"
 	@echo "make conformance      regenerate the Swift constants taken from proto/faceworker/v1/defaults.json"
 
@@ -122,6 +124,15 @@ bench: deps models venv $(CLIENT_VENV)/.ok $(GRPC_VENV)/.ok
 		--client-python $(CLIENT_VENV)/bin/python --grpc-python $(GRPC_VENV)/bin/python --grpc-bench $(GRPC_BENCH) \
 		--result-cost clients/python/benchmarks/result_cost.py \
 		--models $(MODELS) --frames Tests/FaceDetectionTests/Fixtures/video --png out/bench-latency.png
+
+# Not part of make test: MINUTES of clients against one worker restarted every RESTART_EVERY
+# seconds under socket activation; the table, then one JSON line, go to the terminal.
+MINUTES ?= 30
+RESTART_EVERY ?= 180
+soak: deps models $(GRPC_VENV)/.ok
+	$(SWIFT) build -c release --product face-worker
+	$(GRPC_VENV)/bin/python tools/soak.py --worker .build/release/face-worker --models $(MODELS) \
+		--frames Tests/FaceDetectionTests/Fixtures/video --minutes $(MINUTES) --restart-every $(RESTART_EVERY)
 
 clean:
 	rm -rf .build $(VENV) out

@@ -78,7 +78,8 @@ final class WorkerMetrics: Sendable {
         case .replaced: replaced.increment()
         case .sessionClosed: sessionClosed.increment()
         case .sessionReset: sessionReset.increment()
-        case .unspecified, .UNRECOGNIZED: break
+        // WORKER_RESTARTED is reported by reconnecting clients, never sent by a worker.
+        case .unspecified, .workerRestarted, .UNRECOGNIZED: break
         }
     }
 

@@ -2252,6 +2252,11 @@ public nonisolated struct Faceworker_V1_FrameDropped: Sendable {
 
     /// The session was reset before the frame was processed.
     case sessionReset // = 3
+
+    /// The worker stopped or was restarted before it answered the frame. Never
+    /// sent by a worker: a reconnecting client reports it for each frame it
+    /// sent on the connection that was cut and had no answer for.
+    case workerRestarted // = 4
     case UNRECOGNIZED(Int)
 
     public init() {
@@ -2264,6 +2269,7 @@ public nonisolated struct Faceworker_V1_FrameDropped: Sendable {
       case 1: self = .replaced
       case 2: self = .sessionClosed
       case 3: self = .sessionReset
+      case 4: self = .workerRestarted
       default: self = .UNRECOGNIZED(rawValue)
       }
     }
@@ -2274,6 +2280,7 @@ public nonisolated struct Faceworker_V1_FrameDropped: Sendable {
       case .replaced: return 1
       case .sessionClosed: return 2
       case .sessionReset: return 3
+      case .workerRestarted: return 4
       case .UNRECOGNIZED(let i): return i
       }
     }
@@ -2284,6 +2291,7 @@ public nonisolated struct Faceworker_V1_FrameDropped: Sendable {
       .replaced,
       .sessionClosed,
       .sessionReset,
+      .workerRestarted,
     ]
 
   }
@@ -4768,7 +4776,7 @@ nonisolated extension Faceworker_V1_FrameDropped: SwiftProtobuf.Message, SwiftPr
 }
 
 nonisolated extension Faceworker_V1_FrameDropped.Reason: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0REASON_UNSPECIFIED\0\u{1}REASON_REPLACED\0\u{1}REASON_SESSION_CLOSED\0\u{1}REASON_SESSION_RESET\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0REASON_UNSPECIFIED\0\u{1}REASON_REPLACED\0\u{1}REASON_SESSION_CLOSED\0\u{1}REASON_SESSION_RESET\0\u{1}REASON_WORKER_RESTARTED\0")
 }
 
 nonisolated extension Faceworker_V1_Status: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {

@@ -168,6 +168,50 @@ FW_API void fw_close(fw_client *client);
  * (FW_ERR_IO). A negative value (the default) waits as long as it takes. */
 FW_API void fw_set_timeout(fw_client *client, int timeout_ms);
 
+/* ------------------------------------------------------------------------
+ * Reconnecting
+ *
+ * A worker restart (systemctl restart, an upgrade, a crash and
+ * Restart=on-failure) breaks the connection: calls fail with FW_ERR_CLOSED
+ * or FW_ERR_IO, or with FW_UNAVAILABLE while the old worker drains. As in
+ * hiredis, reconnecting is explicit: the application calls fw_reconnect()
+ * when it sees such an error, and every handle it holds stays valid.
+ * ------------------------------------------------------------------------ */
+
+/* How fw_reconnect() waits for a worker. Fill it with
+ * fw_reconnect_options_init(), then change what you need. */
+typedef struct fw_reconnect_options {
+    int initial_delay_ms; /* the wait after the first failed attempt (50) */
+    int max_delay_ms;     /* the wait doubles up to this (500) */
+    int deadline_ms;      /* give up this long after the call began (30000) */
+} fw_reconnect_options;
+
+FW_API void fw_reconnect_options_init(fw_reconnect_options *options);
+
+/* Closes the client's connection, whatever its state, and connects again to
+ * the same socket path, trying until options->deadline_ms (NULL: the
+ * defaults) has passed. On the new connection it re-opens every open session
+ * with its options and name (fw_session_id() changes; tracking starts anew),
+ * re-registers every shared-memory buffer (fw_buffer_id() changes; the
+ * memory and its contents stay), and subscribes every subscription again
+ * that has not ended, or ended with FW_END_WORKER_STOPPING: its next event
+ * from fw_receive() is FW_SUB_RESTARTED.
+ *
+ * Nothing is lost or answered twice: each frame sent with fw_send() and
+ * never answered is returned by fw_poll() as FW_EVENT_DROPPED with
+ * FW_DROP_WORKER_RESTARTED, after the answers that came before the cut. A
+ * blocking fw_process() cut off has already failed, once; the next works.
+ *
+ * Under socket activation the socket outlives the worker, so an attempt
+ * waits in its queue for the new worker rather than failing. Returns FW_OK,
+ * or, with the connection left broken by that error: FW_UNAVAILABLE when no
+ * worker came back within the deadline; the worker's own error when it
+ * refused a session, buffer or subscription for a reason no retry changes
+ * (FW_FAILED_PRECONDITION, FW_RESOURCE_EXHAUSTED, ...; FW_NOT_FOUND for a
+ * subscribed name that never came back is retried until the deadline); and
+ * FW_ERR_PROTOCOL for a worker that speaks another protocol. */
+FW_API int fw_reconnect(fw_client *client, const fw_reconnect_options *options, fw_error *err);
+
 /* The longest busy-poll window fw_set_busy_poll() accepts: 10 ms. */
 #define FW_BUSY_POLL_MAX_US 10000
 
@@ -395,7 +439,9 @@ typedef enum fw_drop_reason {
     FW_DROP_UNSPECIFIED = 0,
     FW_DROP_REPLACED = 1, /* a newer frame took its place (LIVE_STREAM) */
     FW_DROP_SESSION_CLOSED = 2,
-    FW_DROP_SESSION_RESET = 3
+    FW_DROP_SESSION_RESET = 3,
+    FW_DROP_WORKER_RESTARTED = 4 /* the worker stopped before answering: never
+                                    sent by the worker (see faceworker.proto) */
 } fw_drop_reason;
 
 /* The answer to one fw_send(). */
@@ -465,7 +511,10 @@ typedef enum fw_subscription_event_type {
                                complete again */
     FW_SUB_RESET = 5,       /* the producer reset the session: tracking starts
                                again and timestamps may restart */
-    FW_SUB_ENDED = 6        /* the last event: `end_reason` */
+    FW_SUB_ENDED = 6,       /* the last event: `end_reason` */
+    FW_SUB_RESTARTED = 7    /* fw_reconnect() subscribed again on a restarted
+                               worker: events in between were lost, and the
+                               session's tracking starts anew there */
 } fw_subscription_event_type;
 
 typedef enum fw_end_reason {
@@ -524,7 +573,8 @@ FW_API fw_buffer *fw_register_buffer(fw_client *client, size_t size, fw_error *e
 /* Registers a descriptor the caller made: it must be a memfd sealed against
  * shrinking (F_SEAL_SHRINK), not empty; the worker refuses anything else
  * with FW_INVALID_ARGUMENT and says why. The descriptor stays the caller's
- * (the worker holds its own copy) and the library does not map it:
+ * (the worker holds its own copy, and so does the library until the buffer
+ * is freed, to hand it to a new worker in fw_reconnect()); the library does not map it:
  * fw_buffer_data() is NULL, and the caller writes through a mapping of its
  * own. */
 FW_API fw_buffer *fw_register_fd(fw_client *client, int fd, fw_error *err);

@@ -24,8 +24,8 @@ void fwi_free_buffer(fw_buffer *b)
     free(b);
 }
 
-/* Registers fd with the worker and links b, which holds it, to the client. */
-static int register_descriptor(fw_client *c, fw_buffer *b, int fd, fw_error *err)
+/* Registers fd with the worker as b; links b to the client unless `again`. */
+static int register_as(fw_client *c, fw_buffer *b, int fd, bool again, fw_error *err)
 {
     Faceworker__V1__RegisterBufferRequest req = FACEWORKER__V1__REGISTER_BUFFER_REQUEST__INIT;
     ClientMessage m = FACEWORKER__V1__CLIENT_MESSAGE__INIT;
@@ -43,12 +43,25 @@ static int register_descriptor(fw_client *c, fw_buffer *b, int fd, fw_error *err
         b->id = r->buffer_id;
         if (!b->data)
             b->size = (size_t)size;
-        b->next = c->buffers;
-        c->buffers = b;
+        if (!again) {
+            b->next = c->buffers;
+            c->buffers = b;
+        }
         fwi_clear_error(err);
     }
     faceworker__v1__worker_message__free_unpacked(answer, NULL);
     return rc;
+}
+
+/* Registers fd with the worker and links b, which holds it, to the client. */
+static int register_descriptor(fw_client *c, fw_buffer *b, int fd, fw_error *err)
+{
+    return register_as(c, b, fd, false, err);
+}
+
+int fwi_register_again(fw_client *c, fw_buffer *b, fw_error *err)
+{
+    return register_as(c, b, b->fd, true, err);
 }
 
 /* A memfd of `size` bytes, sealed against shrinking, in b->fd; -1 with
@@ -102,9 +115,16 @@ fw_buffer *fw_register_fd(fw_client *c, int fd, fw_error *err)
         fwi_set_error(err, FW_ERR_NOMEM, 0, "out of memory for a buffer");
         return NULL;
     }
-    b->fd = -1; /* the caller's to close */
-    if (register_descriptor(c, b, fd, err) != FW_OK) {
+    /* Kept so that fw_reconnect() can hand it to a new worker; the caller
+     * still closes its own. */
+    b->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+    if (b->fd < 0) {
+        fwi_set_error(err, FW_ERR_SYSTEM, errno, "cannot duplicate descriptor %d: %s", fd, strerror(errno));
         free(b);
+        return NULL;
+    }
+    if (register_descriptor(c, b, b->fd, err) != FW_OK) {
+        fwi_free_buffer(b);
         return NULL;
     }
     return b;

@@ -4,6 +4,7 @@
  */
 #include "internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -19,6 +20,11 @@ fw_client *fw_connect(const char *socket_path, fw_error *err)
         free(c);
         return NULL;
     }
+    /* Both fit: the socket was just connected through them. */
+    if (socket_path)
+        snprintf(c->path, sizeof c->path, "%s", socket_path);
+    else
+        fw_default_socket_path(c->path, sizeof c->path);
     c->timeout_ms = -1;
     c->next_call_id = 1;
     fwi_clear_error(err);
@@ -29,7 +35,8 @@ void fw_close(fw_client *c)
 {
     if (!c)
         return;
-    close(c->fd);
+    if (c->fd >= 0)
+        close(c->fd);
     fwi_free_calls(c->in_flight);
     fw_session *s = c->sessions;
     while (s) {

@@ -94,6 +94,8 @@ static const char *drop_reason_text(Faceworker__V1__FrameDropped__Reason reason)
         return "session closed";
     case FACEWORKER__V1__FRAME_DROPPED__REASON__REASON_SESSION_RESET:
         return "session reset";
+    case FACEWORKER__V1__FRAME_DROPPED__REASON__REASON_WORKER_RESTARTED:
+        return "worker restarted";
     default:
         return "no reason given";
     }

@@ -18,6 +18,7 @@
  *   subscriptions.c  following named sessions: their events, in order
  *   buffers.c   shared-memory buffers: the memfd, registering, forgetting
  *   handoff.c   passing a buffer's descriptor to the worker (SCM_RIGHTS)
+ *   reconnect.c connecting again after a worker restart, with everything
  */
 #ifndef FW_INTERNAL_H
 #define FW_INTERNAL_H
@@ -70,6 +71,7 @@ struct sub_event {
     struct sub_event *next;
     WorkerMessage *message; /* a session_event; NULL for events this client lost */
     uint64_t lost;          /* with no message: how many */
+    bool restarted;         /* with no message: FW_SUB_RESTARTED instead */
 };
 
 struct fw_subscription {
@@ -86,6 +88,7 @@ struct fw_subscription {
     size_t queued;        /* events waiting, lost-event notes excluded */
     uint64_t lost;        /* events dropped since the last one queued */
     bool ended;           /* its SessionEnded arrived */
+    bool stopped;         /* ...with WORKER_STOPPING: fw_reconnect() follows it again */
     bool abandoned;       /* fw_subscribe gave up: it is unsubscribed and its
                              events are discarded until it ends */
     struct sub_event *head, *tail;
@@ -95,13 +98,14 @@ struct fw_buffer {
     fw_client *client;
     fw_buffer *next;
     uint64_t id;
-    int fd;     /* -1 for a descriptor the caller registered */
+    int fd;     /* the memfd, or this library's duplicate of the caller's */
     void *data; /* NULL when not mapped */
     size_t size;
 };
 
 struct fw_client {
     int fd;
+    char path[sizeof(((struct sockaddr_un *)0)->sun_path)]; /* for fw_reconnect() */
     int timeout_ms;
     int busy_poll_us;
     uint64_t next_call_id;
@@ -193,6 +197,17 @@ int fwi_adopt_subscription(fw_client *c, uint64_t call_id, uint64_t subscription
 
 /* buffers.c */
 void fwi_free_buffer(fw_buffer *b);
+/* Registers b's descriptor again on a new connection; b->id changes. */
+int fwi_register_again(fw_client *c, fw_buffer *b, fw_error *err);
+
+/* subscriptions.c, for fw_reconnect() */
+/* Subscribes sub again by its name on a new connection, and queues
+ * FW_SUB_RESTARTED. */
+int fwi_subscribe_again(fw_client *c, fw_subscription *sub, fw_error *err);
+
+/* session.c, for fw_reconnect() */
+/* Opens s again with its options and name on a new connection. */
+int fwi_open_again(fw_client *c, fw_session *s, fw_error *err);
 
 /* handoff.c */
 /* Hands fd to the worker for the reservation `token`, at `address` ("@" for

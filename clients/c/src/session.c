@@ -64,6 +64,29 @@ static fw_session *open_session(fw_client *c, const fw_session_options *options,
     return s;
 }
 
+int fwi_open_again(fw_client *c, fw_session *s, fw_error *err)
+{
+    Faceworker__V1__SessionOptions po = FACEWORKER__V1__SESSION_OPTIONS__INIT;
+    fwi_options_to_proto(&s->options, &po);
+    Faceworker__V1__OpenSessionRequest req = FACEWORKER__V1__OPEN_SESSION_REQUEST__INIT;
+    req.options = &po;
+    if (s->name[0]) {
+        req.optional_name_case = FACEWORKER__V1__OPEN_SESSION_REQUEST__OPTIONAL_NAME_NAME;
+        req.name = s->name;
+    }
+    ClientMessage m = FACEWORKER__V1__CLIENT_MESSAGE__INIT;
+    m.kind_case = FACEWORKER__V1__CLIENT_MESSAGE__KIND_OPEN_SESSION;
+    m.open_session = &req;
+    WorkerMessage *answer;
+    int rc = fwi_call_worker(c, &m, FACEWORKER__V1__WORKER_MESSAGE__KIND_OPEN_SESSION, &answer, err);
+    if (rc != FW_OK)
+        return rc;
+    s->id = answer->open_session->session_id;
+    faceworker__v1__worker_message__free_unpacked(s->opened, NULL);
+    s->opened = answer;
+    return FW_OK;
+}
+
 fw_session *fw_open_session(fw_client *c, const fw_session_options *options, fw_error *err)
 {
     if (!c) {

@@ -57,7 +57,7 @@ static void append(fw_subscription *sub, struct sub_event *e)
 /* Counts n lost events at the end of the queue, where they were lost. */
 static int note_lost(fw_subscription *sub, uint64_t n, fw_error *err)
 {
-    if (sub->tail && !sub->tail->message) {
+    if (sub->tail && !sub->tail->message && !sub->tail->restarted) {
         sub->tail->lost += n;
         return FW_OK;
     }
@@ -120,6 +120,7 @@ int fwi_route_subscription(fw_client *c, WorkerMessage *m, bool *taken, fw_error
     const Faceworker__V1__SessionEvent *ev = m->session_event;
     bool last = ev->event_case == FACEWORKER__V1__SESSION_EVENT__EVENT_SESSION_ENDED;
     sub->ended = last;
+    sub->stopped = last && ev->session_ended->reason == FACEWORKER__V1__SESSION_ENDED__REASON__REASON_WORKER_STOPPING;
     if (sub->abandoned) {
         faceworker__v1__worker_message__free_unpacked(m, NULL);
         if (last) {
@@ -194,6 +195,39 @@ fw_subscription *fw_subscribe(fw_client *c, const char *name, fw_error *err)
     return sub;
 }
 
+int fwi_subscribe_again(fw_client *c, fw_subscription *sub, fw_error *err)
+{
+    /* Allocated first, like the subscription itself in fw_subscribe(). */
+    struct sub_event *e = calloc(1, sizeof *e);
+    if (!e)
+        return fwi_set_error(err, FW_ERR_NOMEM, 0, "out of memory for a subscription's event");
+    Faceworker__V1__SubscribeRequest req = FACEWORKER__V1__SUBSCRIBE_REQUEST__INIT;
+    req.name = sub->name;
+    ClientMessage m = FACEWORKER__V1__CLIENT_MESSAGE__INIT;
+    m.kind_case = FACEWORKER__V1__CLIENT_MESSAGE__KIND_SUBSCRIBE;
+    m.subscribe = &req;
+    WorkerMessage *answer;
+    int rc = fwi_call_worker(c, &m, FACEWORKER__V1__WORKER_MESSAGE__KIND_SUBSCRIBE, &answer, err);
+    if (rc != FW_OK) {
+        free(e);
+        return rc;
+    }
+    const Faceworker__V1__SubscribeResponse *r = answer->subscribe;
+    sub->call_id = m.call_id;
+    sub->id = r->subscription_id;
+    sub->session_id = r->session_id;
+    if (r->options)
+        fwi_options_from_proto(r->options, &sub->options);
+    sub->queue_limit = r->queue_limit;
+    if (sub->subscribed)
+        faceworker__v1__worker_message__free_unpacked(sub->subscribed, NULL);
+    sub->subscribed = answer;
+    sub->ended = sub->stopped = false;
+    e->restarted = true;
+    append(sub, e);
+    return FW_OK;
+}
+
 uint64_t fw_subscription_id(const fw_subscription *sub)
 {
     return sub->id;
@@ -235,7 +269,7 @@ static void pop_event(fw_subscription *sub, fw_subscription_event *out)
         sub->tail = NULL;
     WorkerMessage *m = e->message;
     if (!m) {
-        out->type = FW_SUB_MISSED;
+        out->type = e->restarted ? FW_SUB_RESTARTED : FW_SUB_MISSED;
         out->missed = e->lost;
         free(e);
         return;

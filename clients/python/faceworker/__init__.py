@@ -13,7 +13,7 @@ from . import vision
 from ._connection import MAX_ANSWER_BYTES, default_socket_path
 from .errors import FaceWorkerError, FrameDroppedError, ProtocolError, StatusCode, WorkerNotRunningError
 from .image import Image, ImageFormat, Orientation
-from .options import BaseOptions
+from .options import BaseOptions, ReconnectPolicy
 from .shared_memory import BufferRegion, SharedFrameBuffer
 from .worker import ModelInfo, StageLatency, WorkerStats, get_stats, ping
 
@@ -30,6 +30,7 @@ __all__ = [
     "ModelInfo",
     "Orientation",
     "ProtocolError",
+    "ReconnectPolicy",
     "SharedFrameBuffer",
     "StageLatency",
     "StatusCode",

@@ -140,9 +140,21 @@ class Connection:
     ``on_done``.
     """
 
-    def __init__(self, socket_path: Optional[str]) -> None:
-        """Connects to ``socket_path``, or to :func:`default_socket_path` when it is None."""
+    def __init__(
+        self,
+        socket_path: Optional[str],
+        on_lost: Optional[Callable[["Connection", FaceWorkerError, int], None]] = None,
+    ) -> None:
+        """Connects to ``socket_path``, or to :func:`default_socket_path` when it is None.
+
+        ``on_lost(connection, error, unanswered_frames)`` runs on the reader
+        thread when the connection fails without being closed here, before
+        the calls still waiting (``unanswered_frames`` of them frames) fail
+        with ``error``: a reconnecting task learns of the outage before any
+        caller can make its next call.
+        """
         self.socket_path = socket_path_for(socket_path)
+        self._on_lost = on_lost
         self._socket = _connect(self.socket_path)
         self._call_ids = itertools.count(1)
         self._pending: Dict[int, Tuple[Future, Tuple[str, ...], Optional[EventListener]]] = {}
@@ -206,6 +218,11 @@ class Connection:
                 "callback; use detect_async there, or hand the work to another thread"
             )
         return self.submit(message).result()
+
+    def wait_until_lost(self, timeout: float) -> None:
+        """Waits, at most ``timeout`` seconds, until the connection has failed and its calls with it."""
+        if not self.on_reader_thread():
+            self._reader.join(timeout)
 
     def on_reader_thread(self) -> bool:
         """Whether the caller runs on this connection's reader thread (in a callback)."""
@@ -298,11 +315,15 @@ class Connection:
 
     def _fail_pending(self, failure: _ErrorFactory) -> None:
         with self._lock:
-            if self._failure is None:
+            lost = self._failure is None
+            if lost:
                 self._failure = failure
             pending, self._pending = self._pending, {}
             listeners, self._listeners = self._listeners, {}
             failure = self._failure
+        if lost and self._on_lost is not None:
+            frames = sum(1 for _, expected, _ in pending.values() if expected == _ANSWERS["process_frame"])
+            self._on_lost(self, failure(), frames)
         for future, _, _ in pending.values():
             future.set_exception(failure())
         for listener in listeners.values():

@@ -15,21 +15,31 @@ Each subscriber holds one connection of its own. The worker keeps a bounded
 queue of events for it: a subscriber that falls behind loses events (and is
 told how many), and never slows the producer or other subscribers. An
 exception raised by a callback is raised by ``wait_for_end`` or ``close``.
+
+With ``BaseOptions.reconnect`` (the default) a worker restart does not end the
+subscription: the WORKER_STOPPING end is held back, the subscriber subscribes
+again once the new worker has the session (its producer re-opens it under
+the same name), and ``session_reset_callback`` runs before the first event
+from the new worker, since tracking starts anew there. Only when no worker
+brings the session back before the policy's deadline does the subscription
+end: ``wait_for_end`` and ``close`` raise why.
 """
 
 from __future__ import annotations
 
 import functools
 import threading
+import time
 from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeoutError
 from typing import Any, Callable, Optional
 
-from . import _convert
+from . import _convert, _reconnect
 from ._connection import Connection, EventListener
 from ._proto import faceworker_pb2 as pb
 from .errors import FaceWorkerError, StatusCode
 from .options import FaceSubscriberOptions
-from .results import DropReason, SessionEndReason
+from .results import DropReason, Outage, SessionEndReason
 
 
 def _enum(kind: Any, value: int) -> Any:
@@ -61,17 +71,26 @@ class FaceSubscriber:
         self._deferred: Optional[Exception] = None
         self._closed = False
         self._to_result: Callable[[pb.FrameResult], Any] = _convert.detector_result
-        self._connection = Connection(options.base_options.resolved_socket_path())
+        self._socket_path = options.base_options.resolved_socket_path()
+        self._reconnect = options.base_options.resolved_reconnect()
+        # True from a lost connection until the subscriber is back or gives up.
+        self._reconnecting = False
+        # Set first: the connection may be lost before it is known as this subscriber's.
+        self._connection: Optional[Connection] = None
+        self._connection = Connection(self._socket_path, on_lost=self._on_connection_lost)
         try:
-            answer = self._connection.submit(
-                pb.ClientMessage(subscribe=pb.SubscribeRequest(name=options.session_name)),
-                on_done=self._on_subscribed,
-                listener=EventListener(self._on_event, self._on_lost),
-            ).result()
+            answer = self._subscribe(self._connection).result()
         except BaseException:
             self._connection.close()
             raise
         self._subscription = answer.subscribe
+
+    def _subscribe(self, connection: Connection) -> Future:
+        return connection.submit(
+            pb.ClientMessage(subscribe=pb.SubscribeRequest(name=self._options.session_name)),
+            on_done=self._on_subscribed,
+            listener=EventListener(self._on_event, self._on_lost),
+        )
 
     @classmethod
     def create_from_options(cls, options: FaceSubscriberOptions) -> "FaceSubscriber":
@@ -149,9 +168,11 @@ class FaceSubscriber:
             if self._closed:
                 return
             self._closed = True
+            # A reconnect still under way sees the subscriber closed and closes its own connection.
+            reconnecting = self._reconnecting
         try:
             # From a callback, the worker ends the subscription when the connection closes.
-            if not self._ended.is_set() and not self._connection.on_reader_thread():
+            if not self._ended.is_set() and not reconnecting and not self._connection.on_reader_thread():
                 request = pb.UnsubscribeRequest(subscription_id=self._subscription.subscription_id)
                 self._connection.call(pb.ClientMessage(unsubscribe=request))
         except FaceWorkerError as error:
@@ -163,9 +184,17 @@ class FaceSubscriber:
 
     def _on_subscribed(self, future: Future) -> None:
         # Runs on the reader thread before the first event is read.
-        if future.exception() is None and future.result().subscribe.options.output_face_mesh:
+        if future.exception() is not None:
+            return
+        if future.result().subscribe.options.output_face_mesh:
             names = tuple(future.result().subscribe.blendshape_names)
             self._to_result = functools.partial(_convert.landmarker_result, blendshape_names=names)
+        if self._reconnecting and self._options.session_reset_callback is not None:
+            # Back on a new worker, whose session tracks anew: told before its first event.
+            try:
+                self._options.session_reset_callback()
+            except Exception as error:
+                self._defer(error)
 
     def _on_event(self, event: pb.SessionEvent) -> None:
         kind = event.WhichOneof("event")
@@ -185,6 +214,11 @@ class FaceSubscriber:
                 options.events_missed_callback(event.events_missed.count)
             elif kind == "session_reset" and options.session_reset_callback is not None:
                 options.session_reset_callback()
+            elif kind == "session_ended" and self._restarting(event.session_ended.reason):
+                # The worker is stopping, perhaps to restart: the cut that follows starts the reconnect,
+                # and nothing is left to unsubscribe from meanwhile.
+                with self._lock:
+                    self._reconnecting = True
             elif kind == "session_ended":
                 self._end_reason = _enum(SessionEndReason, event.session_ended.reason)
                 if options.session_ended_callback is not None:
@@ -193,15 +227,78 @@ class FaceSubscriber:
             # The reader thread must go on; wait_for_end or close raises it.
             self._defer(error)
         finally:
-            if kind == "session_ended":
+            if kind == "session_ended" and self._end_reason is not None:
                 self._ended.set()
+
+    def _restarting(self, reason: int) -> bool:
+        return (
+            self._reconnect is not None
+            and reason == SessionEndReason.WORKER_STOPPING
+            and not self._closed
+        )
 
     def _on_lost(self, error: FaceWorkerError) -> None:
         with self._lock:
+            if self._reconnecting:
+                return
             closing = self._closed
         if not closing:
             self._defer(error)
         self._ended.set()
+
+    def _on_connection_lost(self, connection: Connection, error: FaceWorkerError, _: int) -> None:
+        # On the lost connection's reader thread, before the subscription hears of it.
+        with self._lock:
+            if self._reconnect is None or self._closed or self._ended.is_set() or connection is not self._connection:
+                return
+            if error.code != StatusCode.UNAVAILABLE:
+                # Not a worker going away; a WORKER_STOPPING end held back for a restart ends it now.
+                held_back, self._reconnecting = self._reconnecting, False
+                if held_back:
+                    self._deferred = self._deferred or error
+                    self._ended.set()
+                return
+            self._reconnecting = True
+        lost_at = time.monotonic()
+        threading.Thread(target=self._restore, args=(error, lost_at), name="faceworker-reconnect", daemon=True).start()
+
+    def _restore(self, cause: FaceWorkerError, lost_at: float) -> None:
+        policy = self._reconnect
+        assert policy is not None
+        error: Optional[FaceWorkerError] = None
+        try:
+            # NOT_FOUND: the new worker is up, but the producer has not opened its session there yet.
+            connection, answer = _reconnect.attempt_until_deadline(
+                self._resubscribe, policy, lost_at, self._socket_path, also_retry={StatusCode.NOT_FOUND}
+            )
+        except FaceWorkerError as failure:
+            error = failure
+        with self._lock:
+            closed = self._closed
+            old = self._connection
+            if error is None and not closed:
+                self._connection = connection
+                self._subscription = answer.subscribe
+            self._reconnecting = False
+        if error is None:
+            (connection if closed else old).close()
+        elif not closed:
+            self._defer(error)
+            self._ended.set()
+        if not closed:
+            _reconnect.tell(policy, Outage(cause, time.monotonic() - lost_at, 0, error), "FaceSubscriber")
+
+    def _resubscribe(self, seconds_left: float) -> tuple:
+        connection = Connection(self._socket_path, on_lost=self._on_connection_lost)
+        try:
+            try:
+                answer = self._subscribe(connection).result(timeout=seconds_left)
+            except FutureTimeoutError:
+                raise _reconnect.deadline_exceeded(self._socket_path, seconds_left) from None
+        except BaseException:
+            connection.close()
+            raise
+        return connection, answer
 
     def _defer(self, error: Exception) -> None:
         with self._lock:

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import enum
 from dataclasses import KW_ONLY, dataclass, field
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, Union
 
 from ._connection import socket_path_for
 from ._proto import faceworker_pb2 as pb
 from .errors import FaceWorkerError
 from .image import Image, Orientation
-from .results import DropReason, FaceDetectorResult, FaceLandmarkerResult, SessionEndReason
+from .results import DropReason, FaceDetectorResult, FaceLandmarkerResult, Outage, SessionEndReason
 
 # The most faces a session may ask for (num_faces' maximum in
 # proto/faceworker/v1/defaults.json, which the tests check it against);
@@ -79,8 +79,41 @@ class ClassificationMode(enum.IntEnum):
 
 
 @dataclass
+class ReconnectPolicy:
+    """How a task finds its worker again after the connection is lost.
+
+    The worker restarts under a running camera (``systemctl restart``, an
+    upgrade, a crash and ``Restart=on-failure``). A task then connects
+    again, waiting ``initial_delay_seconds`` after a failed attempt and twice
+    as long after each further one, up to ``max_delay_seconds``, and gives
+    up once ``deadline_seconds`` have passed since the loss. Under socket
+    activation the socket outlives the worker and the first attempt waits
+    for the new worker instead.
+
+    Back on a worker, the task re-opens its session with the same options
+    (a named session keeps its name) and re-registers its shared-memory
+    buffers; a subscriber subscribes again. Tracking starts anew: the first
+    result says so (``session_restarted``).
+
+    Attributes:
+        initial_delay_seconds: The wait after the first failed attempt.
+        max_delay_seconds: The longest wait between attempts.
+        deadline_seconds: How long after the loss the task gives up.
+        outage_callback: ``callback(outage)``, once per outage, when the task
+            is back or has given up (an :class:`~faceworker.vision.Outage`),
+            on a thread of the client's. None: the outage is logged instead,
+            as a warning of the ``faceworker`` logger.
+    """
+
+    initial_delay_seconds: float = 0.05
+    max_delay_seconds: float = 0.5
+    deadline_seconds: float = 30.0
+    outage_callback: Optional[Callable[[Outage], None]] = None
+
+
+@dataclass
 class BaseOptions:
-    """Where the worker is.
+    """Where the worker is, and what to do when it goes away.
 
     Attributes:
         model_asset_path: Accepted so that MediaPipe code runs unchanged, and
@@ -90,14 +123,33 @@ class BaseOptions:
             :func:`faceworker.default_socket_path`: ``$FACEWORKER_SOCKET``
             when set and not empty, else ``$XDG_RUNTIME_DIR/faceworker.sock``
             when that is an absolute path, else ``/tmp/faceworker-<euid>.sock``.
+        reconnect: Whether a task survives a worker restart (see
+            :class:`ReconnectPolicy`): True for the default policy, a policy
+            of its own, or False for none, when every call after the loss
+            raises UNAVAILABLE.
+
+    With ``reconnect``, the frames sent before the loss and never answered
+    are reported as dropped (``DropReason.WORKER_RESTARTED``) in
+    LIVE_STREAM mode; a ``detect`` or ``detect_for_video`` waiting raises
+    UNAVAILABLE once, and the next call waits for the task to be back. A
+    ``detect_async`` during the outage is dropped at once, the same way. A
+    worker that refuses the task when it comes back (its limits changed, or
+    it speaks another protocol) ends the outage with the worker's error.
     """
 
     model_asset_path: Optional[str] = None
     socket_path: Optional[str] = None
+    reconnect: Union[bool, ReconnectPolicy] = True
 
     def resolved_socket_path(self) -> str:
         """The socket to connect to."""
         return socket_path_for(self.socket_path)
+
+    def resolved_reconnect(self) -> Optional[ReconnectPolicy]:
+        """The reconnect policy in effect; None when the task does not reconnect."""
+        if isinstance(self.reconnect, ReconnectPolicy):
+            return self.reconnect
+        return ReconnectPolicy() if self.reconnect else None
 
 
 @dataclass

@@ -332,6 +332,9 @@ class FrameFacts:
         warnings: What was wrong with the frame that did not stop it being
             processed, for people (libjpeg's warning for a damaged JPEG
             decoded anyway); empty for a sound frame.
+        session_restarted: True on the task's first result after it
+            reconnected to a restarted worker: tracking started anew, so no
+            face is followed from before and tracking IDs start over.
     """
 
     _: KW_ONLY
@@ -341,6 +344,7 @@ class FrameFacts:
     detector_ran: bool = False
     timings: Optional[StageTimings] = None
     warnings: List[str] = field(default_factory=list)
+    session_restarted: bool = False
 
 
 @dataclass
@@ -389,6 +393,30 @@ class DropReason(enum.IntEnum):
     """The task was closed before the frame was processed."""
     SESSION_RESET = 3
     """The task was reset before the frame was processed."""
+    WORKER_RESTARTED = 4
+    """The worker stopped or restarted before it answered the frame; reported by
+    the client when the task reconnects (see ``BaseOptions.reconnect``)."""
+
+
+@dataclass
+class Outage:
+    """One loss of the worker by a reconnecting task, told once when it is over.
+
+    Attributes:
+        cause: Why the connection was lost (UNAVAILABLE: the worker closed it).
+        seconds: From the loss until the task was back, or gave up.
+        dropped_frames: Frames sent before the loss and never answered, each
+            reported as dropped with ``DropReason.WORKER_RESTARTED`` (or, for
+            ``detect`` and ``detect_for_video``, raised as UNAVAILABLE).
+        error: None when the task is back on a worker; otherwise why it gave
+            up (the deadline passed, or the worker refused the task's
+            options), which every later call of the task raises.
+    """
+
+    cause: Exception
+    seconds: float
+    dropped_frames: int
+    error: Optional[Exception] = None
 
 
 class SessionEndReason(enum.IntEnum):

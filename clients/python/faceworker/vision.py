@@ -32,20 +32,28 @@ Shared memory: after ``register_buffer(buffer)``, frames whose pixels lie in
 that :class:`~faceworker.shared_memory.SharedFrameBuffer` travel as their
 region, not their bytes; the region is the worker's until the frame's answer
 arrives (for ``detect_async``: its callback, its drop, or its error).
+
+Worker restarts: by default a task reconnects when the worker goes away and
+comes back (see :class:`~faceworker.options.ReconnectPolicy`): frames that
+were never answered are dropped with ``DropReason.WORKER_RESTARTED``, a
+blocking call in flight raises UNAVAILABLE once, and the next call runs on
+the new worker.
 """
 
 from __future__ import annotations
 
 import functools
 import threading
+import time
 from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeoutError
 from typing import Any, Callable, Dict, Generic, Optional, TypeVar, Union
 
-from . import _convert, _handoff
+from . import _convert, _handoff, _reconnect
 from ._connection import Connection
 from ._subscriber import FaceSubscriber
 from ._proto import faceworker_pb2 as pb
-from .errors import FaceWorkerError, FrameDroppedError
+from .errors import FaceWorkerError, FrameDroppedError, StatusCode
 from .image import Image, as_image
 from .shared_memory import BufferRegion, SharedFrameBuffer
 from .options import (
@@ -60,6 +68,7 @@ from .options import (
     LandmarkMode,
     MeshModel,
     PerformanceMode,
+    ReconnectPolicy,
     RunningMode,
 )
 from .results import (
@@ -76,6 +85,7 @@ from .results import (
     LandmarkType,
     NormalizedKeypoint,
     NormalizedLandmark,
+    Outage,
     Point,
     SessionEndReason,
     StageTimings,
@@ -108,12 +118,18 @@ __all__ = [
     "MeshModel",
     "NormalizedKeypoint",
     "NormalizedLandmark",
+    "Outage",
     "PerformanceMode",
     "Point",
+    "ReconnectPolicy",
     "RunningMode",
     "SessionEndReason",
     "StageTimings",
 ]
+
+# How long a worker that refused a frame as it stopped may take to hang up (its drain cuts off
+# a connection after 1.5 s).
+_DRAIN_SECONDS = 5.0
 
 ImageInput = Union[Image, bytes, bytearray, memoryview, BufferRegion]
 ResultT = TypeVar("ResultT")
@@ -151,18 +167,30 @@ class _FaceTask(Generic[OptionsT, ResultT]):
         self._closed = False
         self._deferred: Optional[Exception] = None
         self._buffer_ids: Dict[SharedFrameBuffer, int] = {}
-        request = pb.OpenSessionRequest(options=session_options)
+        self._open_request = pb.OpenSessionRequest(options=session_options)
         if options.session_name is not None:
-            request.name = options.session_name
-        self._connection = Connection(options.base_options.resolved_socket_path())
+            self._open_request.name = options.session_name
+        self._socket_path = options.base_options.resolved_socket_path()
+        self._reconnect = options.base_options.resolved_reconnect()
+        # Cleared while the task reconnects; calls wait on it for the new connection.
+        self._back = threading.Event()
+        self._back.set()
+        self._gave_up: Optional[FaceWorkerError] = None
+        self._restarted = False
+        # Set first: the connection may be lost before it is known as the task's.
+        self._connection: Optional[Connection] = None
+        self._connection = Connection(self._socket_path, on_lost=self._on_lost)
         try:
-            answer = self._connection.call(pb.ClientMessage(open_session=request))
+            answer = self._connection.call(pb.ClientMessage(open_session=self._open_request))
         except BaseException:
             self._connection.close()
             raise
-        self._session_id = answer.open_session.session_id
-        self._session_name = answer.open_session.name or None
-        self._to_result = self._result_converter(answer.open_session)
+        self._adopt(answer.open_session)
+
+    def _adopt(self, opened: pb.OpenSessionResponse) -> None:
+        self._session_id = opened.session_id
+        self._session_name = opened.name or None
+        self._to_result = self._result_converter(opened)
 
     @staticmethod
     def _result_converter(opened: pb.OpenSessionResponse) -> Callable[[pb.FrameResult], ResultT]:
@@ -252,13 +280,23 @@ class _FaceTask(Generic[OptionsT, ResultT]):
         self._check(RunningMode.LIVE_STREAM, "live stream")
         self._raise_deferred()
         image = as_image(image)
-        message = self._frame_message(image, timestamp_ms, image_processing_options)
         with self._lock:
             if self._closed:
                 raise ValueError(f"{type(self).__name__} is closed")
             self._live_frames_in_flight += 1
         try:
-            self._connection.submit(message, on_done=functools.partial(self._on_live_answer, image, timestamp_ms))
+            if self._reconnect is not None and not self._back.is_set():
+                # A camera must not stall while the worker restarts: the frame is dropped as if sent.
+                self._drop_restarted(image, timestamp_ms)
+                return
+            connection = self._current()
+            message = self._frame_message(image, timestamp_ms, image_processing_options)
+            connection.submit(message, on_done=functools.partial(self._on_live_answer, image, timestamp_ms))
+        except FaceWorkerError as error:
+            if not self._lost_to_restart(error):
+                self._settle_live_frame()
+                raise
+            self._drop_restarted(image, timestamp_ms)
         except BaseException:
             self._settle_live_frame()
             raise
@@ -278,7 +316,7 @@ class _FaceTask(Generic[OptionsT, ResultT]):
         with self._lock:
             if buffer in self._buffer_ids:
                 return
-        registered = _handoff.register(self._connection, buffer.fileno())
+        registered = _handoff.register(self._current(), buffer.fileno())
         with self._lock:
             self._buffer_ids[buffer] = registered.buffer_id
 
@@ -293,7 +331,7 @@ class _FaceTask(Generic[OptionsT, ResultT]):
             buffer_id = self._buffer_ids.pop(buffer, None)
         if buffer_id is None:
             raise ValueError(f"{buffer!r} is not registered on this {type(self).__name__}")
-        _handoff.unregister(self._connection, buffer_id)
+        _handoff.unregister(self._current(), buffer_id)
 
     def reset(self) -> None:
         """Forgets tracked faces, tracking IDs and the last timestamp; keeps the options.
@@ -302,7 +340,8 @@ class _FaceTask(Generic[OptionsT, ResultT]):
         are dropped (DropReason.SESSION_RESET).
         """
         self._check_open()
-        self._connection.call(pb.ClientMessage(reset_session=pb.ResetSessionRequest(session_id=self._session_id)))
+        connection = self._current()
+        connection.call(pb.ClientMessage(reset_session=pb.ResetSessionRequest(session_id=self._session_id)))
 
     def close(self) -> None:
         """Closes the session and its connection; later calls raise ValueError.
@@ -333,8 +372,10 @@ class _FaceTask(Generic[OptionsT, ResultT]):
             if self._closed:
                 return
             self._closed = True
+            # A reconnect still under way sees the task closed and closes its own connection.
+            back = self._back.is_set()
         try:
-            if not self._connection.on_reader_thread():
+            if back and not self._connection.on_reader_thread():
                 # The worker answers every frame of the session before this answer.
                 self._connection.call(
                     pb.ClientMessage(close_session=pb.CloseSessionRequest(session_id=self._session_id))
@@ -376,12 +417,32 @@ class _FaceTask(Generic[OptionsT, ResultT]):
     def _process(
         self, image: Image, timestamp_ms: int, image_processing_options: Optional[ImageProcessingOptions]
     ) -> ResultT:
-        answer = self._connection.call(self._frame_message(image, timestamp_ms, image_processing_options))
+        connection = self._current()
+        try:
+            answer = connection.call(self._frame_message(image, timestamp_ms, image_processing_options))
+        except FaceWorkerError as error:
+            if self._lost_to_restart(error):
+                # A draining worker refuses the frame, then hangs up: once it has, the next call
+                # waits for the new worker instead of being refused by the old one too.
+                connection.wait_until_lost(_DRAIN_SECONDS)
+            raise
         if answer.WhichOneof("kind") == "frame_dropped":
             raise FrameDroppedError(_drop_reason(answer.frame_dropped.reason), answer.frame_dropped.timestamp_ms)
-        return self._to_result(answer.frame_result)
+        return self._result(answer.frame_result)
+
+    def _result(self, frame: pb.FrameResult) -> ResultT:
+        result = self._to_result(frame)
+        with self._lock:
+            restarted, self._restarted = self._restarted, False
+        if restarted:
+            result.session_restarted = True
+        return result
 
     def _on_live_answer(self, image: Image, timestamp_ms: int, future: Future) -> None:
+        failure = future.exception()
+        if failure is not None and self._lost_to_restart(failure):
+            self._drop_restarted(image, timestamp_ms)
+            return
         try:
             answer = future.result()
             if answer.WhichOneof("kind") == "frame_dropped":
@@ -390,15 +451,115 @@ class _FaceTask(Generic[OptionsT, ResultT]):
             else:
                 # LIVE_STREAM options cannot be created without a result callback.
                 assert self._result_callback is not None
-                self._result_callback(self._to_result(answer.frame_result), image, timestamp_ms)
+                self._result_callback(self._result(answer.frame_result), image, timestamp_ms)
         except Exception as error:
             # This runs on the reader thread, which must go on; the caller's
             # thread raises the error instead.
-            with self._lock:
-                if self._deferred is None:
-                    self._deferred = error
+            self._defer(error)
         finally:
             self._settle_live_frame()
+
+    def _drop_restarted(self, image: Image, timestamp_ms: int) -> None:
+        """Reports a live frame the worker will never answer, and settles it."""
+        try:
+            if self._dropped_callback is not None:
+                self._dropped_callback(DropReason.WORKER_RESTARTED, image, timestamp_ms)
+        except Exception as error:
+            self._defer(error)
+        finally:
+            self._settle_live_frame()
+
+    def _defer(self, error: Exception) -> None:
+        with self._lock:
+            if self._deferred is None:
+                self._deferred = error
+
+    def _lost_to_restart(self, error: BaseException) -> bool:
+        """Whether ``error`` is the worker going away under a task that reconnects.
+
+        UNAVAILABLE is the cut connection, or a frame the draining worker
+        refused; once the task has given up, it is that final error.
+        """
+        return (
+            self._reconnect is not None
+            and isinstance(error, FaceWorkerError)
+            and error.code == StatusCode.UNAVAILABLE
+            and self._gave_up is None
+        )
+
+    def _current(self) -> Connection:
+        """The connection to call on; during an outage, the one the reconnect opens, once it is up.
+
+        Raises:
+            FaceWorkerError: Why the reconnect gave up, when it did.
+        """
+        self._back.wait()
+        with self._lock:
+            if self._gave_up is not None:
+                raise FaceWorkerError(self._gave_up.code, self._gave_up.message)
+            return self._connection
+
+    def _on_lost(self, connection: Connection, error: FaceWorkerError, unanswered_frames: int) -> None:
+        # On the lost connection's reader thread, before its calls fail: from
+        # here on, a new call waits for the reconnect.
+        with self._lock:
+            if (
+                self._reconnect is None
+                or self._closed
+                or connection is not self._connection
+                or error.code != StatusCode.UNAVAILABLE
+            ):
+                return
+            self._back.clear()
+        lost_at = time.monotonic()
+        threading.Thread(
+            target=self._restore, args=(error, unanswered_frames, lost_at), name="faceworker-reconnect", daemon=True
+        ).start()
+
+    def _restore(self, cause: FaceWorkerError, unanswered_frames: int, lost_at: float) -> None:
+        policy = self._reconnect
+        assert policy is not None
+        error: Optional[FaceWorkerError] = None
+        try:
+            connection, opened, buffer_ids = _reconnect.attempt_until_deadline(
+                self._reopen, policy, lost_at, self._socket_path
+            )
+        except FaceWorkerError as failure:
+            error = failure
+        with self._lock:
+            closed = self._closed
+            old = self._connection
+            if error is not None:
+                self._gave_up = error
+            elif not closed:
+                self._connection = connection
+                self._adopt(opened)
+                self._buffer_ids = buffer_ids
+                self._restarted = True
+        self._back.set()
+        if error is None:
+            (connection if closed else old).close()
+        if not closed:
+            outage = Outage(cause, time.monotonic() - lost_at, unanswered_frames, error)
+            _reconnect.tell(policy, outage, type(self).__name__)
+
+    def _reopen(self, seconds_left: float) -> tuple:
+        """A new connection with the session opened again and the buffers registered again."""
+        connection = Connection(self._socket_path, on_lost=self._on_lost)
+        try:
+            opening = connection.submit(pb.ClientMessage(open_session=self._open_request))
+            try:
+                # Under socket activation the connection waits in the listen queue until a worker accepts it.
+                answer = opening.result(timeout=seconds_left)
+            except FutureTimeoutError:
+                raise _reconnect.deadline_exceeded(self._socket_path, seconds_left) from None
+            with self._lock:
+                buffers = list(self._buffer_ids)
+            buffer_ids = {buffer: _handoff.register(connection, buffer.fileno()).buffer_id for buffer in buffers}
+        except BaseException:
+            connection.close()
+            raise
+        return connection, answer.open_session, buffer_ids
 
     def _settle_live_frame(self) -> None:
         with self._lock:

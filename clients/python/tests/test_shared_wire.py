@@ -314,8 +314,10 @@ class Heard:
         self.calls: List[tuple] = []
 
     def options(self, path: str, name: str = "door") -> vision.FaceSubscriberOptions:
+        # A scripted worker never comes back: these are the wire's events as they come, unreconnected
+        # (test_reconnect.py follows a real worker across restarts).
         return vision.FaceSubscriberOptions(
-            base_options=mp.BaseOptions(socket_path=path),
+            base_options=mp.BaseOptions(socket_path=path, reconnect=False),
             session_name=name,
             result_callback=lambda result, timestamp: self.calls.append(("result", result, timestamp)),
             frame_dropped_callback=lambda reason, timestamp: self.calls.append(("dropped", reason, timestamp)),

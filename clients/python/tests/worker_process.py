@@ -13,7 +13,7 @@ import signal
 import subprocess
 import time
 from pathlib import Path
-from typing import Callable, List
+from typing import Any, Callable, List
 
 import pytest
 
@@ -43,16 +43,17 @@ def worker_binary() -> Path:
 
 
 def launch(arguments: List[str], log_path: Path, ready: Callable[[], bool], waiting_for: str,
-           models: Path = MODELS) -> subprocess.Popen:
+           models: Path = MODELS, **popen_options: Any) -> subprocess.Popen:
     """Starts face-worker with ``arguments`` and the models in ``models`` (by default the
     repository's), its output in ``log_path``, and returns once ``ready()`` is true; fails the test
-    when the worker exits first or is not ready within STARTUP_SECONDS."""
+    when the worker exits first or is not ready within STARTUP_SECONDS. ``popen_options`` go to
+    Popen (a socket passed as under socket activation, for one)."""
     missing = [name for name in REQUIRED_MODEL_FILES if not (models / name).is_file()]
     if missing:
         pytest.fail(f"models missing from {models.name}/: {', '.join(missing)}; run `make models`", pytrace=False)
     with open(log_path, "wb") as log:
         process = subprocess.Popen([str(worker_binary()), *arguments, "--models", str(models)],
-                                   stdout=log, stderr=subprocess.STDOUT)
+                                   stdout=log, stderr=subprocess.STDOUT, **popen_options)
     deadline = time.monotonic() + STARTUP_SECONDS
     while not ready():
         if process.poll() is not None:

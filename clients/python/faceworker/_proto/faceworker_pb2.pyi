@@ -218,6 +218,7 @@ class FrameDropped(_message.Message):
     REASON_SESSION_CLOSED: FrameDropped.Reason
     REASON_SESSION_RESET: FrameDropped.Reason
     REASON_UNSPECIFIED: FrameDropped.Reason
+    REASON_WORKER_RESTARTED: FrameDropped.Reason
     SESSION_ID_FIELD_NUMBER: _ClassVar[int]
     TIMESTAMP_MS_FIELD_NUMBER: _ClassVar[int]
     reason: FrameDropped.Reason

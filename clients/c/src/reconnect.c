@@ -1,0 +1,195 @@
+/*
+ * Connecting again after a worker restart: the frames the cut left
+ * unanswered become drop notices, then attempts with a doubling wait until
+ * one re-opens every session, re-registers every buffer and subscribes every
+ * subscription again on a fresh connection, or the deadline passes.
+ */
+#include "internal.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#define DEFAULT_INITIAL_DELAY_MS 50
+#define DEFAULT_MAX_DELAY_MS 500
+#define DEFAULT_DEADLINE_MS 30000
+
+void fw_reconnect_options_init(fw_reconnect_options *o)
+{
+    o->initial_delay_ms = DEFAULT_INITIAL_DELAY_MS;
+    o->max_delay_ms = DEFAULT_MAX_DELAY_MS;
+    o->deadline_ms = DEFAULT_DEADLINE_MS;
+}
+
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void sleep_ms(int ms)
+{
+    struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+        ;
+}
+
+/* The answer the worker would have sent had it dropped the frame itself. */
+static WorkerMessage *restarted_drop(uint64_t session_id, int64_t timestamp_ms)
+{
+    WorkerMessage *m = malloc(sizeof *m);
+    Faceworker__V1__FrameDropped *d = malloc(sizeof *d);
+    if (!m || !d) {
+        free(m);
+        free(d);
+        return NULL;
+    }
+    faceworker__v1__worker_message__init(m);
+    faceworker__v1__frame_dropped__init(d);
+    d->session_id = session_id;
+    d->timestamp_ms = timestamp_ms;
+    d->reason = FACEWORKER__V1__FRAME_DROPPED__REASON__REASON_WORKER_RESTARTED;
+    m->kind_case = FACEWORKER__V1__WORKER_MESSAGE__KIND_FRAME_DROPPED;
+    m->frame_dropped = d;
+    return m;
+}
+
+/* Queues a WORKER_RESTARTED drop for every frame in flight, after the
+ * answers its session already holds; calls given up on are forgotten. */
+static int settle_in_flight(fw_client *c, fw_error *err)
+{
+    /* The list holds the newest call first; the notices go out in sending order. */
+    struct call *oldest_first = NULL;
+    while (c->in_flight) {
+        struct call *call = c->in_flight;
+        c->in_flight = call->next;
+        call->next = oldest_first;
+        oldest_first = call;
+    }
+    c->in_flight = oldest_first;
+    while (c->in_flight) {
+        struct call *call = c->in_flight;
+        fw_session *s = call->session;
+        if (s) {
+            call->answer = restarted_drop(s->id, call->timestamp_ms);
+            if (!call->answer)
+                return fwi_set_error(err, FW_ERR_NOMEM, 0, "out of memory for a frame's drop notice");
+        }
+        c->in_flight = call->next;
+        call->next = NULL;
+        if (!s) {
+            fwi_free_call(call);
+            continue;
+        }
+        if (s->events_tail)
+            s->events_tail->next = call;
+        else
+            s->events_head = call;
+        s->events_tail = call;
+    }
+    /* A subscription given up on dies with the old connection. */
+    for (fw_subscription **link = &c->subscriptions; *link;) {
+        fw_subscription *sub = *link;
+        if (sub->abandoned) {
+            *link = sub->next;
+            fwi_free_subscription(sub);
+        } else {
+            link = &sub->next;
+        }
+    }
+    return FW_OK;
+}
+
+/* Drops the connection and whatever was read from it. */
+static void disconnect(fw_client *c)
+{
+    if (c->fd >= 0)
+        close(c->fd);
+    c->fd = -1;
+    c->roff = c->rlen = 0;
+    fwi_free_calls(c->in_flight);
+    c->in_flight = NULL;
+    fwi_clear_error(&c->broken);
+    fwi_clear_error(&c->farewell);
+}
+
+/* One attempt on a fresh connection: everything the client holds, again. */
+static int attempt(fw_client *c, fw_error *err)
+{
+    disconnect(c);
+    c->fd = fwi_open_socket(c->path, err);
+    if (c->fd < 0)
+        return err ? err->code : FW_ERR_CONNECT;
+    int rc;
+    for (fw_session *s = c->sessions; s; s = s->next)
+        if ((rc = fwi_open_again(c, s, err)) != FW_OK)
+            return rc;
+    for (fw_buffer *b = c->buffers; b; b = b->next)
+        if ((rc = fwi_register_again(c, b, err)) != FW_OK)
+            return rc;
+    for (fw_subscription *sub = c->subscriptions; sub; sub = sub->next)
+        if ((!sub->ended || sub->stopped) && (rc = fwi_subscribe_again(c, sub, err)) != FW_OK)
+            return rc;
+    return FW_OK;
+}
+
+/* Whether a failed attempt may succeed later: no worker yet, the old one
+ * still draining, a cut, a wait that ran out, or a subscribed name whose
+ * producer has not come back yet. */
+static bool retryable(int code)
+{
+    return code == FW_ERR_CONNECT || code == FW_ERR_IO || code == FW_ERR_CLOSED || code == FW_UNAVAILABLE ||
+           code == FW_DEADLINE_EXCEEDED || code == FW_NOT_FOUND;
+}
+
+int fw_reconnect(fw_client *c, const fw_reconnect_options *options, fw_error *err)
+{
+    if (!c)
+        return fwi_set_error(err, FW_ERR_USAGE, 0, "fw_reconnect: no client");
+    fw_reconnect_options defaults;
+    if (!options) {
+        fw_reconnect_options_init(&defaults);
+        options = &defaults;
+    }
+    fw_error local;
+    if (!err)
+        err = &local;
+    int rc = settle_in_flight(c, err);
+    if (rc != FW_OK)
+        return rc;
+    int64_t deadline = now_ms() + (options->deadline_ms < 0 ? 0 : options->deadline_ms);
+    int delay = options->initial_delay_ms < 1 ? 1 : options->initial_delay_ms;
+    int timeout = c->timeout_ms;
+    for (;;) {
+        /* Under socket activation a call waits in the socket's queue: it
+         * must not outlast the deadline. */
+        int64_t left = deadline - now_ms();
+        c->timeout_ms = timeout >= 0 && timeout < left ? timeout : (int)(left > 0 ? left : 1);
+        rc = attempt(c, err);
+        c->timeout_ms = timeout;
+        if (rc == FW_OK) {
+            fwi_clear_error(err);
+            return FW_OK;
+        }
+        if (!retryable(rc))
+            break;
+        left = deadline - now_ms();
+        if (left <= 0) {
+            fw_error last = *err;
+            rc = fwi_set_error(err, FW_UNAVAILABLE, last.sys_errno,
+                               "no face-worker came back on %s within %d ms; the last attempt failed: %s", c->path,
+                               options->deadline_ms, last.message);
+            break;
+        }
+        sleep_ms(delay < left ? delay : (int)left);
+        delay = delay * 2 < options->max_delay_ms ? delay * 2 : options->max_delay_ms;
+    }
+    /* Every later call reports why, until the application reconnects again. */
+    fw_error why = *err;
+    disconnect(c);
+    fwi_break_connection(c, NULL, why.code, why.sys_errno, "%s", why.message);
+    *err = why;
+    return why.code;
+}
