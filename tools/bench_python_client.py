@@ -50,8 +50,11 @@ def main():
     if args.landmarker:
         workload = dict(output_face_blendshapes=True, output_facial_transformation_matrixes=True)
     else:
+        # P2's workload runs the attention mesh, as face-bench --landmarks does; the Tasks-style
+        # FaceLandmarker would otherwise run the Face Landmarker's own, costlier mesh.
         workload = dict(landmark_mode=vision.LandmarkMode.ALL, contour_mode=vision.ContourMode.ALL,
-                        classification_mode=vision.ClassificationMode.ALL, tracking_enabled=True)
+                        classification_mode=vision.ClassificationMode.ALL, tracking_enabled=True,
+                        mesh_model=vision.MeshModel.ATTENTION_MESH)
     options = vision.FaceLandmarkerOptions(
         base_options=BaseOptions(socket_path=args.socket),
         running_mode=vision.RunningMode.VIDEO,
