@@ -17,14 +17,14 @@ extension ClientCalls {
             return
         }
         let maxQueued = worker.configuration.limits.maxQueuedFrames
-        let outcome = worker.scheduler.submit(callID: callID, admission.admit(request.frame), timestampMs: timestampMs, to: sessionID,
+        let outcome = worker.scheduler.submit(request: RequestToken(callID), admission.admit(request.frame), timestampMs: timestampMs, to: sessionID,
                                               received: received, receivedUnixMicros: Self.unixMicroseconds(), maxQueued: maxQueued)
         switch outcome {
         case .queued:
             break
         case .replaced(let replaced):
             logger.debug("frame replaced", metadata: ["session": "\(sessionID)", "timestamp_ms": "\(replaced.frame.timestampMs)"])
-            session.send(dropAnswers([.frame(replaced)], sessionID: sessionID, reason: .replaced))
+            session.emit(dropAnswers([.frame(replaced)], sessionID: sessionID, reason: .replaced))
         case .refused(let error, let inTurn):
             if inTurn {
                 worker.stats.recordFailed()
@@ -45,7 +45,7 @@ extension ClientCalls {
     private func refuseFrame(callID: UInt64, _ error: CallError, timestampMs: Int64, of session: SessionChannel) {
         worker.stats.recordFailed()
         logRefusal(callID: callID, error, sessionID: session.sessionID)
-        session.send(.failure(callID: callID, error, sessionID: session.sessionID, timestampMs: timestampMs))
+        session.emit([SessionAnswer(request: RequestToken(callID), sessionID: session.sessionID, output: .failed(error, timestampMs: timestampMs))])
     }
 
     private static func unixMicroseconds() -> Int64 {

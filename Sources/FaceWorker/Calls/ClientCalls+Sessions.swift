@@ -38,7 +38,7 @@ extension ClientCalls {
                  "a session named \"\(name ?? "")\" is already open; names are unique among the worker's open sessions: choose another, or close that session first"))
             return
         }
-        guard worker.scheduler.open(id: sessionID, pipeline: pipeline, outbox: channel, limit: limits.maxSessions) else {
+        guard worker.scheduler.open(id: sessionID, pipeline: pipeline, output: channel, limit: limits.maxSessions) else {
             worker.sharedSessions.release(channel)
             fail(callID: callID, CallError(.resourceExhausted,
                  "the worker already has \(limits.maxSessions) sessions open, the most allowed (--max-sessions); try again later"))
@@ -64,21 +64,20 @@ extension ClientCalls {
             return
         }
         worker.sharedSessions.release(channel)
-        var messages: [Faceworker_V1_WorkerMessage]
-        switch worker.scheduler.close(sessionID, callID: callID) {
+        let request = RequestToken(callID)
+        var answers: [SessionAnswer]
+        switch worker.scheduler.close(sessionID, request: request) {
         case .closed(let dropped):
-            var response = Faceworker_V1_CloseSessionResponse()
-            response.sessionID = sessionID
-            messages = dropAnswers(dropped, sessionID: sessionID, reason: .sessionClosed)
-            messages.append(Faceworker_V1_WorkerMessage(callID: callID, .closeSession(response)))
+            answers = dropAnswers(dropped, sessionID: sessionID, reason: .sessionClosed)
+            answers.append(SessionAnswer(request: request, sessionID: sessionID, output: .closed))
         case .closing(let dropped):
             // The inference thread answers the close after the running frame.
-            messages = dropAnswers(dropped, sessionID: sessionID, reason: .sessionClosed)
+            answers = dropAnswers(dropped, sessionID: sessionID, reason: .sessionClosed)
         case .unknownSession:
             fail(callID: callID, Self.noSession(sessionID), sessionID: sessionID)
             return
         }
-        channel.send(messages)
+        channel.emit(answers)
         logger.info("session closed", metadata: ["session": "\(sessionID)"])
     }
 
@@ -89,28 +88,22 @@ extension ClientCalls {
             fail(callID: callID, Self.noSession(sessionID), sessionID: sessionID)
             return
         }
-        var response = Faceworker_V1_ResetSessionResponse()
-        response.sessionID = sessionID
-        var messages = dropAnswers(dropped, sessionID: sessionID, reason: .sessionReset)
-        messages.append(Faceworker_V1_WorkerMessage(callID: callID, .resetSession(response)))
-        channel.send(messages)
+        var answers = dropAnswers(dropped, sessionID: sessionID, reason: .sessionReset)
+        answers.append(SessionAnswer(request: RequestToken(callID), sessionID: sessionID, output: .reset))
+        channel.emit(answers)
         logger.info("session reset", metadata: ["session": "\(sessionID)", "frames_dropped": "\(dropped.count)"])
     }
 
     /// FrameDropped answers for frames that will never be processed; a
     /// refusal waiting its turn gets its error, as it would have.
-    func dropAnswers(_ work: [SessionWork], sessionID: UInt64, reason: Faceworker_V1_FrameDropped.Reason) -> [Faceworker_V1_WorkerMessage] {
+    func dropAnswers(_ work: [SessionWork], sessionID: UInt64, reason: DropReason) -> [SessionAnswer] {
         work.map { item in
             switch item {
-            case .refusal(let callID, let timestampMs, let error):
-                return .failure(callID: callID, error, sessionID: sessionID, timestampMs: timestampMs)
+            case .refusal(let request, let timestampMs, let error):
+                return SessionAnswer(request: request, sessionID: sessionID, output: .failed(error, timestampMs: timestampMs))
             case .frame(let frame):
                 worker.stats.recordDropped(reason)
-                var dropped = Faceworker_V1_FrameDropped()
-                dropped.sessionID = sessionID
-                dropped.timestampMs = frame.frame.timestampMs
-                dropped.reason = reason
-                return Faceworker_V1_WorkerMessage(callID: frame.callID, .frameDropped(dropped))
+                return SessionAnswer(request: frame.request, sessionID: sessionID, output: .dropped(timestampMs: frame.frame.timestampMs, reason))
             }
         }
     }

@@ -2,16 +2,21 @@ import FaceWorkerProtocol
 
 extension Faceworker_V1_SessionEvent {
     /// The event a subscriber gets for one answer of the session it follows;
-    /// nil for an answer subscribers do not see (a CloseSession answer ends
-    /// their subscription instead).
-    init?(answer: Faceworker_V1_WorkerMessage) {
+    /// nil for an answer subscribers do not see (a close ends their
+    /// subscription instead).
+    init?(answer: SessionAnswer) {
         self.init()
-        switch answer.kind {
-        case .frameResult(let result): event = .frameResult(result)
-        case .frameDropped(let dropped): event = .frameDropped(dropped)
-        case .error(let status): event = .frameError(status)
-        case .resetSession: event = .sessionReset(Faceworker_V1_SessionReset())
-        default: return nil
+        switch answer.output {
+        case .result(let processed):
+            event = .frameResult(Faceworker_V1_FrameResult(processed, sessionID: answer.sessionID))
+        case .dropped(let timestampMs, let reason):
+            event = .frameDropped(Faceworker_V1_FrameDropped(sessionID: answer.sessionID, timestampMs: timestampMs, reason: reason))
+        case .failed(let error, let timestampMs):
+            event = .frameError(Faceworker_V1_Status(error, sessionID: answer.sessionID, timestampMs: timestampMs))
+        case .reset:
+            event = .sessionReset(Faceworker_V1_SessionReset())
+        case .closed:
+            return nil
         }
     }
 
