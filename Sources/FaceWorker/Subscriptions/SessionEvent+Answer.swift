@@ -5,19 +5,10 @@ extension Faceworker_V1_SessionEvent {
     /// nil for an answer subscribers do not see (a close ends their
     /// subscription instead).
     init?(answer: SessionAnswer) {
-        self.init()
-        switch answer.output {
-        case .result(let processed):
-            event = .frameResult(Faceworker_V1_FrameResult(processed, sessionID: answer.sessionID))
-        case .dropped(let timestampMs, let reason):
-            event = .frameDropped(Faceworker_V1_FrameDropped(sessionID: answer.sessionID, timestampMs: timestampMs, reason: reason))
-        case .failed(let error, let timestampMs):
-            event = .frameError(Faceworker_V1_Status(error, sessionID: answer.sessionID, timestampMs: timestampMs))
-        case .reset:
-            event = .sessionReset(Faceworker_V1_SessionReset())
-        case .closed:
-            return nil
-        }
+        let event = answer.wire(result: OneOf_Event.frameResult, dropped: OneOf_Event.frameDropped, error: OneOf_Event.frameError,
+                                reset: { _ in OneOf_Event.sessionReset(Faceworker_V1_SessionReset()) })
+        guard let event else { return nil }
+        self.init(event)
     }
 
     /// An event of `kind`.

@@ -1,30 +1,42 @@
 import FaceWorkerProtocol
 
-extension Faceworker_V1_WorkerMessage {
-    /// The lean socket's envelope for a session's answer: the one place a
-    /// FrameResult, FrameDropped, frame error, ResetSessionResponse or
-    /// CloseSessionResponse is made from the core's answer.
-    init(_ answer: SessionAnswer) {
-        let sessionID = answer.sessionID
-        let kind: OneOf_Kind
-        switch answer.output {
+extension SessionAnswer {
+    /// The answer in the wire's messages, folded into an envelope's kind by
+    /// one function per message: the one place a FrameResult, FrameDropped,
+    /// frame error or reset answer is made from the core's answer. Nil for a
+    /// close, which each envelope ends in its own way.
+    func wire<Kind>(result: (Faceworker_V1_FrameResult) -> Kind, dropped: (Faceworker_V1_FrameDropped) -> Kind,
+                    error: (Faceworker_V1_Status) -> Kind, reset: (Faceworker_V1_ResetSessionResponse) -> Kind) -> Kind? {
+        switch output {
         case .result(let processed):
-            kind = .frameResult(Faceworker_V1_FrameResult(processed, sessionID: sessionID))
+            return result(Faceworker_V1_FrameResult(processed, sessionID: sessionID))
         case .dropped(let timestampMs, let reason):
-            kind = .frameDropped(Faceworker_V1_FrameDropped(sessionID: sessionID, timestampMs: timestampMs, reason: reason))
-        case .failed(let error, let timestampMs):
-            self = .failure(callID: answer.request.value, error, sessionID: sessionID, timestampMs: timestampMs)
-            return
+            return dropped(Faceworker_V1_FrameDropped(sessionID: sessionID, timestampMs: timestampMs, reason: reason))
+        case .failed(let failure, let timestampMs):
+            return error(Faceworker_V1_Status(failure, sessionID: sessionID, timestampMs: timestampMs))
         case .reset:
-            var response = Faceworker_V1_ResetSessionResponse()
-            response.sessionID = sessionID
-            kind = .resetSession(response)
+            return reset(Faceworker_V1_ResetSessionResponse(sessionID: sessionID))
         case .closed:
-            var response = Faceworker_V1_CloseSessionResponse()
-            response.sessionID = sessionID
-            kind = .closeSession(response)
+            return nil
         }
-        self.init(callID: answer.request.value, kind)
+    }
+}
+
+extension Faceworker_V1_WorkerMessage {
+    /// The lean socket's envelope for a session's answer; the one place a
+    /// CloseSessionResponse is made.
+    init(_ answer: SessionAnswer) {
+        let kind = answer.wire(result: OneOf_Kind.frameResult, dropped: OneOf_Kind.frameDropped, error: OneOf_Kind.error,
+                               reset: OneOf_Kind.resetSession)
+        self.init(callID: answer.request.value, kind ?? .closeSession(.with { $0.sessionID = answer.sessionID }))
+    }
+}
+
+extension Faceworker_V1_ResetSessionResponse {
+    /// The end of a reset of `sessionID`, which both doors send.
+    init(sessionID: UInt64) {
+        self.init()
+        self.sessionID = sessionID
     }
 }
 
