@@ -30,13 +30,13 @@ final class SchedulingTests: XCTestCase {
         let frame = AdmittedFrame(pixels: .raw(.inline(Data(count: 3)), format: .rgb, width: 1, height: 1, rowStride: 3), orientation: .topLeft,
                                   timestampMs: timestamp)
         let admission: Result<AdmittedFrame, CallError> = refusal.map { .failure($0) } ?? .success(frame)
-        return scheduler.submit(callID: callID, admission, timestampMs: timestamp, to: session, received: .now, receivedUnixMicros: 0, maxQueued: 4)
+        return scheduler.submit(request: RequestToken(callID), admission, timestampMs: timestamp, to: session, received: .now, receivedUnixMicros: 0, maxQueued: 4)
     }
 
     func testTheSessionOwnsTheTimestampRuleAndAResetForgetsIt() throws {
         let scheduler = FrameScheduler()
         let outbox = SessionChannel(sessionID: 1, name: nil, options: Faceworker_V1_SessionOptions(), producer: Outbox(connection: EmbeddedChannel()))
-        XCTAssertTrue(scheduler.open(id: 1, pipeline: try Self.pipeline(.video), outbox: outbox, limit: 8))
+        XCTAssertTrue(scheduler.open(id: 1, pipeline: try Self.pipeline(.video), output: outbox, limit: 8))
         guard case .queued = submit(scheduler, 1, timestampMs: 100, to: 1) else { return XCTFail("the first frame is queued") }
         guard case .refused(let stale, inTurn: true) = submit(scheduler, 2, timestampMs: 100, to: 1) else {
             return XCTFail("a repeated timestamp is refused in its turn, behind the waiting frame")
@@ -46,13 +46,13 @@ final class SchedulingTests: XCTestCase {
         guard case .queued = submit(scheduler, 3, timestampMs: 101, to: 1) else { return XCTFail("a later timestamp is still accepted") }
 
         let dropped = try XCTUnwrap(scheduler.reset(1))
-        let callIDs = dropped.map { work in
+        let requests = dropped.map { work in
             switch work {
-            case .frame(let frame): frame.callID
-            case .refusal(let callID, _, _): callID
+            case .frame(let frame): frame.request
+            case .refusal(let request, _, _): request
             }
         }
-        XCTAssertEqual(callIDs, [1, 2, 3], "the waiting work, refusal included, in order")
+        XCTAssertEqual(requests, [1, 2, 3].map(RequestToken.init), "the waiting work, refusal included, in order")
         guard case .queued = submit(scheduler, 4, timestampMs: 5, to: 1) else { return XCTFail("after a reset any timestamp starts anew") }
     }
 
@@ -60,7 +60,7 @@ final class SchedulingTests: XCTestCase {
         let scheduler = FrameScheduler()
         let outbox = SessionChannel(sessionID: 1, name: nil, options: Faceworker_V1_SessionOptions(), producer: Outbox(connection: EmbeddedChannel()))
         let wakeup = DispatchSemaphore(value: 0)
-        XCTAssertTrue(scheduler.open(id: 1, pipeline: try Self.pipeline(.image), outbox: outbox, limit: 8))
+        XCTAssertTrue(scheduler.open(id: 1, pipeline: try Self.pipeline(.image), output: outbox, limit: 8))
         guard case .refused(_, inTurn: false) = submit(scheduler, 1, to: 1, refusal: CallError(.invalidArgument, "bad")) else {
             return XCTFail("with nothing before it, a refusal is answered at once")
         }
@@ -72,8 +72,8 @@ final class SchedulingTests: XCTestCase {
         guard case .frame = first.work else { return XCTFail("the frame comes first") }
         _ = scheduler.complete(first)
         let second = try XCTUnwrap(scheduler.next(wakeup: wakeup))
-        guard case .refusal(let callID, let timestampMs, let error) = second.work else { return XCTFail("then the refusal") }
-        XCTAssertEqual(callID, 3)
+        guard case .refusal(let request, let timestampMs, let error) = second.work else { return XCTFail("then the refusal") }
+        XCTAssertEqual(request, RequestToken(3))
         XCTAssertEqual(timestampMs, 3, "the refused frame's timestamp stays with its error")
         XCTAssertEqual(error.message, "bad")
         _ = scheduler.complete(second)
@@ -83,13 +83,13 @@ final class SchedulingTests: XCTestCase {
         let scheduler = FrameScheduler()
         let outbox = SessionChannel(sessionID: 1, name: nil, options: Faceworker_V1_SessionOptions(), producer: Outbox(connection: EmbeddedChannel()))
         let wakeup = DispatchSemaphore(value: 0)
-        XCTAssertTrue(scheduler.open(id: 1, pipeline: Self.pipeline, outbox: outbox, limit: 8))
+        XCTAssertTrue(scheduler.open(id: 1, pipeline: Self.pipeline, output: outbox, limit: 8))
         submit(scheduler, 1, to: 1)
         let lone = try XCTUnwrap(scheduler.next(wakeup: wakeup))
         XCTAssertTrue(lone.runsAlone, "the only session's frame, nothing else running")
         _ = scheduler.complete(lone)
 
-        XCTAssertTrue(scheduler.open(id: 2, pipeline: Self.pipeline, outbox: outbox, limit: 8))
+        XCTAssertTrue(scheduler.open(id: 2, pipeline: Self.pipeline, output: outbox, limit: 8))
         submit(scheduler, 2, to: 1)
         let beside = try XCTUnwrap(scheduler.next(wakeup: wakeup))
         XCTAssertFalse(beside.runsAlone, "another session is open, though idle")
@@ -104,7 +104,7 @@ final class SchedulingTests: XCTestCase {
         _ = scheduler.complete(first)
         _ = scheduler.complete(second)
 
-        guard case .closed = scheduler.close(2, callID: 9) else { return XCTFail("session 2 did not close") }
+        guard case .closed = scheduler.close(2, request: RequestToken(9)) else { return XCTFail("session 2 did not close") }
         submit(scheduler, 5, to: 1)
         let again = try XCTUnwrap(scheduler.next(wakeup: wakeup))
         XCTAssertTrue(again.runsAlone, "the other session has gone")

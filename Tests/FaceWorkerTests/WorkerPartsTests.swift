@@ -8,9 +8,9 @@ final class WorkerPartsTests: XCTestCase {
     func testLatencyPercentilesFollowTheRecentFrames() {
         var window = LatencyWindow()
         XCTAssertTrue(window.percentiles() == (0, 0, 0))
-        for value in 1...100 { window.record(UInt64(value)) }
+        for value in 1...100 { window.record(.microseconds(value)) }
         XCTAssertTrue(window.percentiles() == (50, 90, 99))
-        for _ in 0..<LatencyWindow.capacity { window.record(7) }
+        for _ in 0..<LatencyWindow.capacity { window.record(.microseconds(7)) }
         XCTAssertEqual(window.count, LatencyWindow.capacity)
         XCTAssertTrue(window.percentiles() == (7, 7, 7), "old samples leave the window")
     }

@@ -26,7 +26,7 @@ extension ClientCalls {
             fail(callID: callID, CallError(.unavailable, "the worker is shutting down"))
             return
         }
-        guard sessions[session.sessionID] == nil else {
+        guard sessions.openSessions[session.sessionID] == nil else {
             fail(callID: callID, CallError(.failedPrecondition, "session \"\(name)\" is this connection's own; its answers already come here"),
                  sessionID: session.sessionID)
             return
@@ -68,15 +68,10 @@ extension ClientCalls {
         outbox.send(Faceworker_V1_WorkerMessage(callID: callID, .unsubscribe(response)))
     }
 
-    /// The connection is gone: its subscriptions end without a word, and the
-    /// subscribers of its named sessions are told the producer is gone.
-    func endSharing() {
+    /// The connection is gone: its subscriptions end without a word.
+    func endSubscriptions() {
         for subscriber in subscriptions.all {
             subscriber.end(nil)
-        }
-        for session in sessions.values where session.name != nil {
-            worker.sharedSessions.release(session)
-            session.end(.producerGone)
         }
     }
 

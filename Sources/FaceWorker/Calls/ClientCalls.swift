@@ -3,11 +3,12 @@ import Imaging
 import FaceWorkerProtocol
 import Logging
 
-/// The calls of one client: its sessions, subscriptions and shared-memory
-/// buffers, and the answer to every call it makes, whichever door it came
-/// through. A connection of the worker's own socket has one; so does each
-/// call of the gRPC door, so a frame is checked, queued and answered the same
-/// way, with the same codes and messages, from either.
+/// The calls of one client of the worker's own socket (and of a gRPC
+/// Subscribe call): its sessions, subscriptions and shared-memory buffers,
+/// and the answer to every call it makes, in the socket's envelope. Its
+/// sessions are a `ClientSessions`, as a gRPC Session stream's are, so a
+/// frame is checked, queued and answered the same way, with the same codes
+/// and messages, from either door.
 ///
 /// Not thread-safe: its owner calls it from one place at a time (the
 /// connection's event loop, a gRPC call's task). Answers leave through the
@@ -15,18 +16,16 @@ import Logging
 final class ClientCalls {
     let worker: WorkerContext
     let outbox: Outbox
-    var logger: Logger
+    let logger: Logger
     /// The client's process, which a shared-memory handoff must come from.
     let peerPID: Int32?
-    /// The client's sessions, whose state the scheduler keeps; a closed
-    /// session leaves at once, so later frames for it are NOT_FOUND.
-    var sessions: [UInt64: SessionChannel] = [:]
+    /// The client's sessions.
+    let sessions: ClientSessions
     /// The client's subscriptions to other clients' sessions.
     let subscriptions = ConnectionSubscriptions()
     /// The client's shared-memory buffers; nil for a client of the gRPC
     /// door, which cannot pass descriptors.
     let buffers: BufferTable?
-    let admission: FrameAdmission
     private var ended = false
 
     /// Calls answered through `outbox`; `peerPID` nil for a door that cannot
@@ -43,7 +42,7 @@ final class ClientCalls {
             BufferTable(maxBuffers: limits.maxBuffersPerConnection, maxMappedBytes: limits.maxMappedBytesPerConnection,
                         counters: worker.sharedMemory.counters, logger: logger)
         }
-        admission = try FrameAdmission(maxPixels: limits.maxPixels, buffers: buffers)
+        sessions = try ClientSessions(worker: worker, buffers: buffers, logger: logger)
     }
 
     /// Answers one call. A call that needs nothing but the worker (Ping,
@@ -60,11 +59,13 @@ final class ClientCalls {
         case .openSession(let request):
             openSession(callID: callID, request)
         case .processFrame(let request):
-            processFrame(callID: callID, request)
+            answering(callID, sessionID: request.sessionID, timestampMs: request.frame.timestampMs) { () throws(CallError) in
+                try sessions.processFrame(RequestToken(callID), request.frame, sessionID: request.sessionID)
+            }
         case .closeSession(let request):
-            closeSession(callID: callID, request.sessionID)
+            answering(callID, sessionID: request.sessionID) { () throws(CallError) in try sessions.close(RequestToken(callID), sessionID: request.sessionID) }
         case .resetSession(let request):
-            resetSession(callID: callID, request.sessionID)
+            answering(callID, sessionID: request.sessionID) { () throws(CallError) in try sessions.reset(RequestToken(callID), sessionID: request.sessionID) }
         case .subscribe(let request):
             subscribe(callID: callID, request)
         case .unsubscribe(let request):
@@ -88,24 +89,15 @@ final class ClientCalls {
     func end() -> Int {
         guard !ended else { return 0 }
         ended = true
-        worker.scheduler.remove(sessions.keys)
-        endSharing()
+        endSubscriptions()
+        let freed = sessions.end()
         closeBuffers()
-        defer { sessions.removeAll() }
-        return sessions.count
+        return freed
     }
 
     /// Answers a call with an error, after the answers already sent.
     func fail(callID: UInt64, _ error: CallError, sessionID: UInt64? = nil, timestampMs: Int64? = nil) {
-        logRefusal(callID: callID, error, sessionID: sessionID)
+        sessions.logRefusal(RequestToken(callID), error, sessionID: sessionID)
         outbox.send(.failure(callID: callID, error, sessionID: sessionID, timestampMs: timestampMs))
-    }
-
-    /// One line per refused call, when it is refused (its answer may follow later).
-    func logRefusal(callID: UInt64, _ error: CallError, sessionID: UInt64?) {
-        var metadata: Logger.Metadata = ["call": "\(callID)", "code": "\(error.code)", "message": "\(error.message)"]
-        if let sessionID { metadata["session"] = "\(sessionID)" }
-        logger.info("call refused", metadata: metadata)
-        worker.stats.recordError(error.code)
     }
 }

@@ -8,7 +8,7 @@ import NIOCore
 /// inference thread's result and the client's later answers of the same
 /// session (a CloseSession answer, say) reach the client in that order. A
 /// closed destination drops what it is sent.
-struct Outbox: Sendable {
+struct Outbox: SessionOutput {
     /// One answer on its way to a gRPC call's response stream.
     struct Answer: Sendable {
         /// The answer, in the worker socket's envelope.
@@ -60,6 +60,12 @@ struct Outbox: Sendable {
                 continuation.yield(Answer(message: message))
             }
         }
+    }
+
+    /// Queues a session's answers, in the worker socket's envelope, behind
+    /// everything sent before.
+    func emit(_ answers: [SessionAnswer]) {
+        send(answers.map(Faceworker_V1_WorkerMessage.init))
     }
 
     /// Queues a subscription's writes behind everything sent before; the

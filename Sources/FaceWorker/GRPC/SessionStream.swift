@@ -7,16 +7,13 @@ import Logging
 
 /// One Session call of the gRPC door: a session for the life of the stream.
 ///
-/// The stream's requests become the calls a client of the worker's own
-/// socket would make (OpenSession, ProcessFrame, ResetSession, and
-/// CloseSession once the client has ended its side and every frame is
-/// answered), handled by a `ClientCalls` of its own; their answers come back
-/// through an `Outbox` and are written to the stream in the order they were
-/// made. So a frame is admitted, scheduled and answered exactly as on the
-/// worker's own socket.
+/// The stream's requests are calls on the client's `ClientSessions` (open,
+/// frames, resets, and the close once the client has ended its side and
+/// every frame is answered); the session's answers come back through a
+/// `SessionStreamOutput` as the stream's responses, written in the order they
+/// were made. So a frame is admitted, scheduled and answered exactly as on
+/// the worker's own socket.
 struct SessionStream {
-    private static let openCallID: UInt64 = 1
-
     let worker: WorkerContext
     let streams: GRPCStreams
     let logger: Logger
@@ -30,18 +27,18 @@ struct SessionStream {
     ///   read before is answered).
     func run(requests: RPCAsyncSequence<Faceworker_V1_SessionRequest, any Error>,
              response: RPCWriter<Faceworker_V1_SessionResponse>) async throws {
-        let (answers, continuation) = AsyncStream.makeStream(of: Outbox.Answer.self)
+        let (items, continuation) = AsyncStream.makeStream(of: SessionStreamOutput.Item.self)
         let progress = SessionStreamProgress()
         let worker = worker
         let logger = logger
         let reader = Task {
-            await Self.read(requests, worker: worker, outbox: Outbox(stream: continuation), progress: progress, logger: logger)
+            await Self.read(requests, worker: worker, output: SessionStreamOutput(continuation), progress: progress, logger: logger)
         }
         let registration = streams.add { progress.drain(); reader.cancel() }
         defer { streams.remove(registration) }
         do {
             try await withRPCCancellationHandler {
-                try await Self.write(answers, to: response, progress: progress)
+                try await Self.write(items, to: response, progress: progress)
             } onCancelRPC: {
                 continuation.finish()
             }
@@ -52,9 +49,10 @@ struct SessionStream {
         await Self.stop(reader, progress: progress, continuation: continuation)
     }
 
-    /// Ends the reader and waits until its client calls are ended, so the
-    /// session is freed before the call returns.
-    private static func stop(_ reader: Task<Void, Never>, progress: SessionStreamProgress, continuation: AsyncStream<Outbox.Answer>.Continuation) async {
+    /// Ends the reader and waits until its session is ended, so the session
+    /// is freed before the call returns.
+    private static func stop(_ reader: Task<Void, Never>, progress: SessionStreamProgress,
+                             continuation: AsyncStream<SessionStreamOutput.Item>.Continuation) async {
         progress.abandon()
         continuation.finish()
         reader.cancel()
@@ -65,42 +63,49 @@ struct SessionStream {
     /// worker drains; then closes the session once every request is
     /// answered. An open that fails ends the call through the writer, which
     /// sees its error.
-    private static func read(_ requests: RPCAsyncSequence<Faceworker_V1_SessionRequest, any Error>, worker: WorkerContext, outbox: Outbox,
-                             progress: SessionStreamProgress, logger: Logger) async {
-        let calls: ClientCalls
+    private static func read(_ requests: RPCAsyncSequence<Faceworker_V1_SessionRequest, any Error>, worker: WorkerContext,
+                             output: SessionStreamOutput, progress: SessionStreamProgress, logger: Logger) async {
+        let sessions: ClientSessions
         do throws(ImagingError) {
-            calls = try ClientCalls(worker: worker, outbox: outbox, peerPID: nil, logger: logger)
+            sessions = try ClientSessions(worker: worker, buffers: nil, logger: logger)
         } catch {
-            outbox.sendAndClose(.failure(callID: openCallID, CallError(FaceError(error))))
+            output.refuse(CallError(FaceError(error)))
             return
         }
-        defer { calls.end() }
+        defer { sessions.end() }
         var iterator = requests.makeAsyncIterator()
         let first = try? await iterator.next()
         guard !progress.isDraining else {
-            outbox.sendAndClose(.failure(callID: openCallID, CallError(.unavailable, "the worker is shutting down")))
+            output.refuse(CallError(.unavailable, "the worker is shutting down"))
             return
         }
         guard case .open(let open)? = first?.kind else {
-            outbox.sendAndClose(.failure(callID: openCallID, CallError(.failedPrecondition,
-                "the first request of a Session stream must be `open` (an OpenSessionRequest with the session's options); frames and resets follow it")))
+            output.refuse(CallError(.failedPrecondition,
+                "the first request of a Session stream must be `open` (an OpenSessionRequest with the session's options); frames and resets follow it"))
             return
         }
-        progress.issued()
-        calls.handle(Faceworker_V1_ClientMessage.with {
-            $0.callID = openCallID
-            $0.openSession = open
-        })
-        guard let sessionID = calls.sessions.keys.first else { return }
+        // Requests are numbered for the log lines of refused calls, as the
+        // worker's own socket numbers its calls.
+        var request = RequestToken(1)
+        let sessionID: UInt64
+        do throws(CallError) {
+            let opened = try sessions.open(open, producer: output)
+            sessionID = opened.sessionID
+            progress.issued()
+            output.respond(.opened(opened))
+        } catch {
+            sessions.logRefusal(request, error, sessionID: nil)
+            output.refuse(error)
+            return
+        }
         let unansweredLimit = worker.configuration.limits.maxQueuedFrames + 64
-        var callID = openCallID
         do {
             while true {
                 await progress.wait(untilUnansweredAtMost: unansweredLimit)
-                guard let request = try await iterator.next() else { break }
-                callID += 1
+                guard let next = try await iterator.next() else { break }
+                request = RequestToken(request.value + 1)
                 progress.issued()
-                handle(request, callID: callID, sessionID: sessionID, calls: calls)
+                handle(next, request, sessionID: sessionID, sessions: sessions, output: output)
             }
         } catch {
             // The client's side broke off (it cancelled, or its connection went): the session is freed on the way out.
@@ -108,66 +113,60 @@ struct SessionStream {
             logger.info("session stream draining", metadata: ["session": "\(sessionID)"])
         }
         await progress.wait(untilUnansweredAtMost: 0)
-        calls.handle(Faceworker_V1_ClientMessage.with {
-            $0.callID = callID + 1
-            $0.closeSession.sessionID = sessionID
-        })
-    }
-
-    /// Makes the call a request of the stream stands for, or refuses it.
-    private static func handle(_ request: Faceworker_V1_SessionRequest, callID: UInt64, sessionID: UInt64, calls: ClientCalls) {
-        switch request.kind {
-        case .frame(let frame):
-            calls.handle(Faceworker_V1_ClientMessage.with {
-                $0.callID = callID
-                $0.processFrame.sessionID = sessionID
-                $0.processFrame.frame = frame
-            })
-        case .reset:
-            calls.handle(Faceworker_V1_ClientMessage.with {
-                $0.callID = callID
-                $0.resetSession.sessionID = sessionID
-            })
-        case .open:
-            calls.fail(callID: callID, CallError(.failedPrecondition,
-                       "this stream's session is already open: a Session stream holds one session; open another stream for another session"),
-                       sessionID: sessionID)
-        case nil:
-            calls.fail(callID: callID, CallError(.unimplemented, "the request is empty or of a kind this worker does not know (it speaks faceworker.v1)"),
-                       sessionID: sessionID)
+        let close = RequestToken(request.value + 1)
+        do throws(CallError) {
+            try sessions.close(close, sessionID: sessionID)
+        } catch {
+            refuse(close, error, sessionID: sessionID, sessions: sessions, output: output)
         }
     }
 
-    /// Writes the answers in the order they were made, until the session's
+    /// Makes the call a request of the stream stands for, or refuses it.
+    private static func handle(_ next: Faceworker_V1_SessionRequest, _ request: RequestToken, sessionID: UInt64, sessions: ClientSessions,
+                               output: SessionStreamOutput) {
+        do throws(CallError) {
+            switch next.kind {
+            case .frame(let frame):
+                try sessions.processFrame(request, frame, sessionID: sessionID)
+            case .reset:
+                try sessions.reset(request, sessionID: sessionID)
+            case .open:
+                throw CallError(.failedPrecondition,
+                                "this stream's session is already open: a Session stream holds one session; open another stream for another session")
+            case nil:
+                throw CallError(.unimplemented, "the request is empty or of a kind this worker does not know (it speaks faceworker.v1)")
+            }
+        } catch {
+            // A frame's error carries its timestamp, as on the worker's own socket.
+            let timestampMs: Int64? = if case .frame(let frame) = next.kind { frame.timestampMs } else { nil }
+            refuse(request, error, sessionID: sessionID, sessions: sessions, output: output, timestampMs: timestampMs)
+        }
+    }
+
+    /// Answers a request refused at the door, in its place among the session's answers.
+    private static func refuse(_ request: RequestToken, _ error: CallError, sessionID: UInt64, sessions: ClientSessions,
+                               output: SessionStreamOutput, timestampMs: Int64? = nil) {
+        sessions.logRefusal(request, error, sessionID: sessionID)
+        output.respond(.error(Faceworker_V1_Status(error, sessionID: sessionID, timestampMs: timestampMs)))
+    }
+
+    /// Writes the responses in the order they were made, until the session's
     /// close is answered.
-    private static func write(_ answers: AsyncStream<Outbox.Answer>, to response: RPCWriter<Faceworker_V1_SessionResponse>,
+    private static func write(_ items: AsyncStream<SessionStreamOutput.Item>, to response: RPCWriter<Faceworker_V1_SessionResponse>,
                               progress: SessionStreamProgress) async throws {
-        for await answer in answers {
-            let message = answer.message
-            let reply: Faceworker_V1_SessionResponse.OneOf_Kind
-            switch message.kind {
-            case .openSession(let opened):
-                reply = .opened(opened)
-            case .error(let status) where message.callID == openCallID:
-                throw RPCError(status)
-            case .error(let status):
-                reply = .error(status)
-            case .frameResult(let result):
-                reply = .result(result)
-            case .frameDropped(let dropped):
-                reply = .dropped(dropped)
-            case .resetSession(let reset):
-                reply = .reset(reset)
-            case .closeSession:
+        for await item in items {
+            switch item {
+            case .response(let reply):
+                try await response.write(reply)
+                progress.answered()
+            case .refused(let error):
+                throw RPCError(error)
+            case .closed:
                 if progress.isDraining {
                     throw RPCError(CallError(.unavailable, "the worker is shutting down; every frame this stream sent before was answered"))
                 }
                 return
-            default:
-                continue
             }
-            try await response.write(.with { $0.kind = reply })
-            progress.answered()
         }
     }
 }

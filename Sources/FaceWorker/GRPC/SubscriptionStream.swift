@@ -27,10 +27,7 @@ struct SubscriptionStream {
             throw RPCError(CallError(FaceError(error)))
         }
         defer { calls.end() }
-        calls.handle(Faceworker_V1_ClientMessage.with {
-            $0.callID = Self.subscribeCallID
-            $0.subscribe = request
-        })
+        calls.subscribe(callID: Self.subscribeCallID, request)
         try await withRPCCancellationHandler {
             for await answer in answers {
                 defer { answer.written?() }

@@ -1,4 +1,3 @@
-import FaceWorkerProtocol
 import Prometheus
 
 /// The latency histograms of one running mode, one per stage of a frame.
@@ -41,11 +40,11 @@ struct StageHistograms: Sendable {
     }
 
     /// Adds one processed frame's stage times.
-    func record(_ timings: Faceworker_V1_StageTimings) {
-        queue.record(.microseconds(timings.queuedUs))
-        decode.record(.microseconds(timings.decodeUs))
-        detect.record(.microseconds(timings.detectUs))
-        landmarks.record(.microseconds(timings.landmarksUs))
-        total.record(.microseconds(timings.totalUs))
+    func record(_ timings: StageDurations) {
+        queue.record(timings.queued)
+        decode.record(timings.decode)
+        detect.record(timings.detect)
+        landmarks.record(timings.landmarks)
+        total.record(timings.total)
     }
 }

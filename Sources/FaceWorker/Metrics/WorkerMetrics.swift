@@ -62,7 +62,7 @@ final class WorkerMetrics: Sendable {
     }
 
     /// Counts and times a processed frame of a session in `mode`.
-    func recordProcessed(_ timings: Faceworker_V1_StageTimings, mode: FaceOptions.RunningMode) {
+    func recordProcessed(_ timings: StageDurations, mode: FaceOptions.RunningMode) {
         processed.increment()
         switch mode {
         case .image: image.record(timings)
@@ -72,14 +72,12 @@ final class WorkerMetrics: Sendable {
     }
 
     /// Counts a frame answered with FrameDropped for `reason`.
-    func recordDropped(_ reason: Faceworker_V1_FrameDropped.Reason) {
+    func recordDropped(_ reason: DropReason) {
         dropped.increment()
         switch reason {
         case .replaced: replaced.increment()
         case .sessionClosed: sessionClosed.increment()
         case .sessionReset: sessionReset.increment()
-        // WORKER_RESTARTED is reported by reconnecting clients, never sent by a worker.
-        case .unspecified, .workerRestarted, .UNRECOGNIZED: break
         }
     }
 

@@ -8,8 +8,8 @@ struct FrameJob: Sendable {
     var sessionID: UInt64
     /// The session's pipeline.
     var pipeline: FacePipeline
-    /// Where the answer goes: the session's producer and subscribers.
-    var outbox: SessionChannel
+    /// Where the answer goes.
+    var output: any SessionOutput
     /// A frame to process, or a refusal whose turn has come.
     var work: SessionWork
     /// The session's tracking state, updated in place by the pipeline.

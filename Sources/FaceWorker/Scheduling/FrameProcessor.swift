@@ -1,5 +1,4 @@
 import FaceDetection
-import FaceWorkerProtocol
 import Logging
 
 /// Runs frames on one inference thread, with the runtimes it is given.
@@ -12,8 +11,8 @@ struct FrameProcessor {
     let logger: Logger
 
     /// Decodes and processes `pending`, updating `job.tracker`, and returns
-    /// its answer: a FrameResult, or the error status.
-    func process(_ pending: PendingFrame, of job: inout FrameJob, engine: FaceEngine) -> Faceworker_V1_WorkerMessage {
+    /// its answer: the result with its stage times, or the failure.
+    func process(_ pending: PendingFrame, of job: inout FrameJob, engine: FaceEngine) -> SessionAnswer {
         let started = ContinuousClock.now
         let timestampMs = pending.frame.timestampMs
         let result: FaceResult
@@ -30,22 +29,18 @@ struct FrameProcessor {
             logger.info("frame refused", metadata: [
                 "session": "\(job.sessionID)", "timestamp_ms": "\(timestampMs)", "code": "\(failure.code)", "message": "\(failure.message)",
             ])
-            return .failure(callID: pending.callID, failure, sessionID: job.sessionID, timestampMs: timestampMs)
+            return SessionAnswer(request: pending.request, sessionID: job.sessionID, output: .failed(failure, timestampMs: timestampMs))
         }
         let finished = ContinuousClock.now
-        var timings = Faceworker_V1_StageTimings()
-        timings.receivedUnixUs = pending.receivedUnixMicros
-        timings.queuedUs = UInt64(microseconds: started - pending.received)
-        timings.decodeUs = UInt64(microseconds: result.decodeTime)
-        timings.detectUs = UInt64(microseconds: result.detectTime)
-        timings.landmarksUs = UInt64(microseconds: result.landmarksTime)
-        timings.totalUs = UInt64(microseconds: finished - pending.received)
+        let timings = StageDurations(receivedUnixMicros: pending.receivedUnixMicros, queued: started - pending.received,
+                                     decode: result.decodeTime, detect: result.detectTime, landmarks: result.landmarksTime,
+                                     total: finished - pending.received)
         stats.recordProcessed(timings, mode: job.pipeline.options.runningMode)
         logger.debug("frame processed", metadata: [
             "session": "\(job.sessionID)", "timestamp_ms": "\(timestampMs)",
-            "faces": "\(result.faces.count)", "total_us": "\(timings.totalUs)",
+            "faces": "\(result.faces.count)", "total_us": "\(UInt64(microseconds: timings.total))",
         ])
-        let answer = Faceworker_V1_FrameResult(result, sessionID: job.sessionID, timestampMs: timestampMs, timings: timings)
-        return Faceworker_V1_WorkerMessage(callID: pending.callID, .frameResult(answer))
+        let processed = ProcessedFrame(timestampMs: timestampMs, result: result, timings: timings)
+        return SessionAnswer(request: pending.request, sessionID: job.sessionID, output: .result(processed))
     }
 }

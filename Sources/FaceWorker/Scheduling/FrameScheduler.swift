@@ -56,21 +56,21 @@ final class FrameScheduler: Sendable {
     private let state = Mutex(State())
 
     /// Adds a session unless the worker already has `limit` sessions.
-    func open(id: UInt64, pipeline: FacePipeline, outbox: SessionChannel, limit: Int) -> Bool {
+    func open(id: UInt64, pipeline: FacePipeline, output: any SessionOutput, limit: Int) -> Bool {
         state.withLock { state in
             guard state.sessions.count < limit else { return false }
-            state.sessions[id] = ScheduledSession(id: id, pipeline: pipeline, outbox: outbox)
+            state.sessions[id] = ScheduledSession(id: id, pipeline: pipeline, output: output)
             return true
         }
     }
 
     /// Hands a session a frame that passed admission, or the reason it did
     /// not; the session checks its timestamp and queues it or its refusal.
-    func submit(callID: UInt64, _ admission: Result<AdmittedFrame, CallError>, timestampMs: Int64, to sessionID: UInt64,
+    func submit(request: RequestToken, _ admission: Result<AdmittedFrame, CallError>, timestampMs: Int64, to sessionID: UInt64,
                 received: ContinuousClock.Instant, receivedUnixMicros: Int64, maxQueued: Int) -> SubmitOutcome {
         let (outcome, wake) = state.withLock { state -> (SubmitOutcome, DispatchSemaphore?) in
-            guard let session = state.sessions[sessionID], session.closeCallID == nil else { return (.unknownSession, nil) }
-            let outcome = session.accept(callID: callID, admission, timestampMs: timestampMs, received: received,
+            guard let session = state.sessions[sessionID], session.closeRequest == nil else { return (.unknownSession, nil) }
+            let outcome = session.accept(request: request, admission, timestampMs: timestampMs, received: received,
                                          receivedUnixMicros: receivedUnixMicros, maxQueued: maxQueued)
             return (outcome, Self.markReady(session, in: &state) ? state.idle.popLast() : nil)
         }
@@ -79,12 +79,12 @@ final class FrameScheduler: Sendable {
     }
 
     /// Closes a session: its waiting frames are returned, never processed.
-    func close(_ sessionID: UInt64, callID: UInt64) -> CloseOutcome {
+    func close(_ sessionID: UInt64, request: RequestToken) -> CloseOutcome {
         state.withLock { state in
-            guard let session = state.sessions[sessionID], session.closeCallID == nil else { return .unknownSession }
+            guard let session = state.sessions[sessionID], session.closeRequest == nil else { return .unknownSession }
             let dropped = session.takeAllWaiting()
             if session.isRunning {
-                session.closeCallID = callID
+                session.closeRequest = request
                 return .closing(dropped: dropped)
             }
             state.sessions[sessionID] = nil
@@ -96,7 +96,7 @@ final class FrameScheduler: Sendable {
     /// waiting work, never done; nil when the session does not exist.
     func reset(_ sessionID: UInt64) -> [SessionWork]? {
         state.withLock { state in
-            guard let session = state.sessions[sessionID], session.closeCallID == nil else { return nil }
+            guard let session = state.sessions[sessionID], session.closeRequest == nil else { return nil }
             return session.reset()
         }
     }
@@ -138,7 +138,7 @@ final class FrameScheduler: Sendable {
                     // as their frames, their clients and the network thread arrive while the
                     // split frame holds both cores.
                     let alone = state.running == 1 && state.ready.isEmpty && state.sessions.count == 1
-                    return (FrameJob(sessionID: id, pipeline: session.pipeline, outbox: session.outbox, work: work,
+                    return (FrameJob(sessionID: id, pipeline: session.pipeline, output: session.output, work: work,
                                      tracker: tracker, runsAlone: alone), false)
                 }
                 state.idle.append(wakeup)
@@ -153,15 +153,15 @@ final class FrameScheduler: Sendable {
     /// Gives a session its tracker back after `job` was answered and queues it
     /// again if it has more frames.
     ///
-    /// - Returns: the CloseSession call to answer now, when the session was
-    ///   asked to close while the frame ran.
-    func complete(_ job: FrameJob) -> UInt64? {
-        let (closeCallID, wake) = state.withLock { state -> (UInt64?, DispatchSemaphore?) in
+    /// - Returns: the close to answer now, when the session was asked to
+    ///   close while the frame ran.
+    func complete(_ job: FrameJob) -> RequestToken? {
+        let (closeRequest, wake) = state.withLock { state -> (RequestToken?, DispatchSemaphore?) in
             state.running -= 1
             guard let session = state.sessions[job.sessionID] else { return (nil, nil) }
-            if let callID = session.closeCallID {
+            if let request = session.closeRequest {
                 state.sessions[job.sessionID] = nil
-                return (callID, nil)
+                return (request, nil)
             }
             var returned = job.tracker
             if session.resetPending {
@@ -172,7 +172,7 @@ final class FrameScheduler: Sendable {
             return (nil, Self.markReady(session, in: &state) ? state.idle.popLast() : nil)
         }
         wake?.signal()
-        return closeCallID
+        return closeRequest
     }
 
     /// Wakes every thread blocked in `next(wakeup:)` to return nil; the others

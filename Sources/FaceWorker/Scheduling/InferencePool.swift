@@ -1,6 +1,5 @@
 import Dispatch
 import FaceDetection
-import FaceWorkerProtocol
 import Foundation
 import Logging
 
@@ -23,10 +22,10 @@ final class InferencePool: Sendable {
                 let engine = FaceEngine(models: models)
                 let wakeup = DispatchSemaphore(value: 0)
                 while var job = scheduler.next(wakeup: wakeup) {
-                    let answer: Faceworker_V1_WorkerMessage
+                    let answer: SessionAnswer
                     switch job.work {
-                    case .refusal(let callID, let timestampMs, let error):
-                        answer = .failure(callID: callID, error, sessionID: job.sessionID, timestampMs: timestampMs)
+                    case .refusal(let request, let timestampMs, let error):
+                        answer = SessionAnswer(request: request, sessionID: job.sessionID, output: .failed(error, timestampMs: timestampMs))
                     case .frame(let pending):
                         if job.runsAlone, let splitEngine,
                            let split = splitEngine.withEngineIfAvailable({ processor.process(pending, of: &job, engine: $0) }) {
@@ -37,11 +36,9 @@ final class InferencePool: Sendable {
                             answer = processor.process(pending, of: &job, engine: engine)
                         }
                     }
-                    job.outbox.send(answer)
-                    if let closeCallID = scheduler.complete(job) {
-                        var response = Faceworker_V1_CloseSessionResponse()
-                        response.sessionID = job.sessionID
-                        job.outbox.send(Faceworker_V1_WorkerMessage(callID: closeCallID, .closeSession(response)))
+                    job.output.emit([answer])
+                    if let closeRequest = scheduler.complete(job) {
+                        job.output.emit([SessionAnswer(request: closeRequest, sessionID: job.sessionID, output: .closed)])
                     }
                 }
                 exited.signal()

@@ -1,7 +1,7 @@
 /// A frame a session accepted, waiting for an inference thread.
 struct PendingFrame: Sendable {
-    /// The ProcessFrame call it answers.
-    var callID: UInt64
+    /// The request it answers.
+    var request: RequestToken
     /// The frame, checked by admission.
     var frame: AdmittedFrame
     /// When the whole request had been read, for the queued and total times.

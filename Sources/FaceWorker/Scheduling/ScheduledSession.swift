@@ -12,8 +12,8 @@ final class ScheduledSession {
     let id: UInt64
     /// The pipeline for the session's options.
     let pipeline: FacePipeline
-    /// Where its answers go: its producer and subscribers.
-    let outbox: SessionChannel
+    /// Where its answers go.
+    let output: any SessionOutput
     /// Image and video work, in the order it arrived.
     private var queue = CircularBuffer<SessionWork>()
     /// The live-stream frame waiting, if any.
@@ -28,13 +28,13 @@ final class ScheduledSession {
     var isReady = false
     /// Whether the tracker must be reset when the thread gives it back.
     var resetPending = false
-    /// The CloseSession call to answer once the running work is answered.
-    var closeCallID: UInt64?
+    /// The close to answer once the running work is answered.
+    var closeRequest: RequestToken?
 
-    init(id: UInt64, pipeline: FacePipeline, outbox: SessionChannel) {
+    init(id: UInt64, pipeline: FacePipeline, output: any SessionOutput) {
         self.id = id
         self.pipeline = pipeline
-        self.outbox = outbox
+        self.output = output
         timestamps = FrameTimestamps(mode: pipeline.options.runningMode)
     }
 
@@ -57,7 +57,7 @@ final class ScheduledSession {
     /// its timestamp, then queues it (a live-stream frame replaces the waiting
     /// one) or its refusal, which waits its turn behind the session's earlier
     /// frames in image and video mode.
-    func accept(callID: UInt64, _ admission: Result<AdmittedFrame, CallError>, timestampMs: Int64,
+    func accept(request: RequestToken, _ admission: Result<AdmittedFrame, CallError>, timestampMs: Int64,
                 received: ContinuousClock.Instant, receivedUnixMicros: Int64, maxQueued: Int) -> FrameScheduler.SubmitOutcome {
         let frame: AdmittedFrame
         switch admission.flatMap(checkTimestamp) {
@@ -65,12 +65,12 @@ final class ScheduledSession {
             frame = checked
         case .failure(let error):
             guard !isLiveStream, isRunning || hasWaitingFrames, queue.count < maxQueued else { return .refused(error, inTurn: false) }
-            queue.append(.refusal(callID: callID, timestampMs: timestampMs, error))
+            queue.append(.refusal(request: request, timestampMs: timestampMs, error))
             return .refused(error, inTurn: true)
         }
         guard isLiveStream || queue.count < maxQueued else { return .queueFull }
         timestamps.record(frame.timestampMs)
-        let pending = PendingFrame(callID: callID, frame: frame, received: received, receivedUnixMicros: receivedUnixMicros)
+        let pending = PendingFrame(request: request, frame: frame, received: received, receivedUnixMicros: receivedUnixMicros)
         if isLiveStream {
             return latest.offer(pending).map { .replaced($0) } ?? .queued
         }

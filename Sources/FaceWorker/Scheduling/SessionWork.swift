@@ -5,5 +5,5 @@ enum SessionWork: Sendable {
     /// The error of a frame refused while earlier frames of its session were
     /// still waiting or running: it waits its turn so that the session's
     /// answers keep the order in which the frames came.
-    case refusal(callID: UInt64, timestampMs: Int64, CallError)
+    case refusal(request: RequestToken, timestampMs: Int64, CallError)
 }

@@ -7,8 +7,10 @@ struct LatencyWindow: Sendable {
     private var samples: [UInt64] = []
     private var next = 0
 
-    /// Adds a sample, replacing the oldest once the window is full.
-    mutating func record(_ microseconds: UInt64) {
+    /// Adds a sample, in whole microseconds as GetStats reports it, replacing
+    /// the oldest once the window is full.
+    mutating func record(_ duration: Duration) {
+        let microseconds = UInt64(microseconds: duration)
         if samples.count < Self.capacity {
             samples.append(microseconds)
         } else {

@@ -22,16 +22,15 @@ final class WorkerStats: Sendable {
         self.metrics = metrics
     }
 
-    /// Records one processed frame's stage times, in microseconds, for a
-    /// session in `mode`.
-    func recordProcessed(_ timings: Faceworker_V1_StageTimings, mode: FaceOptions.RunningMode) {
+    /// Records one processed frame's stage times for a session in `mode`.
+    func recordProcessed(_ timings: StageDurations, mode: FaceOptions.RunningMode) {
         framesProcessed.add(1, ordering: .relaxed)
         latencies.withLock { $0.record(timings) }
         metrics?.recordProcessed(timings, mode: mode)
     }
 
     /// Counts a frame answered with FrameDropped for `reason`.
-    func recordDropped(_ reason: Faceworker_V1_FrameDropped.Reason) {
+    func recordDropped(_ reason: DropReason) {
         framesDropped.add(1, ordering: .relaxed)
         metrics?.recordDropped(reason)
     }
@@ -64,12 +63,12 @@ private struct StageLatencies: Sendable {
     var landmarks = LatencyWindow()
     var total = LatencyWindow()
 
-    mutating func record(_ timings: Faceworker_V1_StageTimings) {
-        queued.record(timings.queuedUs)
-        decode.record(timings.decodeUs)
-        detect.record(timings.detectUs)
-        landmarks.record(timings.landmarksUs)
-        total.record(timings.totalUs)
+    mutating func record(_ timings: StageDurations) {
+        queued.record(timings.queued)
+        decode.record(timings.decode)
+        detect.record(timings.detect)
+        landmarks.record(timings.landmarks)
+        total.record(timings.total)
     }
 
     func report() -> [Faceworker_V1_StageLatency] {

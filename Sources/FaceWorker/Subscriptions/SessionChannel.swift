@@ -6,17 +6,17 @@ import Synchronization
 /// so that every subscriber sees the session's answers in the order the
 /// producer gets them.
 ///
-/// Passing an answer on only queues it (to the producer's `Outbox`, to each
+/// Passing an answer on only queues it (to the producer's output, to each
 /// `Subscriber`'s bounded queue); nothing here waits for a reader.
-final class SessionChannel: Sendable {
+final class SessionChannel: SessionOutput {
     /// The session.
     let sessionID: UInt64
     /// The name it is shared under; nil for a private session.
     let name: String?
     /// The options in effect, as OpenSession answered them.
     let options: Faceworker_V1_SessionOptions
-    /// The producer's connection.
-    let producer: Outbox
+    /// The producer's side of its transport.
+    let producer: any SessionOutput
 
     /// What a subscriber asking to attach got.
     enum AttachOutcome {
@@ -35,7 +35,7 @@ final class SessionChannel: Sendable {
 
     private let state = Mutex(State())
 
-    init(sessionID: UInt64, name: String?, options: Faceworker_V1_SessionOptions, producer: Outbox) {
+    init(sessionID: UInt64, name: String?, options: Faceworker_V1_SessionOptions, producer: any SessionOutput) {
         self.sessionID = sessionID
         self.name = name
         self.options = options
@@ -43,34 +43,25 @@ final class SessionChannel: Sendable {
     }
 
     /// Queues answers of the session for its producer and its subscribers; a
-    /// CloseSession answer among them ends every subscription after the
-    /// events before it.
-    func send(_ messages: Faceworker_V1_WorkerMessage...) {
-        send(messages)
-    }
-
-    /// Queues answers of the session for its producer and its subscribers; a
-    /// CloseSession answer among them ends every subscription after the
-    /// events before it.
-    func send(_ messages: [Faceworker_V1_WorkerMessage]) {
+    /// close among them ends every subscription after the events before it.
+    func emit(_ answers: [SessionAnswer]) {
         guard name != nil else {
-            producer.send(messages)
+            producer.emit(answers)
             return
         }
         let closed = state.withLock { state -> [Subscriber] in
             // Subscribers first: once the producer holds an answer, every
             // subscriber has its event queued, so nothing the producer does in
             // reply (an unsubscribe by a peer it told, say) can overtake it.
-            defer { producer.send(messages) }
+            defer { producer.emit(answers) }
             guard !state.ended else { return [] }
-            for message in messages {
-                if case .closeSession = message.kind {
+            for answer in answers {
+                if case .closed = answer.output {
                     state.ended = true
                     defer { state.subscribers = [:] }
                     return Array(state.subscribers.values)
                 }
-                guard let event = Faceworker_V1_SessionEvent(answer: message) else { continue }
-                for subscriber in state.subscribers.values { subscriber.offer(event) }
+                for subscriber in state.subscribers.values { subscriber.offer(answer) }
             }
             return []
         }

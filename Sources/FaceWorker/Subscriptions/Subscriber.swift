@@ -63,10 +63,11 @@ final class Subscriber: Sendable {
         }
     }
 
-    /// Queues an event, or counts it as missed when the queue is full.
-    func offer(_ event: Faceworker_V1_SessionEvent) {
+    /// Queues the event for one answer of the session, or counts it as
+    /// missed when the queue is full.
+    func offer(_ answer: SessionAnswer) {
         state.withLock { state in
-            guard !state.ended else { return }
+            guard !state.ended, let event = Faceworker_V1_SessionEvent(answer: answer) else { return }
             guard state.unflushed < queueLimit else {
                 state.missed += 1
                 state.missedTotal += 1

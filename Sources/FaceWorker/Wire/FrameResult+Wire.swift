@@ -2,17 +2,18 @@ import FaceDetection
 import FaceWorkerProtocol
 
 extension Faceworker_V1_FrameResult {
-    /// The wire form of a pipeline result for `sessionID`, with the worker's
+    /// The wire form of a processed frame of `sessionID`, with the worker's
     /// stage timings.
-    init(_ result: FaceResult, sessionID: UInt64, timestampMs: Int64, timings: Faceworker_V1_StageTimings) {
+    init(_ processed: ProcessedFrame, sessionID: UInt64) {
         self.init()
+        let result = processed.result
         self.sessionID = sessionID
-        self.timestampMs = timestampMs
+        timestampMs = processed.timestampMs
         imageWidth = UInt32(result.imageWidth)
         imageHeight = UInt32(result.imageHeight)
         detectorRan = result.detectorRan
         warnings = result.warnings
-        self.timings = timings
+        timings = Faceworker_V1_StageTimings(processed.timings)
         faces = result.faces.map { Faceworker_V1_Face($0, imageWidth: result.imageWidth, imageHeight: result.imageHeight) }
     }
 }

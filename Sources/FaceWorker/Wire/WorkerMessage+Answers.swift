@@ -10,9 +10,7 @@ extension Faceworker_V1_WorkerMessage {
 
     /// An error answer to `callID`; a frame's carries its timestamp.
     static func failure(callID: UInt64, _ error: CallError, sessionID: UInt64? = nil, timestampMs: Int64? = nil) -> Self {
-        var status = Faceworker_V1_Status(error.code, error.message, sessionID: sessionID)
-        if let timestampMs { status.timestampMs = timestampMs }
-        return Self(callID: callID, .error(status))
+        Self(callID: callID, .error(Faceworker_V1_Status(error, sessionID: sessionID, timestampMs: timestampMs)))
     }
 }
 
@@ -24,5 +22,11 @@ extension Faceworker_V1_Status {
         self.code = code
         self.message = message
         if let sessionID { self.sessionID = sessionID }
+    }
+
+    /// The status of `error`; a frame's carries its timestamp.
+    init(_ error: CallError, sessionID: UInt64? = nil, timestampMs: Int64? = nil) {
+        self.init(error.code, error.message, sessionID: sessionID)
+        if let timestampMs { self.timestampMs = timestampMs }
     }
 }
