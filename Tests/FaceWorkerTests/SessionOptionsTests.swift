@@ -71,15 +71,7 @@ final class SessionOptionsTests: XCTestCase {
 
     func testBlendshapesNeedTheFaceLandmarkerAndAnUnknownModelIsRefused() {
         func refusal(_ change: (inout Faceworker_V1_SessionOptions) -> Void) -> String? {
-            var wire = Faceworker_V1_SessionOptions()
-            change(&wire)
-            do {
-                _ = try FaceOptions(wire: wire)
-                return nil
-            } catch {
-                guard case .invalidArgument(let message) = error else { return "not INVALID_ARGUMENT: \(error)" }
-                return message
-            }
+            invalidArgument { change(&$0) }
         }
         for model in [Faceworker_V1_MeshModel.unspecified, .attentionMesh] {
             let message = refusal {
@@ -101,15 +93,9 @@ final class SessionOptionsTests: XCTestCase {
 
     func testOutOfRangeValuesNameTheFieldAndTheRange() {
         func message(_ change: (inout Faceworker_V1_SessionOptions) -> Void) -> String? {
-            var wire = Faceworker_V1_SessionOptions()
-            wire.runningMode = .video
-            change(&wire)
-            do {
-                _ = try FaceOptions(wire: wire)
-                return nil
-            } catch {
-                guard case .invalidArgument(let message) = error else { return "not INVALID_ARGUMENT: \(error)" }
-                return message
+            invalidArgument {
+                $0.runningMode = .video
+                change(&$0)
             }
         }
         XCTAssertEqual(message { $0.minFaceSize = 1.01 }, "min_face_size must be between 0 and 1, got 1.01")
@@ -133,5 +119,19 @@ extension Faceworker_V1_SessionOptions {
         options.minTrackingConfidence = minTrackingConfidence
         options.maxMissedFrames = maxMissedFrames
         return options
+    }
+}
+
+/// The INVALID_ARGUMENT message for wire options built by `change` from the
+/// defaults, nil when they are accepted, or a note naming another refusal.
+private func invalidArgument(_ change: (inout Faceworker_V1_SessionOptions) -> Void) -> String? {
+    var wire = Faceworker_V1_SessionOptions()
+    change(&wire)
+    do {
+        _ = try FaceOptions(wire: wire)
+        return nil
+    } catch {
+        guard case .invalidArgument(let message) = error else { return "not INVALID_ARGUMENT: \(error)" }
+        return message
     }
 }
