@@ -42,6 +42,7 @@ the new worker.
 
 from __future__ import annotations
 
+import abc
 import functools
 import threading
 import time
@@ -144,7 +145,7 @@ def _drop_reason(value: int) -> DropReason:
         return DropReason.UNSPECIFIED
 
 
-class _FaceTask(Generic[OptionsT, ResultT]):
+class _FaceTask(abc.ABC, Generic[OptionsT, ResultT]):
     """A worker session behind MediaPipe's task methods; see the module documentation."""
 
     _options_type: Callable[..., OptionsT]
@@ -193,9 +194,9 @@ class _FaceTask(Generic[OptionsT, ResultT]):
         self._to_result = self._result_converter(opened)
 
     @staticmethod
+    @abc.abstractmethod
     def _result_converter(opened: pb.OpenSessionResponse) -> Callable[[pb.FrameResult], ResultT]:
-        """How the opened session's frame results become this task's results."""
-        raise NotImplementedError
+        """How the opened session's frame results become this task's results: each task says."""
 
     @classmethod
     def create_from_options(cls: type[TaskT], options: OptionsT) -> TaskT:
