@@ -188,6 +188,7 @@ def run_subscriber(args: argparse.Namespace) -> Dict[str, Any]:
     while True:
         try:
             subscriber = vision.FaceSubscriber.create_from_options(options)
+            subscribed_ms = now_ms()
             break
         except Exception:
             if time.monotonic() > deadline:
@@ -197,7 +198,8 @@ def run_subscriber(args: argparse.Namespace) -> Dict[str, Any]:
     subscriber.close()
     with lock:
         return {"role": "subscriber", "name": args.label, "session": args.name, "received": len(received),
-                "ended": ended.name if ended else None, "outages": outages, "results": received, **counts}
+                "subscribed_ms": subscribed_ms, "ended": ended.name if ended else None, "outages": outages,
+                "results": received, **counts}
 
 
 def run_idle_subscriber(args: argparse.Namespace) -> Dict[str, Any]:
@@ -433,6 +435,19 @@ def spawn(args: argparse.Namespace, role: str, label: str, seconds: float, **ext
     return subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
 
 
+def serving_lives(samples: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+    """Per worker start, its descriptors and mappings at the first and last sample with every client connected."""
+    lives = []
+    for start in sorted({sample["start"] for sample in samples}):
+        serving = [s for s in samples if s["start"] == start and "fds" in s and "connections" in s]
+        most = max((s["connections"] for s in serving), default=0)
+        serving = [s for s in serving if s["connections"] == most and most > 0]
+        if serving:
+            lives.append({"start": start, "fds": (serving[0]["fds"], serving[-1]["fds"]),
+                          "mappings": (serving[0]["mappings"], serving[-1]["mappings"])})
+    return lives
+
+
 def restart_windows(restarts: List[Dict[str, Any]], reports: List[Dict[str, Any]]) -> List[tuple]:
     """Each restart's window in ms: from its stop signal until the last client was back."""
     windows = []
@@ -526,15 +541,20 @@ def report(args: argparse.Namespace, reports: List[Dict[str, Any]], restarts: Li
         print(f"{report['name']:24} {report['sent']:>7} {report['answered']:>8} {report['lost']:>5}  {drops}"
               + (f"; errors {errors}" if errors else ""))
     subscriber_lost = {}
-    print(f"\n{'subscriber':28} {'received':>8} {'lost outside windows':>20} {'missed':>7} {'resets':>6}")
+    print(f"\n{'subscriber':28} {'received':>8} {'lost outside windows':>20} {'missed':>7} {'resets':>6} "
+          f"{'before subscribing':>15}")
     for report in reports:
         if report["role"] == "subscriber":
             producer = next(p for p in reports if p["role"] == "producer" and p["session"] == report["session"])
             missing = set(producer["results"]) - set(report["results"])
-            lost = sorted(timestamp for timestamp in missing if outside(timestamp))
+            # Results of frames sent before the subscription began were never the subscriber's to receive.
+            before = sum(1 for timestamp in missing if timestamp < report["subscribed_ms"])
+            lost = sorted(timestamp for timestamp in missing if timestamp >= report["subscribed_ms"] and outside(timestamp))
             subscriber_lost[report["name"]] = len(lost)
+            report["missing_before_subscribing"] = before
+            report["lost_outside_windows"] = lost
             print(f"{report['name']:28} {report['received']:>8} {len(lost):>20} {report['events_missed']:>7} "
-                  f"{report['resets']:>6}")
+                  f"{report['resets']:>6} {before:>15}")
         elif report["role"] == "idle_subscriber":
             print(f"{report['name']:28} subscribed {report['subscriptions']} times, never read")
     recovery = []
@@ -573,8 +593,19 @@ def report(args: argparse.Namespace, reports: List[Dict[str, Any]], restarts: Li
     slowest = max((max(r["clients_back_after_ready"].values(), default=float("inf")) for r in recovery), default=0.0)
     every_client_back = all(len(r["clients_back_after_ready"]) >= len(producers) + len(subscriber_lost) for r in recovery)
     rss_growth = (after_restart[-1]["rss_bytes"] / after_restart[0]["rss_bytes"] - 1) if len(after_restart) > 1 else 0.0
-    fds_growth = (after_restart[-1]["fds"] - after_restart[0]["fds"]) if len(after_restart) > 1 else 0
-    maps_growth = (after_restart[-1]["mappings"] - after_restart[0]["mappings"]) if len(after_restart) > 1 else 0
+    lives = serving_lives(samples)
+    print("\neach worker's life, all clients connected: start  fds first→last  mappings first→last")
+    for life in lives:
+        print(f"  {life['start']:5}  {life['fds'][0]:>5} → {life['fds'][1]:<4} {life['mappings'][0]:>8} → {life['mappings'][1]}")
+    # A leak grows while a worker serves; a new process's count differs by a descriptor or a mapping
+    # from the last one's with nothing leaked (thread arenas, a client mid-reconnect), so counts are
+    # compared within each life, and across lives only reported.
+    fds_growth = max((life["fds"][1] - life["fds"][0] for life in lives), default=0)
+    maps_growth = max((life["mappings"][1] - life["mappings"][0] for life in lives), default=0)
+    if lives:
+        print("  across lives: fds {}–{}, mappings {}–{}".format(
+            min(life["fds"][0] for life in lives), max(life["fds"][0] for life in lives),
+            min(life["mappings"][0] for life in lives), max(life["mappings"][0] for life in lives)))
     targets = {
         "lost_frames_zero": lost_frames == 0,
         "subscribers_lose_nothing_outside_restarts": all(count == 0 for count in subscriber_lost.values()),
@@ -588,7 +619,8 @@ def report(args: argparse.Namespace, reports: List[Dict[str, Any]], restarts: Li
     print(json.dumps({"minutes": args.minutes, "restart_every_seconds": args.restart_every, "restarts": recovery,
                       "clients": reports, "lost_frames": lost_frames, "slowest_recovery_after_ready_seconds": slowest,
                       "rss_growth": rss_growth, "fds_growth": fds_growth, "mappings_growth": maps_growth,
-                      "after_restart": after_restart, "samples": samples, "targets": targets}))
+                      "after_restart": after_restart, "serving_lives": lives, "samples": samples,
+                      "targets": targets}))
 
 
 if __name__ == "__main__":
