@@ -371,3 +371,35 @@ def test_a_worker_that_speaks_another_protocol_ends_the_outage_with_its_error(
         detector.close()
         second.stop()
 
+
+
+def test_a_stopping_worker_is_told_from_a_cut_connection(tmp_path: Path) -> None:
+    # A draining worker refuses a frame with UNAVAILABLE and its reason, then hangs up on the next:
+    # the application hears the worker's words first, then the client's own about the cut.
+    from test_shared_wire import ScriptedWorker, opened
+
+    frames = []
+
+    def draining(message: pb.ClientMessage) -> list:
+        if message.WhichOneof("kind") == "open_session":
+            return [opened(message)]
+        frames.append(message)
+        if len(frames) == 1:
+            return [pb.WorkerMessage(call_id=message.call_id, error=pb.Status(
+                code=StatusCode.UNAVAILABLE, message="the worker is shutting down"))]
+        return [None]
+
+    worker = ScriptedWorker(str(tmp_path / "faceworker.sock"), draining)
+    options = vision.FaceDetectorOptions(base_options=BaseOptions(socket_path=worker.path, reconnect=False))
+    try:
+        with vision.FaceDetector.create_from_options(options) as detector:
+            with pytest.raises(FaceWorkerError) as refused:
+                detector.detect(jpeg())
+            assert refused.value.code == StatusCode.UNAVAILABLE
+            assert refused.value.message == "the worker is shutting down"
+            with pytest.raises(FaceWorkerError) as cut:
+                detector.detect(jpeg())
+            assert cut.value.code == StatusCode.UNAVAILABLE
+            assert "shutting down" not in cut.value.message and "closed" in cut.value.message, cut.value.message
+    finally:
+        worker.stop()
