@@ -2,6 +2,8 @@
 import FaceWorkerProtocol
 import Foundation
 import Glibc
+import NIOCore
+import NIOPosix
 import XCTest
 
 /// The Swift client outlives its worker: real workers stopped (SIGTERM and
@@ -180,6 +182,32 @@ final class ClientReconnectTests: XCTestCase {
         XCTAssertEqual(subscription.endReason, .workerStopping)
     }
 
+    func testAWorkerThatComesBackSpeakingAnotherProtocolEndsTheOutageWithItsError() async throws {
+        let worker = try await startWorker()
+        let client = try await FaceWorkerClient.connect(socketPath: worker.socketPath, reconnect: Self.policy)
+        let session = try await client.openSession()
+        worker.signal(SIGTERM)
+        _ = await worker.waitForExit(timeout: .seconds(30))
+        // What comes back on the socket answers the re-opened session with a flag byte faceworker.v1 does not have.
+        let stranger = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(AnswerOnFirstRead(answer: ByteBuffer(bytes: [1, 0, 0, 0, 0])))
+                }
+            }
+            .bind(unixDomainSocketPath: worker.socketPath, cleanupExistingSocketFile: true)
+            .get()
+        addTeardownBlock { try? await stranger.close() }
+
+        var results = session.results.makeAsyncIterator()
+        guard case .workerRestarted(let outage)? = await results.next() else { return XCTFail("the outage is told in results") }
+        XCTAssertEqual(outage.error?.code, .dataLoss, "the stranger's fault, not a retry: \(String(describing: outage.error))")
+        XCTAssertLessThan(outage.duration, Self.policy.deadline, "told at once, not at the deadline")
+        let error = await Expect.failure { try await session.process(jpeg: try TestPaths.jpeg("astronaut.jpg")) }
+        XCTAssertEqual(error?.code, .dataLoss)
+        await client.close()
+    }
+
     /// Stops `worker` and starts a new one on its socket path.
     private func restart(_ worker: WorkerProcess, kill: Bool = false) async throws -> WorkerProcess {
         worker.signal(kill ? SIGKILL : SIGTERM)
@@ -188,5 +216,20 @@ final class ClientReconnectTests: XCTestCase {
         addTeardownBlock { next.stop() }
         try await next.waitUntilListening()
         return next
+    }
+}
+
+/// Writes its answer when the first bytes arrive.
+private final class AnswerOnFirstRead: ChannelInboundHandler, RemovableChannelHandler, Sendable {
+    typealias InboundIn = ByteBuffer
+    private let answer: ByteBuffer
+
+    init(answer: ByteBuffer) {
+        self.answer = answer
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        context.writeAndFlush(NIOAny(answer), promise: nil)
+        context.pipeline.syncOperations.removeHandler(self, promise: nil)
     }
 }
