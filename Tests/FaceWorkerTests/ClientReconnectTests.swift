@@ -136,6 +136,48 @@ final class ClientReconnectTests: XCTestCase {
         await client.close()
     }
 
+    func testADrainingWorkerLosesNoFrameAndTheNextCallWaitsForTheNewWorker() async throws {
+        var worker = try await startWorker(["--threads", "1"])
+        let client = try await FaceWorkerClient.connect(socketPath: worker.socketPath, reconnect: Self.policy)
+        // Frames that keep the worker's drain busy while the test calls.
+        let busy = try await client.openSession(options: Expect.options(.video) {
+            $0.trackingEnabled = true
+            $0.outputFaceMesh = true
+        })
+        let session = try await client.openSession()
+        let frames = try TestPaths.videoFrames()
+        for (index, jpeg) in frames.prefix(8).enumerated() { try await busy.send(jpeg: jpeg, timestampMs: Int64(index)) }
+        worker.signal(SIGTERM)
+        let draining = await worker.waitForLog("shutting down")
+        XCTAssertTrue(draining, worker.log)
+
+        // The draining worker refuses, or no longer reads, what comes now: either way the call fails once.
+        let refused = await Expect.failure { try await session.process(jpeg: try TestPaths.jpeg("astronaut.jpg")) }
+        XCTAssertEqual(refused?.code, .unavailable)
+        try await busy.send(jpeg: frames[8], timestampMs: 8)
+        let next = Task { try await Expect.stillServes(session) }
+        worker = try await restart(worker)
+        try await next.value
+
+        var answered: [Int64] = [], dropped: [Int64] = []
+        var events = busy.results.makeAsyncIterator()
+        loop: while let event = await events.next() {
+            switch event {
+            case .result(let result): answered.append(result.timestampMs)
+            case .dropped(let notice):
+                XCTAssertEqual(notice.reason, .workerRestarted)
+                dropped.append(notice.timestampMs)
+            case .failed(let timestamp, let error): XCTFail("frame \(timestamp) failed: \(error)")
+            case .workerRestarted(let outage):
+                XCTAssertEqual(outage.droppedFrames, dropped.count)
+                break loop
+            }
+        }
+        XCTAssertEqual((answered + dropped).sorted(), Array(0...8), "each frame answered or dropped, exactly once")
+        XCTAssertTrue(dropped.contains(8), "the frame sent during the drain is dropped by the restart")
+        await client.close()
+    }
+
     func testTheReconnectGivesUpAtItsDeadline() async throws {
         let worker = try await startWorker()
         let deadline = Duration.seconds(1)
