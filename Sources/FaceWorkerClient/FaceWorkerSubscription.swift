@@ -16,16 +16,21 @@ import Synchronization
 /// session or went away, the subscription was ended with `unsubscribe()`, or
 /// the worker stopped), and throws `FaceWorkerError` if the connection ends
 /// first. Events wait in this process until they are read.
+///
+/// When its client reconnects to a restarted worker, it subscribes again by
+/// name (waiting for the producer to open its session there, up to the
+/// reconnect's deadline), under new IDs; the sequence gets one
+/// `.workerRestarted` event instead of the old worker's WORKER_STOPPING end.
 public final class FaceWorkerSubscription: AsyncSequence, Sendable {
     /// The events, in order.
     public typealias Element = SubscriptionEvent
     /// Iterates the events.
     public typealias AsyncIterator = AsyncThrowingStream<SubscriptionEvent, any Error>.Iterator
 
-    /// The worker's ID for the subscription.
-    public let id: UInt64
-    /// The session followed.
-    public let sessionID: UInt64
+    /// The worker's ID for the subscription (a new one after a reconnect).
+    public var id: UInt64 { record.current.subscription }
+    /// The session followed (a new one after a reconnect).
+    public var sessionID: UInt64 { record.current.session }
     /// The session's name.
     public let name: String
     /// The session's options in effect.
@@ -38,25 +43,23 @@ public final class FaceWorkerSubscription: AsyncSequence, Sendable {
     /// subscriber starts losing events (reported with `.missed`).
     public let queueLimit: UInt32
     private let events: AsyncThrowingStream<SubscriptionEvent, any Error>
-    private let ending: SubscriptionEnding
+    private let record: SubscriptionRecord
     private let client: FaceWorkerClient
 
     init(client: FaceWorkerClient, response: Faceworker_V1_SubscribeResponse,
-         events: AsyncThrowingStream<SubscriptionEvent, any Error>, ending: SubscriptionEnding) {
+         events: AsyncThrowingStream<SubscriptionEvent, any Error>, record: SubscriptionRecord) {
         self.client = client
-        id = response.subscriptionID
-        sessionID = response.sessionID
+        self.record = record
         name = response.name
         options = response.options
         blendshapeNames = response.blendshapeNames
         queueLimit = response.queueLimit
         self.events = events
-        self.ending = ending
     }
 
     /// Why the subscription ended, once its `.ended` event has arrived.
     public var endReason: Faceworker_V1_SessionEnded.Reason? {
-        ending.reason
+        record.ending.reason
     }
 
     /// Iterates the events; one iteration per subscription.
@@ -69,9 +72,11 @@ public final class FaceWorkerSubscription: AsyncSequence, Sendable {
     ///
     /// - Throws: `FaceWorkerError` NOT_FOUND when it had already ended.
     public func unsubscribe() async throws {
-        var request = Faceworker_V1_UnsubscribeRequest()
-        request.subscriptionID = id
-        _ = try await client.call(.unsubscribe(request))
+        _ = try await client.call {
+            var request = Faceworker_V1_UnsubscribeRequest()
+            request.subscriptionID = id
+            return .unsubscribe(request)
+        }
     }
 }
 

@@ -10,4 +10,9 @@ public enum LiveStreamEvent: Sendable {
     case dropped(Faceworker_V1_FrameDropped)
     /// A frame the worker refused, with the timestamp it was sent with.
     case failed(timestampMs: Int64, FaceWorkerError)
+    /// The client lost its worker and is back on a new one (or gave up, see
+    /// `WorkerOutage.error`): once per outage, after the drops of the frames
+    /// the cut left unanswered and before any answer of the new worker. The
+    /// session was opened again there, so tracking starts anew.
+    case workerRestarted(WorkerOutage)
 }

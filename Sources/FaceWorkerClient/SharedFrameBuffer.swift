@@ -17,49 +17,60 @@ import Glibc
 /// the frame's answer arrives; write it again only after that. The memory is
 /// unmapped and the memfd closed when the buffer is released.
 public final class SharedFrameBuffer {
-    /// The worker's ID for the buffer.
-    public let id: UInt64
+    /// The worker's ID for the buffer: a new one after the client reconnected
+    /// to a restarted worker and registered the buffer there again, so make a
+    /// frame from the buffer just before sending it.
+    public var id: UInt64 { record.id }
     /// The buffer's size in bytes.
     public let size: Int
     /// The buffer's memory, for writing frames into.
     public let bytes: UnsafeMutableRawBufferPointer
-    private let descriptor: Int32
+    private let record: BufferRecord
     private let client: FaceWorkerClient
 
     private init(id: UInt64, memory: SharedMemoryFile, client: FaceWorkerClient) {
-        self.id = id
+        record = BufferRecord(descriptor: memory.descriptor, id: id)
         size = memory.size
         bytes = memory.bytes
-        descriptor = memory.descriptor
         self.client = client
+        client.keep(record)
     }
 
     deinit {
+        // First out of the client: a reconnect copies the descriptor only while the client holds it.
+        client.forget(record)
         munmap(bytes.baseAddress, size)
-        close(descriptor)
+        close(record.descriptor)
     }
 
     /// Creates a sealed memfd of `size` bytes, maps it and registers it on
     /// `client`'s connection.
     static func register(on client: FaceWorkerClient, size: Int) async throws -> SharedFrameBuffer {
         let memory = try SharedMemoryFile(size: size)
-        guard case .registerBuffer(let reservation) = try await client.call(.registerBuffer(Faceworker_V1_RegisterBufferRequest())) else {
-            memory.release()
-            throw FaceWorkerError(code: .internal, message: "the worker answered RegisterBuffer with an unexpected message kind")
-        }
-        let answer: Faceworker_V1_WorkerMessage
+        let id: UInt64
         do {
-            answer = try await handOff(memory.descriptor, reservation)
+            id = try await register(memory.descriptor) { kind in try await client.call(kind) }
         } catch {
             memory.release()
             throw error
         }
+        return SharedFrameBuffer(id: id, memory: memory, client: client)
+    }
+
+    /// Registers the memfd `descriptor` with the worker `call` reaches: the
+    /// reservation, then the handoff. Returns the worker's ID for it.
+    static func register(
+        _ descriptor: Int32, call: (Faceworker_V1_ClientMessage.OneOf_Kind) async throws -> Faceworker_V1_WorkerMessage.OneOf_Kind
+    ) async throws -> UInt64 {
+        guard case .registerBuffer(let reservation) = try await call(.registerBuffer(Faceworker_V1_RegisterBufferRequest())) else {
+            throw FaceWorkerError(code: .internal, message: "the worker answered RegisterBuffer with an unexpected message kind")
+        }
+        let answer = try await handOff(descriptor, reservation)
         guard case .bufferRegistered(let registered) = answer.kind, registered.bufferID == reservation.bufferID else {
-            memory.release()
             if case .error(let status) = answer.kind { throw FaceWorkerError(status) }
             throw FaceWorkerError(code: .dataLoss, message: "the worker answered the buffer handoff with an unexpected message")
         }
-        return SharedFrameBuffer(id: registered.bufferID, memory: memory, client: client)
+        return registered.bufferID
     }
 
     /// A frame whose JPEG file is the `length` bytes at `offset`.
@@ -97,9 +108,12 @@ public final class SharedFrameBuffer {
     /// refused, frames already sent are still answered. The memory stays
     /// mapped here until this object is released.
     public func unregister() async throws {
-        var request = Faceworker_V1_UnregisterBufferRequest()
-        request.bufferID = id
-        _ = try await client.call(.unregisterBuffer(request))
+        _ = try await client.call {
+            var request = Faceworker_V1_UnregisterBufferRequest()
+            request.bufferID = id
+            return .unregisterBuffer(request)
+        }
+        client.forget(record)
     }
 
     private func region(offset: Int, length: Int) throws -> Faceworker_V1_BufferRegion {

@@ -18,6 +18,12 @@ public enum SubscriptionEvent: Sendable {
     case reset
     /// The last event: the subscription is over, for `reason`.
     case ended(Faceworker_V1_SessionEnded.Reason)
+    /// The client lost its worker and subscribed again on a new one (or gave
+    /// up, see `WorkerOutage.error`, and the sequence throws it next): once
+    /// per outage, before any event of the new worker. The producer's session
+    /// was opened again there, so tracking starts anew. The old worker's
+    /// `.ended(.workerStopping)` is not delivered.
+    case workerRestarted(WorkerOutage)
 
     /// The event a worker's SessionEvent describes; nil for a kind this
     /// client does not know.

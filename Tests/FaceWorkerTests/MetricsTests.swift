@@ -89,6 +89,7 @@ final class MetricsTests: XCTestCase {
                 XCTAssertEqual(notice.reason, .replaced)
                 replaced += 1
             case .failed(let timestamp, let error): XCTFail("frame \(timestamp) failed: \(error)")
+            case .workerRestarted(let outage): XCTFail("the worker restarted: \(outage)")
             }
             if processed + replaced == frames.count { break }
         }

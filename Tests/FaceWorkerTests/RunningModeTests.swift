@@ -218,6 +218,8 @@ final class RunningModeTests: XCTestCase {
                 dropped.append(notice.timestampMs)
             case .failed(let timestamp, let error):
                 XCTFail("frame \(timestamp) failed: \(error)")
+            case .workerRestarted(let outage):
+                XCTFail("the worker restarted: \(outage)")
             }
             if results.count + dropped.count == frames.count { break }
         }

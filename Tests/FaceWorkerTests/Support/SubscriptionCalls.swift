@@ -57,7 +57,7 @@ enum Heard: Equatable, CustomStringConvertible {
         case .dropped(let dropped): self = .dropped(dropped.timestampMs, dropped.reason)
         case .failed(let timestampMs, let error): self = .failed(timestampMs, error.code)
         case .reset: self = .reset
-        case .missed, .ended: return nil
+        case .missed, .ended, .workerRestarted: return nil
         }
     }
 

@@ -66,7 +66,7 @@ extern "C" {
 #endif
 
 #define FW_VERSION_MAJOR 1
-#define FW_VERSION_MINOR 2
+#define FW_VERSION_MINOR 3
 #define FW_VERSION_PATCH 0
 
 /* ------------------------------------------------------------------------
@@ -209,8 +209,18 @@ FW_API void fw_reconnect_options_init(fw_reconnect_options *options);
  * refused a session, buffer or subscription for a reason no retry changes
  * (FW_FAILED_PRECONDITION, FW_RESOURCE_EXHAUSTED, ...; FW_NOT_FOUND for a
  * subscribed name that never came back is retried until the deadline); and
- * FW_ERR_PROTOCOL for a worker that speaks another protocol. */
+ * FW_ERR_PROTOCOL for a worker that speaks another protocol.
+ *
+ * The first result of each session after it (fw_process(), or FW_EVENT_RESULT
+ * from fw_poll()) has fw_result_session_restarted() set. */
 FW_API int fw_reconnect(fw_client *client, const fw_reconnect_options *options, fw_error *err);
+
+/* For an application that calls fw_reconnect() after a restart: with on, a
+ * frame sent with fw_send() that a stopping worker refuses with
+ * FW_UNAVAILABLE comes out of fw_poll() as FW_EVENT_DROPPED with
+ * FW_DROP_WORKER_RESTARTED, as the frames the cut leaves unanswered do,
+ * rather than as FW_EVENT_ERROR. Off by default. */
+FW_API void fw_set_restart_drops(fw_client *client, bool on);
 
 /* The longest busy-poll window fw_set_busy_poll() accepts: 10 ms. */
 #define FW_BUSY_POLL_MAX_US 10000
@@ -635,6 +645,11 @@ FW_API uint32_t fw_result_image_width(const fw_result *result);
 FW_API uint32_t fw_result_image_height(const fw_result *result);
 /* False when every face was followed from the previous frame instead. */
 FW_API bool fw_result_detector_ran(const fw_result *result);
+/* True on the first result of a session after fw_reconnect() opened it again
+ * on a restarted worker: tracking started anew (new tracking IDs, no faces
+ * followed from before). Always false for a subscription's result, which
+ * hears FW_SUB_RESTARTED instead. */
+FW_API bool fw_result_session_restarted(const fw_result *result);
 FW_API fw_timings fw_result_timings(const fw_result *result);
 /* What was wrong with the frame that did not stop it being processed (a
  * damaged JPEG decoded anyway), for people: warning i (< the count) is a

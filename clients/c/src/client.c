@@ -66,6 +66,11 @@ void fw_set_timeout(fw_client *c, int timeout_ms)
     c->timeout_ms = timeout_ms < 0 ? -1 : timeout_ms;
 }
 
+void fw_set_restart_drops(fw_client *c, bool on)
+{
+    c->restart_drops = on;
+}
+
 void fw_set_busy_poll(fw_client *c, int busy_poll_us)
 {
     c->busy_poll_us = busy_poll_us < 0 ? 0 : busy_poll_us > FW_BUSY_POLL_MAX_US ? FW_BUSY_POLL_MAX_US : busy_poll_us;

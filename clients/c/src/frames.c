@@ -120,7 +120,7 @@ int fw_process(fw_session *s, const fw_frame *frame, fw_result **out, fw_error *
     if (rc != FW_OK)
         return rc;
     if (answer->kind_case == FACEWORKER__V1__WORKER_MESSAGE__KIND_FRAME_RESULT) {
-        *out = (fw_result *)(void *)answer;
+        *out = fwi_hand_out_result(s, answer);
         return FW_OK;
     }
     if (answer->kind_case == FACEWORKER__V1__WORKER_MESSAGE__KIND_FRAME_DROPPED) {
@@ -190,7 +190,7 @@ static int pop_event(fw_session *s, fw_event *ev, fw_error *err)
     switch (m->kind_case) {
     case FACEWORKER__V1__WORKER_MESSAGE__KIND_FRAME_RESULT:
         ev->type = FW_EVENT_RESULT;
-        ev->result = (fw_result *)(void *)m;
+        ev->result = fwi_hand_out_result(s, m);
         call->answer = NULL;
         break;
     case FACEWORKER__V1__WORKER_MESSAGE__KIND_FRAME_DROPPED:
@@ -198,6 +198,12 @@ static int pop_event(fw_session *s, fw_event *ev, fw_error *err)
         ev->drop_reason = (fw_drop_reason)m->frame_dropped->reason;
         break;
     case FACEWORKER__V1__WORKER_MESSAGE__KIND_ERROR:
+        if (s->client->restart_drops && m->error && m->error->code == FACEWORKER__V1__STATUS__CODE__UNAVAILABLE) {
+            /* A stopping worker refused it: to an application that reconnects, the restart dropped it. */
+            ev->type = FW_EVENT_DROPPED;
+            ev->drop_reason = FW_DROP_WORKER_RESTARTED;
+            break;
+        }
         ev->type = FW_EVENT_ERROR;
         fwi_status_error(&ev->error, m->error);
         break;

@@ -62,6 +62,10 @@ struct fw_session {
      * the session). */
     WorkerMessage *opened;
     size_t pending;
+    /* fw_reconnect() opened it again: the first result of a call from
+     * restarted_from on says so. */
+    bool restarted;
+    uint64_t restarted_from;
     struct call *events_head;
     struct call *events_tail;
 };
@@ -108,6 +112,7 @@ struct fw_client {
     char path[sizeof(((struct sockaddr_un *)0)->sun_path)]; /* for fw_reconnect() */
     int timeout_ms;
     int busy_poll_us;
+    bool restart_drops; /* fw_set_restart_drops() */
     uint64_t next_call_id;
     fw_session *sessions;
     fw_subscription *subscriptions;
@@ -185,6 +190,11 @@ void fwi_options_from_proto(const Faceworker__V1__SessionOptions *p, fw_session_
 
 /* session.c */
 void fwi_free_session(fw_session *s);
+
+/* result.c */
+/* Hands a frame's answer m to the caller as a result of s (NULL for a
+ * subscription's), marked when it is s's first since fw_reconnect(). */
+fw_result *fwi_hand_out_result(fw_session *s, WorkerMessage *m);
 
 /* subscriptions.c */
 /* Takes a message under a subscription's call_id, if m is one; *taken says

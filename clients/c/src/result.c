@@ -1,7 +1,9 @@
 /*
  * Results: a result is the worker's WorkerMessage itself (a frame's answer
  * or a subscription's event), and a face its Face, so reading a field
- * costs no copy and freeing a result is one call.
+ * costs no copy and freeing a result is one call. Once the result is the
+ * caller's, its call_id, of no more use, holds whether it is its session's
+ * first since fw_reconnect() (1) or not (0).
  */
 #include "internal.h"
 
@@ -18,6 +20,21 @@ static const Faceworker__V1__FrameResult *frame_of(const fw_result *r)
 static const Faceworker__V1__Face *face_of(const fw_face *f)
 {
     return (const Faceworker__V1__Face *)(const void *)f;
+}
+
+fw_result *fwi_hand_out_result(fw_session *s, WorkerMessage *m)
+{
+    /* An answer to a call sent before the cut is the old session's, even if read after. */
+    bool first = s && s->restarted && m->call_id >= s->restarted_from;
+    if (first)
+        s->restarted = false;
+    m->call_id = first ? 1 : 0;
+    return (fw_result *)(void *)m;
+}
+
+bool fw_result_session_restarted(const fw_result *r)
+{
+    return ((const WorkerMessage *)(const void *)r)->call_id == 1;
 }
 
 void fw_result_free(fw_result *r)

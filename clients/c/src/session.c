@@ -84,6 +84,8 @@ int fwi_open_again(fw_client *c, fw_session *s, fw_error *err)
     s->id = answer->open_session->session_id;
     faceworker__v1__worker_message__free_unpacked(s->opened, NULL);
     s->opened = answer;
+    s->restarted = true;
+    s->restarted_from = c->next_call_id;
     return FW_OK;
 }
 

@@ -282,7 +282,7 @@ static void pop_event(fw_subscription *sub, fw_subscription_event *out)
         out->type = FW_SUB_RESULT;
         out->timestamp_ms = ev->frame_result->timestamp_ms;
         out->has_timestamp = true;
-        out->result = (fw_result *)(void *)m;
+        out->result = fwi_hand_out_result(NULL, m);
         return;
     case FACEWORKER__V1__SESSION_EVENT__EVENT_FRAME_DROPPED:
         out->type = FW_SUB_DROPPED;

@@ -1027,6 +1027,43 @@ static void test_wire_unread_answers_are_freed(void)
     fake_disconnect(c, w);
 }
 
+/* Opens one session, then refuses every frame as a stopping worker does. */
+static void script_stopping(int fd, void *arg)
+{
+    (void)arg;
+    ClientMessage *m;
+    while ((m = fake_read(fd)) != NULL) {
+        if (m->kind_case == FACEWORKER__V1__CLIENT_MESSAGE__KIND_OPEN_SESSION)
+            fake_answer_open(fd, m, 4, m->open_session->options);
+        else if (m->kind_case == FACEWORKER__V1__CLIENT_MESSAGE__KIND_PROCESS_FRAME)
+            fake_write_status(fd, m->call_id, FACEWORKER__V1__STATUS__CODE__UNAVAILABLE, "the worker is shutting down");
+        faceworker__v1__client_message__free_unpacked(m, NULL);
+    }
+}
+
+static void test_wire_restart_drops_turn_a_stopping_refusal_into_a_drop(void)
+{
+    fake_worker *w;
+    fw_client *c = fake_connect(script_stopping, NULL, &w);
+    REQUIRE(c, "fake worker");
+    fw_error err;
+    fw_event ev;
+    fw_session *s = open_mode(c, FW_MODE_LIVE_STREAM, false);
+    const uint8_t jpeg[] = {0xff, 0xd8};
+    if (CHECK_AT(s != NULL, "session")) {
+        CHECK(fw_send_jpeg(s, jpeg, 2, 1, &err) == FW_OK, "%s", err.message);
+        CHECK(fw_poll(s, -1, &ev, &err) == FW_OK && ev.type == FW_EVENT_ERROR && ev.error.code == FW_UNAVAILABLE &&
+                  contains(ev.error.message, "shutting down"),
+              "off by default: the worker's refusal, with its reason: %d %s", ev.type, ev.error.message);
+        fw_set_restart_drops(c, true);
+        CHECK(fw_send_jpeg(s, jpeg, 2, 2, &err) == FW_OK, "%s", err.message);
+        CHECK(fw_poll(s, -1, &ev, &err) == FW_OK && ev.type == FW_EVENT_DROPPED &&
+                  ev.drop_reason == FW_DROP_WORKER_RESTARTED && ev.timestamp_ms == 2,
+              "on: dropped by the restart: %d %d", ev.type, ev.drop_reason);
+    }
+    fake_disconnect(c, w);
+}
+
 /* ------------------------------------------------------------------------
  * Worker tests
  * ------------------------------------------------------------------------ */
@@ -1631,6 +1668,7 @@ int main(int argc, char **argv)
     RUN(test_wire_busy_poll);
     RUN(test_wire_busy_poll_keeps_timeout);
     RUN(test_wire_unread_answers_are_freed);
+    RUN(test_wire_restart_drops_turn_a_stopping_refusal_into_a_drop);
 
     if (worker_socket) {
         RUN(test_worker_ping);

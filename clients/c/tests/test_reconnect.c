@@ -83,15 +83,25 @@ static fw_session *open_mode(fw_client *c, fw_running_mode mode, const char *nam
     return s;
 }
 
-static int process(fw_session *s, int64_t timestamp_ms, fw_error *err)
+/* fw_process_jpeg() of the fixture, which must find its one face; *restarted
+ * (when given) says whether the result is the session's first after a
+ * reconnect. */
+static int process_restarted(fw_session *s, int64_t timestamp_ms, bool *restarted, fw_error *err)
 {
     fw_result *r;
     int rc = fw_process_jpeg(s, jpeg, jpeg_len, timestamp_ms, &r, err);
     if (rc == FW_OK) {
         rc = fw_result_face_count(r) == 1 ? FW_OK : FW_ERR_USAGE;
+        if (restarted)
+            *restarted = fw_result_session_restarted(r);
         fw_result_free(r);
     }
     return rc;
+}
+
+static int process(fw_session *s, int64_t timestamp_ms, fw_error *err)
+{
+    return process_restarted(s, timestamp_ms, NULL, err);
 }
 
 static void test_a_video_session_keeps_its_name_across_a_restart(void)
@@ -100,13 +110,17 @@ static void test_a_video_session_keeps_its_name_across_a_restart(void)
     REQUIRE(c, "connected");
     fw_session *s = open_mode(c, FW_MODE_VIDEO, "c-door-camera");
     fw_error err;
-    if (CHECK_AT(s, "opened") && CHECK_AT(process(s, 1, &err) == FW_OK, "%s", err.message)) {
+    bool restarted = true;
+    if (CHECK_AT(s, "opened") && CHECK_AT(process_restarted(s, 1, &restarted, &err) == FW_OK, "%s", err.message)) {
+        CHECK(!restarted, "a first session is no restart");
         REQUIRE(restart_worker(SIGTERM), "restarted");
         int rc = process(s, 2, &err);
         CHECK(rc == FW_ERR_CLOSED || rc == FW_ERR_IO, "the cut call fails once: %d %s", rc, err.message);
         CHECK(fw_reconnect(c, NULL, &err) == FW_OK, "%s", err.message);
         CHECK(strcmp(fw_session_name(s), "c-door-camera") == 0, "the name is kept: %s", fw_session_name(s));
-        CHECK(process(s, 3, &err) == FW_OK, "the next call works: %s", err.message);
+        CHECK(process_restarted(s, 3, &restarted, &err) == FW_OK, "the next call works: %s", err.message);
+        CHECK(restarted, "its result says tracking started anew");
+        CHECK(process_restarted(s, 4, &restarted, &err) == FW_OK && !restarted, "only the first says so");
     }
     fw_close(c);
 }
@@ -121,6 +135,7 @@ static void test_live_frames_in_flight_are_dropped_once(void)
     if (CHECK_AT(s, "opened")) {
         CHECK(fw_send_jpeg(s, jpeg, jpeg_len, 0, &err) == FW_OK, "%s", err.message);
         CHECK(fw_poll(s, -1, &ev, &err) == FW_OK && ev.type == FW_EVENT_RESULT, "%s", err.message);
+        CHECK(ev.result && !fw_result_session_restarted(ev.result), "a first session is no restart");
         fw_result_free(ev.result);
         /* Frames on the wire that the worker will never answer: stopped, then killed. Three
          * fit in the socket's buffer, so sending them never waits for the stopped worker. */
@@ -139,6 +154,12 @@ static void test_live_frames_in_flight_are_dropped_once(void)
         CHECK(fw_send_jpeg(s, jpeg, jpeg_len, 6, &err) == FW_OK, "%s", err.message);
         CHECK(fw_poll(s, -1, &ev, &err) == FW_OK && ev.type == FW_EVENT_RESULT && ev.timestamp_ms == 6,
               "the next frame gets its result: %d", ev.type);
+        CHECK(ev.result && fw_result_session_restarted(ev.result), "which says tracking started anew");
+        fw_result_free(ev.result);
+        CHECK(fw_send_jpeg(s, jpeg, jpeg_len, 7, &err) == FW_OK, "%s", err.message);
+        CHECK(fw_poll(s, -1, &ev, &err) == FW_OK && ev.type == FW_EVENT_RESULT && ev.result &&
+                  !fw_result_session_restarted(ev.result),
+              "only the first says so: %d", ev.type);
         fw_result_free(ev.result);
     }
     fw_close(c);

@@ -17,6 +17,7 @@ import pytest
 
 import faceworker as mp
 from faceworker import BaseOptions, FaceWorkerError, SharedFrameBuffer, StatusCode, vision
+from faceworker._proto import faceworker_pb2 as pb
 from faceworker.vision import DropReason, Outage, ReconnectPolicy, RunningMode
 
 from conftest import fixture_path, video_frames
@@ -321,3 +322,84 @@ def test_without_reconnect_a_subscriber_hears_the_worker_stopping(tmp_path: Path
             subscriber.close()
     finally:
         worker.close()
+
+
+@pytest.mark.parametrize("refusal", ["unimplemented", "not-a-worker-message"])
+def test_a_worker_that_speaks_another_protocol_ends_the_outage_with_its_error(
+    tmp_path: Path, refusal: str
+) -> None:
+    # The wire tests' fakes play both workers, on one socket path: the first opens the session and
+    # hangs up on the first frame; the one that comes back does not speak this protocol (a call it
+    # does not know, or bytes that are no WorkerMessage).
+    from test_shared_wire import HEADER, ScriptedWorker, opened
+    from test_wire import FakeWorker
+
+    path = str(tmp_path / "faceworker.sock")
+
+    def old(message: pb.ClientMessage) -> list:
+        return [opened(message)] if message.WhichOneof("kind") == "open_session" else [None]
+
+    def newer(message: pb.ClientMessage) -> list:
+        return [pb.WorkerMessage(call_id=message.call_id, error=pb.Status(
+            code=StatusCode.UNIMPLEMENTED, message="faceworker.v2 does not know this call"))]
+
+    first = ScriptedWorker(path, old)
+    outages = Outages()
+    options = vision.FaceDetectorOptions(base_options=BaseOptions(socket_path=path, reconnect=outages.policy()))
+    detector = vision.FaceDetector.create_from_options(options)
+    with pytest.raises(FaceWorkerError) as cut:
+        detector.detect(jpeg())
+    assert cut.value.code == StatusCode.UNAVAILABLE
+    first.stop()
+    os.unlink(path)
+    if refusal == "unimplemented":
+        second = ScriptedWorker(path, newer)
+        expected = StatusCode.UNIMPLEMENTED
+    else:
+        second = FakeWorker(path, lambda message: HEADER.pack(0, 3) + b"\xff\xff\xff")
+        expected = StatusCode.DATA_LOSS
+    try:
+        outage = outages.next()
+        assert outage.error is not None and outage.error.code == expected, outage
+        # Told at once: the worker's answer is not retried until the deadline.
+        assert outage.seconds < DEADLINE_SECONDS
+        for _ in range(2):
+            with pytest.raises(FaceWorkerError) as raised:
+                detector.detect(jpeg())
+            assert raised.value.code == expected
+    finally:
+        detector.close()
+        second.stop()
+
+
+
+def test_a_stopping_worker_is_told_from_a_cut_connection(tmp_path: Path) -> None:
+    # A draining worker refuses a frame with UNAVAILABLE and its reason, then hangs up on the next:
+    # the application hears the worker's words first, then the client's own about the cut.
+    from test_shared_wire import ScriptedWorker, opened
+
+    frames = []
+
+    def draining(message: pb.ClientMessage) -> list:
+        if message.WhichOneof("kind") == "open_session":
+            return [opened(message)]
+        frames.append(message)
+        if len(frames) == 1:
+            return [pb.WorkerMessage(call_id=message.call_id, error=pb.Status(
+                code=StatusCode.UNAVAILABLE, message="the worker is shutting down"))]
+        return [None]
+
+    worker = ScriptedWorker(str(tmp_path / "faceworker.sock"), draining)
+    options = vision.FaceDetectorOptions(base_options=BaseOptions(socket_path=worker.path, reconnect=False))
+    try:
+        with vision.FaceDetector.create_from_options(options) as detector:
+            with pytest.raises(FaceWorkerError) as refused:
+                detector.detect(jpeg())
+            assert refused.value.code == StatusCode.UNAVAILABLE
+            assert refused.value.message == "the worker is shutting down"
+            with pytest.raises(FaceWorkerError) as cut:
+                detector.detect(jpeg())
+            assert cut.value.code == StatusCode.UNAVAILABLE
+            assert "shutting down" not in cut.value.message and "closed" in cut.value.message, cut.value.message
+    finally:
+        worker.stop()
