@@ -9,14 +9,12 @@ let package = Package(
     name: "FaceWorker",
     platforms: [.macOS(.v14)],
     products: [
+        // What users outside the package build on: the worker, and the two Swift clients with the
+        // messages their calls are written in. The layers below are the worker's own.
         .executable(name: "face-worker", targets: ["face-worker"]),
-        .library(name: "ModelFile", targets: ["ModelFile"]),
-        .library(name: "Inference", targets: ["Inference"]),
-        .library(name: "Imaging", targets: ["Imaging"]),
-        .library(name: "FaceDetection", targets: ["FaceDetection"]),
-        .library(name: "FaceWorkerProtocol", targets: ["FaceWorkerProtocol"]),
-        .library(name: "FaceWorker", targets: ["FaceWorker"]),
         .library(name: "FaceWorkerClient", targets: ["FaceWorkerClient"]),
+        .library(name: "FaceWorkerGRPC", targets: ["FaceWorkerGRPC"]),
+        .library(name: "FaceWorkerProtocol", targets: ["FaceWorkerProtocol"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -160,6 +158,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]

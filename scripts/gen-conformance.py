@@ -34,7 +34,7 @@ def option_specs(options: dict) -> str:
         "extension FaceOptions {",
         "    /// The default and the allowed range of every numeric option, by the",
         "    /// name the wire gives it.",
-        "    public enum Specs {",
+        "    package enum Specs {",
     ]
     for name, spec in options.items():
         kind = spec["type"]
@@ -43,7 +43,7 @@ def option_specs(options: dict) -> str:
         swift = SWIFT_TYPES[kind]
         lines.append(f"        /// `{name}`.")
         lines.append(
-            f"        public static let {camel(name)} = OptionSpec<{swift}>("
+            f"        package static let {camel(name)} = OptionSpec<{swift}>("
             f'field: "{name}", defaultValue: {literal(spec["default"], kind)}, '
             f'range: {literal(spec["min"], kind)}...{literal(spec["max"], kind)})'
         )

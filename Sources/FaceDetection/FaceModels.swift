@@ -3,37 +3,37 @@ import Inference
 
 /// The MediaPipe face models, loaded once per process and shared by every
 /// inference thread and session.
-public struct FaceModels: Sendable {
+package struct FaceModels: Sendable {
     /// BlazeFace short range (128x128): ML Kit's `fast` performance mode.
-    public let shortRangeDetector: CompiledModel
+    package let shortRangeDetector: CompiledModel
     /// BlazeFace full range, sparse (192x192): ML Kit's `accurate` performance mode.
-    public let fullRangeDetector: CompiledModel
+    package let fullRangeDetector: CompiledModel
     /// The 468-point face mesh (192x192), for the ML Kit outputs when the 478
     /// points are not asked for: it costs about three quarters of the attention mesh.
-    public let faceMesh: CompiledModel
+    package let faceMesh: CompiledModel
     /// The attention mesh (192x192): 468 points refined at the lips and eyes
     /// plus both irises, 478 points in one run, as MediaPipe's refined FaceMesh.
-    public let attentionMesh: CompiledModel
+    package let attentionMesh: CompiledModel
 
     /// The Face Landmarker's models, from its bundle; nil when the bundle is
     /// absent or unusable (`faceLandmarkerProblem` says why): the bundle is
     /// optional, and only sessions that ask for it need it.
-    public let faceLandmarker: FaceLandmarkerModels?
+    package let faceLandmarker: FaceLandmarkerModels?
     /// Why `faceLandmarker` is nil, naming the file (and member) and what is
     /// wrong with it, for the worker's start line.
-    public let faceLandmarkerProblem: String?
+    package let faceLandmarkerProblem: String?
     /// Every model file loaded, in the manifest's order (the bundle only when
     /// usable).
-    public let files: [ModelFileEntry]
+    package let files: [ModelFileEntry]
 
     /// A model file that was loaded.
-    public struct ModelFileEntry: Sendable, Equatable {
+    package struct ModelFileEntry: Sendable, Equatable {
         /// The file name, as the manifest lists it.
-        public var name: String
+        package var name: String
         /// Its role in the manifest (short_range_detector, face_landmarker, ...).
-        public var role: String
+        package var role: String
         /// Where it was read from.
-        public var path: String
+        package var path: String
     }
 
     /// The roles of the files every worker needs, in `all`'s order.
@@ -45,7 +45,7 @@ public struct FaceModels: Sendable {
     /// A missing manifest or required file throws; a missing, damaged or
     /// altered Face Landmarker bundle leaves `faceLandmarker` nil and says why
     /// in `faceLandmarkerProblem`.
-    public init(directory: String) throws {
+    package init(directory: String) throws {
         let manifest = try ModelManifest.load(directory: directory)
         let manifestPath = "\(directory)/\(ModelManifest.fileName)"
         var files: [ModelFileEntry] = []
@@ -86,7 +86,7 @@ public struct FaceModels: Sendable {
     }
 
     /// Every model, for reporting.
-    public var all: [CompiledModel] {
+    package var all: [CompiledModel] {
         var models = [shortRangeDetector, fullRangeDetector, faceMesh, attentionMesh]
         if let faceLandmarker {
             models += [faceLandmarker.detector, faceLandmarker.landmarks]
@@ -112,16 +112,16 @@ public struct FaceModels: Sendable {
 /// every session it serves, and an engine that is handed between threads must
 /// be guarded so only one uses it at once. The runtimes are built lazily so a
 /// thread that only ever detects never pays for the landmark models.
-public final class FaceEngine {
+package final class FaceEngine {
     /// The shared models.
-    public let models: FaceModels
+    package let models: FaceModels
     private let threadPool: ThreadPool?
     private var runtimes: [ObjectIdentifier: Runtime] = [:]
     private var decoder: JPEGDecoder?
 
     /// Creates an engine whose runtimes split every model run over `threadPool`,
     /// or run on the calling thread only when it is nil.
-    public init(models: FaceModels, threadPool: ThreadPool? = nil) {
+    package init(models: FaceModels, threadPool: ThreadPool? = nil) {
         self.models = models
         self.threadPool = threadPool
     }

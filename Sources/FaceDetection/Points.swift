@@ -1,10 +1,10 @@
 /// A point in the upright image, in pixels, origin at the top-left, y down.
-public struct PixelPoint: Sendable, Hashable {
-    public var x: Float
-    public var y: Float
+package struct PixelPoint: Sendable, Hashable {
+    package var x: Float
+    package var y: Float
 
     /// Creates a point.
-    public init(x: Float, y: Float) {
+    package init(x: Float, y: Float) {
         self.x = x
         self.y = y
     }
@@ -13,33 +13,33 @@ public struct PixelPoint: Sendable, Hashable {
 /// A landmark in MediaPipe's normalized form: x and y as fractions of the upright
 /// image's width and height, z as depth relative to the head centre in units of
 /// roughly the image width (smaller is closer to the camera).
-public struct NormalizedLandmark: Sendable, Hashable {
-    public var x: Float
-    public var y: Float
-    public var z: Float
+package struct NormalizedLandmark: Sendable, Hashable {
+    package var x: Float
+    package var y: Float
+    package var z: Float
 
     /// Creates a landmark.
-    public init(x: Float, y: Float, z: Float = 0) {
+    package init(x: Float, y: Float, z: Float = 0) {
         self.x = x
         self.y = y
         self.z = z
     }
 
     /// The landmark's position in pixels of an image of the given size.
-    public func pixel(width: Int, height: Int) -> PixelPoint {
+    package func pixel(width: Int, height: Int) -> PixelPoint {
         PixelPoint(x: x * Float(width), y: y * Float(height))
     }
 }
 
 /// An axis-aligned rectangle in pixels of the upright image.
-public struct PixelRect: Sendable, Hashable {
-    public var x: Float
-    public var y: Float
-    public var width: Float
-    public var height: Float
+package struct PixelRect: Sendable, Hashable {
+    package var x: Float
+    package var y: Float
+    package var width: Float
+    package var height: Float
 
     /// Creates a rectangle from its top-left corner and size.
-    public init(x: Float, y: Float, width: Float, height: Float) {
+    package init(x: Float, y: Float, width: Float, height: Float) {
         self.x = x
         self.y = y
         self.width = width

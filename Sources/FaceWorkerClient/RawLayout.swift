@@ -1,6 +1,7 @@
 import FaceWorkerProtocol
 
-/// The byte length of a raw image's layout, as RawImage documents it.
+/// The byte length of a raw image's layout, as RawImage documents it and
+/// `raw_image_layout` in the conformance file defines it for every client.
 enum RawLayout {
     /// The bytes `format` at this size and stride takes (stride 0: rows
     /// tightly packed); nil for an unspecified format or a size of 0.

@@ -31,7 +31,7 @@ extension AffineTransform {
     ///     does to the right eye's crop.
     ///   - outputWidth: columns of the output grid.
     ///   - outputHeight: rows of the output grid.
-    public static func rotatedRect(
+    package static func rotatedRect(
         centerX: Double, centerY: Double, width: Double, height: Double, rotation: Double,
         flipHorizontally: Bool = false, outputWidth: Int, outputHeight: Int
     ) -> AffineTransform {
@@ -57,7 +57,7 @@ extension AffineTransform {
     /// Applying the transform to a tensor point `(x * outputWidth, y * outputHeight)`
     /// therefore gives MediaPipe's image position of the normalized tensor point
     /// `(x, y)` after letterbox removal.
-    public static func letterbox(
+    package static func letterbox(
         sourceWidth: Int, sourceHeight: Int, outputWidth: Int, outputHeight: Int
     ) -> AffineTransform {
         let outputAspect = Double(outputHeight) / Double(outputWidth)

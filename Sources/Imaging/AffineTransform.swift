@@ -8,22 +8,22 @@
 /// convention, which MediaPipe's `ImageToTensorCalculator` inherits: integer
 /// coordinates are pixel centres, so pixel `(i, j)` of the output samples the
 /// source at `apply(x: i, y: j)` exactly.
-public struct AffineTransform: Sendable, Hashable {
+package struct AffineTransform: Sendable, Hashable {
     /// Row 0: `x' = m00 x + m01 y + m02`.
-    public var m00: Double
+    package var m00: Double
     /// Row 0: `x' = m00 x + m01 y + m02`.
-    public var m01: Double
+    package var m01: Double
     /// Row 0: `x' = m00 x + m01 y + m02`.
-    public var m02: Double
+    package var m02: Double
     /// Row 1: `y' = m10 x + m11 y + m12`.
-    public var m10: Double
+    package var m10: Double
     /// Row 1: `y' = m10 x + m11 y + m12`.
-    public var m11: Double
+    package var m11: Double
     /// Row 1: `y' = m10 x + m11 y + m12`.
-    public var m12: Double
+    package var m12: Double
 
     /// Creates a transform from its six coefficients, row by row.
-    public init(m00: Double, m01: Double, m02: Double, m10: Double, m11: Double, m12: Double) {
+    package init(m00: Double, m01: Double, m02: Double, m10: Double, m11: Double, m12: Double) {
         self.m00 = m00
         self.m01 = m01
         self.m02 = m02
@@ -33,16 +33,16 @@ public struct AffineTransform: Sendable, Hashable {
     }
 
     /// The transform that leaves every point where it is.
-    public static let identity = AffineTransform(m00: 1, m01: 0, m02: 0, m10: 0, m11: 1, m12: 0)
+    package static let identity = AffineTransform(m00: 1, m01: 0, m02: 0, m10: 0, m11: 1, m12: 0)
 
     /// The image of the point `(x, y)`.
-    public func apply(x: Double, y: Double) -> (x: Double, y: Double) {
+    package func apply(x: Double, y: Double) -> (x: Double, y: Double) {
         (m00 * x + m01 * y + m02, m10 * x + m11 * y + m12)
     }
 
     /// The transform that undoes this one, or nil if this one collapses the
     /// plane (determinant zero or not finite, e.g. a zero-sized crop).
-    public func inverted() -> AffineTransform? {
+    package func inverted() -> AffineTransform? {
         let determinant = m00 * m11 - m01 * m10
         guard determinant != 0, determinant.isFinite else { return nil }
         let a = m11 / determinant, b = -m01 / determinant

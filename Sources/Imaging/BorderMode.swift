@@ -1,5 +1,5 @@
 /// What the sampler reads for source positions outside the image.
-public enum BorderMode: Sendable, Hashable {
+package enum BorderMode: Sendable, Hashable {
     /// Outside pixels are 0 before value mapping (so the range's lower bound
     /// after it): OpenCV's `BORDER_CONSTANT`, MediaPipe's `BORDER_ZERO`, used
     /// for the detectors' letterbox padding.

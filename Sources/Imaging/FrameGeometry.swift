@@ -8,6 +8,9 @@
 ///   plane: `ch` rows of `s` bytes, each starting with `cw` interleaved pairs.
 /// - I420: the Y plane, then the U plane and then the V plane, each `ch` rows
 ///   of `(s + 1) / 2` bytes (libyuv's usual chroma stride for a luma stride).
+///
+/// The conformance file's `raw_image_layout` defines these layouts for the
+/// worker and every client alike.
 struct FrameGeometry: Sendable {
     let format: PixelFormat
     let width: Int

@@ -10,7 +10,7 @@
 ///
 /// Every coordinate the pipeline reports is in the upright image, which is
 /// `width x height` of the stored image for 1...4 and `height x width` for 5...8.
-public enum ImageOrientation: Int, Sendable, Hashable, CaseIterable {
+package enum ImageOrientation: Int, Sendable, Hashable, CaseIterable {
     /// Upright already: row 0 at the top, column 0 on the left.
     case topLeft = 1
     /// Mirrored horizontally: row 0 at the top, column 0 on the right.
@@ -32,10 +32,10 @@ public enum ImageOrientation: Int, Sendable, Hashable, CaseIterable {
     case leftBottom = 8
 
     /// Whether the upright image's width is the stored image's height.
-    public var swapsAxes: Bool { rawValue >= 5 }
+    package var swapsAxes: Bool { rawValue >= 5 }
 
     /// The size of the upright image for a stored image of `storedSize`.
-    public func uprightSize(of storedSize: PixelSize) -> PixelSize {
+    package func uprightSize(of storedSize: PixelSize) -> PixelSize {
         swapsAxes ? PixelSize(width: storedSize.height, height: storedSize.width) : storedSize
     }
 }

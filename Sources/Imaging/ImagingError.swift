@@ -3,7 +3,7 @@
 /// Every case describes the problem in words a client can act on: size
 /// mismatches carry both the expected and the actual value, and JPEG failures
 /// carry TurboJPEG's own message.
-public enum ImagingError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum ImagingError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The width or the height is zero or negative.
     case emptyImage(width: Int, height: Int)
     /// The image has more pixels than the caller allows. This is checked from
@@ -20,7 +20,7 @@ public enum ImagingError: Error, Sendable, Hashable, CustomStringConvertible {
     /// encode), independently of any input data.
     case turboJPEG(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .emptyImage(let width, let height):
             return "image size \(width)x\(height) is empty: width and height must both be positive"

@@ -18,7 +18,7 @@ import CTurboJPEG
 /// decoder per thread (it is deliberately not `Sendable`). Reusing it across
 /// images avoids reallocating TurboJPEG's state; after any failure the
 /// instance is replaced, so a refused image never affects the next one.
-public final class JPEGDecoder {
+package final class JPEGDecoder {
     /// Nil only when no fresh instance could be allocated after a failure;
     /// the next call tries again.
     private var handle: tjhandle?
@@ -26,7 +26,7 @@ public final class JPEGDecoder {
     /// Creates a TurboJPEG decompressor.
     ///
     /// - Throws: ``ImagingError/turboJPEG(_:)`` if TurboJPEG cannot allocate one.
-    public init() throws(ImagingError) {
+    package init() throws(ImagingError) {
         handle = try Self.makeHandle()
     }
 
@@ -65,7 +65,7 @@ public final class JPEGDecoder {
     /// - Throws: ``ImagingError/invalidJPEG(_:)`` if no valid header with a
     ///   positive size is found, ``ImagingError/turboJPEG(_:)`` if TurboJPEG
     ///   could not allocate the instance that replaces one that failed.
-    public func header(of jpeg: UnsafeRawBufferPointer) throws(ImagingError) -> PixelSize {
+    package func header(of jpeg: UnsafeRawBufferPointer) throws(ImagingError) -> PixelSize {
         guard let base = jpeg.baseAddress, !jpeg.isEmpty else {
             throw .invalidJPEG("no data")
         }
@@ -87,7 +87,7 @@ public final class JPEGDecoder {
     }
 
     /// The image size stated in the JPEG's header, as the `UnsafeRawBufferPointer` variant reads it.
-    public func header(of jpeg: [UInt8]) throws(ImagingError) -> PixelSize {
+    package func header(of jpeg: [UInt8]) throws(ImagingError) -> PixelSize {
         // Array.withUnsafeBytes is untyped-rethrows; withUnsafeBufferPointer keeps the typed error.
         try jpeg.withUnsafeBufferPointer { (bytes) throws(ImagingError) in
             try header(of: UnsafeRawBufferPointer(bytes))
@@ -105,7 +105,7 @@ public final class JPEGDecoder {
     ///   ``ImagingError/tooManyPixels(width:height:limit:)`` for a header over
     ///   the limit, ``ImagingError/turboJPEG(_:)`` if TurboJPEG could not
     ///   allocate the instance that replaces one that failed.
-    public func decode(_ jpeg: UnsafeRawBufferPointer, maxPixels: Int) throws(ImagingError) -> RGBImage {
+    package func decode(_ jpeg: UnsafeRawBufferPointer, maxPixels: Int) throws(ImagingError) -> RGBImage {
         let size = try header(of: jpeg)
         try PixelLimit.check(width: size.width, height: size.height, maxPixels: maxPixels)
         return try decode(jpeg, size: size)
@@ -120,7 +120,7 @@ public final class JPEGDecoder {
     /// - Throws: ``ImagingError/invalidJPEG(_:)`` with TurboJPEG's message for
     ///   data TurboJPEG refuses, ``ImagingError/turboJPEG(_:)`` if TurboJPEG
     ///   could not allocate the instance that replaces one that failed.
-    public func decode(_ jpeg: [UInt8], size: PixelSize) throws(ImagingError) -> RGBImage {
+    package func decode(_ jpeg: [UInt8], size: PixelSize) throws(ImagingError) -> RGBImage {
         try jpeg.withUnsafeBufferPointer { (bytes) throws(ImagingError) in
             try decode(UnsafeRawBufferPointer(bytes), size: size)
         }
@@ -131,11 +131,11 @@ public final class JPEGDecoder {
     }
 
     /// A decoded image and what libjpeg said about damage it decoded over.
-    public struct Decoded: Sendable {
+    package struct Decoded: Sendable {
         /// The pixels, in the orientation they are stored in.
-        public let image: RGBImage
+        package let image: RGBImage
         /// libjpeg's warning for damaged or truncated data, nil for a sound JPEG.
-        public let warning: String?
+        package let warning: String?
     }
 
     /// Decodes a JPEG whose header was already read with ``header(of:)`` (and
@@ -150,7 +150,7 @@ public final class JPEGDecoder {
     ///   data TurboJPEG refuses (and for damaged data when `refuseDamaged`),
     ///   ``ImagingError/turboJPEG(_:)`` if TurboJPEG could not allocate the
     ///   instance that replaces one that failed.
-    public func decode(_ jpeg: UnsafeRawBufferPointer, size: PixelSize, refuseDamaged: Bool) throws(ImagingError) -> Decoded {
+    package func decode(_ jpeg: UnsafeRawBufferPointer, size: PixelSize, refuseDamaged: Bool) throws(ImagingError) -> Decoded {
         let flags = TJFLAG_LIMITSCANS | (refuseDamaged ? TJFLAG_STOPONWARNING : 0)
         let handle = try usableHandle()
         let count = size.width * size.height * 3
@@ -188,7 +188,7 @@ public final class JPEGDecoder {
     }
 
     /// Decodes a JPEG to packed RGB, exactly as the `UnsafeRawBufferPointer` variant does.
-    public func decode(_ jpeg: [UInt8], maxPixels: Int) throws(ImagingError) -> RGBImage {
+    package func decode(_ jpeg: [UInt8], maxPixels: Int) throws(ImagingError) -> RGBImage {
         try jpeg.withUnsafeBufferPointer { (bytes) throws(ImagingError) in
             try decode(UnsafeRawBufferPointer(bytes), maxPixels: maxPixels)
         }

@@ -6,25 +6,25 @@
 /// converted to RGB as it is fetched, so no upright or RGB copy is made. The
 /// tensors are bit for bit those of converting the whole frame to RGB,
 /// turning it upright and sampling that.
-public struct OrientedFrame {
+package struct OrientedFrame {
     /// The stored pixels.
-    public let view: RawFrameView
+    package let view: RawFrameView
     /// How the stored pixels must be turned to be upright.
-    public let orientation: ImageOrientation
+    package let orientation: ImageOrientation
 
     /// The frame `view`, stored in `orientation`.
-    public init(_ view: RawFrameView, orientation: ImageOrientation) {
+    package init(_ view: RawFrameView, orientation: ImageOrientation) {
         self.view = view
         self.orientation = orientation
     }
 
     /// The upright image's dimensions, which every coordinate refers to.
-    public var size: PixelSize { orientation.uprightSize(of: view.size) }
+    package var size: PixelSize { orientation.uprightSize(of: view.size) }
 
     /// Resamples the upright image through `transform` into a float tensor,
     /// exactly as ``RGBImage/sampleTensor(width:height:transform:border:valueRange:into:rows:)``
     /// does on the upright RGB image (see there for every parameter).
-    public func sampleTensor(
+    package func sampleTensor(
         width: Int, height: Int, transform: AffineTransform, border: BorderMode,
         valueRange: ClosedRange<Float>, into output: UnsafeMutableBufferPointer<Float>, rows: Range<Int>? = nil
     ) {

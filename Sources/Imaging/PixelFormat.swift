@@ -4,7 +4,7 @@
 /// store a full-resolution luma plane followed by chroma subsampled 2x2, and are
 /// converted with BT.601 limited ("video") range; see ``RawFrame`` for how their
 /// planes are laid out.
-public enum PixelFormat: Sendable, Hashable, CaseIterable, CustomStringConvertible {
+package enum PixelFormat: Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// 3 bytes per pixel: red, green, blue.
     case rgb
     /// 4 bytes per pixel: red, green, blue, alpha (alpha is ignored).
@@ -22,7 +22,7 @@ public enum PixelFormat: Sendable, Hashable, CaseIterable, CustomStringConvertib
     /// Y plane, then a U plane, then a V plane (both 2x2 subsampled).
     case i420
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .rgb: return "RGB"
         case .rgba: return "RGBA"
@@ -42,7 +42,7 @@ public enum PixelFormat: Sendable, Hashable, CaseIterable, CustomStringConvertib
     /// width up so that the interleaved chroma row, which shares the stride,
     /// fits too.
     /// The result saturates at `Int.max` rather than overflowing.
-    public func minimumRowStride(width: Int) -> Int {
+    package func minimumRowStride(width: Int) -> Int {
         switch self {
         case .rgb, .bgr: return FrameGeometry.saturatingProduct(width, 3)
         case .rgba, .bgra: return FrameGeometry.saturatingProduct(width, 4)

@@ -1,8 +1,8 @@
 /// The checks every image source runs on its dimensions before touching a
 /// pixel: both sides positive, and no more pixels than the caller allows.
-public enum PixelLimit {
+package enum PixelLimit {
     /// Throws unless `width` and `height` are positive and `width * height <= maxPixels`.
-    public static func check(width: Int, height: Int, maxPixels: Int) throws(ImagingError) {
+    package static func check(width: Int, height: Int, maxPixels: Int) throws(ImagingError) {
         guard width > 0, height > 0 else {
             throw .emptyImage(width: width, height: height)
         }

@@ -1,15 +1,15 @@
 /// The dimensions of an image, in pixels.
-public struct PixelSize: Sendable, Hashable, CustomStringConvertible {
+package struct PixelSize: Sendable, Hashable, CustomStringConvertible {
     /// Number of columns.
-    public var width: Int
+    package var width: Int
     /// Number of rows.
-    public var height: Int
+    package var height: Int
 
     /// Creates a size; no validation happens here, consumers check what they need.
-    public init(width: Int, height: Int) {
+    package init(width: Int, height: Int) {
         self.width = width
         self.height = height
     }
 
-    public var description: String { "\(width)x\(height)" }
+    package var description: String { "\(width)x\(height)" }
 }

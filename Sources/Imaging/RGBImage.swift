@@ -1,20 +1,20 @@
 /// An image in 8-bit RGB, tightly packed (row stride `width * 3`), row 0 at
 /// the top of the stored image: what the JPEG decoder produces. The sampler
 /// reads it in place as an RGB ``RawFrameView``.
-public struct RGBImage: Sendable, Equatable {
+package struct RGBImage: Sendable, Equatable {
     /// Number of columns.
-    public let width: Int
+    package let width: Int
     /// Number of rows.
-    public let height: Int
+    package let height: Int
     /// `width * height * 3` bytes: R, G, B for each pixel, row by row.
-    public let pixels: [UInt8]
+    package let pixels: [UInt8]
 
     /// Wraps packed RGB bytes, checking that they match the dimensions.
     ///
     /// - Throws: ``ImagingError/emptyImage(width:height:)`` for a non-positive
     ///   side, ``ImagingError/bufferSizeMismatch(format:width:height:rowStride:expected:actual:)``
     ///   when `pixels.count` is not `width * height * 3`.
-    public init(width: Int, height: Int, pixels: [UInt8]) throws(ImagingError) {
+    package init(width: Int, height: Int, pixels: [UInt8]) throws(ImagingError) {
         try PixelLimit.check(width: width, height: height, maxPixels: .max)
         let expected = FrameGeometry.saturatingProduct(width, height, 3)
         guard pixels.count == expected else {
@@ -35,12 +35,12 @@ public struct RGBImage: Sendable, Equatable {
     }
 
     /// The image's dimensions.
-    public var size: PixelSize { PixelSize(width: width, height: height) }
+    package var size: PixelSize { PixelSize(width: width, height: height) }
 }
 
 extension RGBImage {
     /// The image as a raw RGB frame, for the duration of `body`.
-    public func withView<Result, Failure: Error>(
+    package func withView<Result, Failure: Error>(
         _ body: (RawFrameView) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         try pixels.withUnsafeBufferPointer { (buffer) throws(Failure) -> Result in

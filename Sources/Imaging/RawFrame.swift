@@ -21,21 +21,21 @@
 /// clamped to 0...255. Chroma is nearest-neighbour upsampled: pixel `(x, y)`
 /// uses chroma sample `(x / 2, y / 2)`, which also defines odd widths and
 /// heights (the last column or row has a chroma sample of its own).
-public struct RawFrame: Sendable {
+package struct RawFrame: Sendable {
     /// How the bytes encode pixels.
-    public var format: PixelFormat
+    package var format: PixelFormat
     /// Number of columns.
-    public var width: Int
+    package var width: Int
     /// Number of rows.
-    public var height: Int
+    package var height: Int
     /// Bytes from the start of one row to the start of the next (for the YUV
     /// formats: of the luma plane; the chroma strides derive from it).
-    public var rowStride: Int
+    package var rowStride: Int
     /// The pixel data.
-    public var bytes: [UInt8]
+    package var bytes: [UInt8]
 
     /// Describes a frame; validation happens when it is viewed.
-    public init(format: PixelFormat, width: Int, height: Int, rowStride: Int, bytes: [UInt8]) {
+    package init(format: PixelFormat, width: Int, height: Int, rowStride: Int, bytes: [UInt8]) {
         self.format = format
         self.width = width
         self.height = height
@@ -45,7 +45,7 @@ public struct RawFrame: Sendable {
 
     /// Checks a frame's description before its bytes are needed: the checks
     /// a ``RawFrameView`` runs, in the same order, on the fields alone.
-    public static func check(format: PixelFormat, width: Int, height: Int, rowStride: Int, byteCount: Int,
+    package static func check(format: PixelFormat, width: Int, height: Int, rowStride: Int, byteCount: Int,
                              maxPixels: Int) throws(ImagingError) {
         _ = try FrameGeometry(format: format, width: width, height: height, rowStride: rowStride,
                               byteCount: byteCount, maxPixels: maxPixels)

@@ -5,18 +5,18 @@
 /// A view exists only with its geometry checked (``FrameGeometry``, the same
 /// checks as ``RawFrame/check(format:width:height:rowStride:byteCount:maxPixels:)``),
 /// so every read the sampler makes lies inside `bytes`.
-public struct RawFrameView {
+package struct RawFrameView {
     /// How the bytes encode pixels.
-    public let format: PixelFormat
+    package let format: PixelFormat
     /// Number of columns.
-    public let width: Int
+    package let width: Int
     /// Number of rows.
-    public let height: Int
+    package let height: Int
     /// Bytes from the start of one row to the start of the next (for the YUV
     /// formats: of the luma plane; the chroma strides derive from it).
-    public let rowStride: Int
+    package let rowStride: Int
     /// The pixel data, exactly as long as the geometry says.
-    public let bytes: UnsafeRawBufferPointer
+    package let bytes: UnsafeRawBufferPointer
     let geometry: FrameGeometry
 
     /// Checks the description against `bytes`, in ``RawFrame``'s order, and
@@ -26,7 +26,7 @@ public struct RawFrameView {
     ///   ``ImagingError/tooManyPixels(width:height:limit:)``,
     ///   ``ImagingError/rowStrideTooSmall(format:width:minimum:actual:)`` or
     ///   ``ImagingError/bufferSizeMismatch(format:width:height:rowStride:expected:actual:)``.
-    public init(
+    package init(
         format: PixelFormat, width: Int, height: Int, rowStride: Int, bytes: UnsafeRawBufferPointer, maxPixels: Int
     ) throws(ImagingError) {
         geometry = try FrameGeometry(
@@ -50,7 +50,7 @@ public struct RawFrameView {
     }
 
     /// The image's dimensions as stored.
-    public var size: PixelSize { PixelSize(width: width, height: height) }
+    package var size: PixelSize { PixelSize(width: width, height: height) }
 
     /// The first byte; a checked geometry is never empty, so there is one.
     var base: UnsafePointer<UInt8> {

@@ -27,7 +27,7 @@ extension RGBImage {
     ///     `width * height * 3` are overwritten.
     ///   - rows: the rows to write, all by default; the others are left as
     ///     they are, so threads may each fill a part of one tensor.
-    public func sampleTensor(
+    package func sampleTensor(
         width: Int, height: Int, transform: AffineTransform, border: BorderMode,
         valueRange: ClosedRange<Float>, into output: UnsafeMutableBufferPointer<Float>, rows: Range<Int>? = nil
     ) {
@@ -43,7 +43,7 @@ extension RGBImage {
     /// `UnsafeMutableBufferPointer` variant does.
     ///
     /// - Parameter output: must hold exactly `width * height * 3` floats.
-    public func sampleTensor(
+    package func sampleTensor(
         width: Int, height: Int, transform: AffineTransform, border: BorderMode,
         valueRange: ClosedRange<Float>, into output: inout [Float]
     ) {

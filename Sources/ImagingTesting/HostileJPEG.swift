@@ -1,6 +1,6 @@
 /// JPEG streams no encoder writes, built marker by marker, for the inputs a
 /// hostile client could send.
-public enum HostileJPEG {
+package enum HostileJPEG {
     /// An 8x8 grayscale progressive JPEG with `scans` scans (at least 1) and
     /// all coefficients zero, which decodes to flat grey 128.
     ///
@@ -11,7 +11,7 @@ public enum HostileJPEG {
     /// for symbol 0 (DC difference 0; AC end-of-band), so each scan's data is
     /// the bit 0 padded with 1s: 0x7F. Thousands of scans would make a decoder
     /// without a scan limit work for a long time on a few kilobytes.
-    public static func progressive(scans: Int) -> [UInt8] {
+    package static func progressive(scans: Int) -> [UInt8] {
         precondition(scans >= 1)
         var bytes: [UInt8] = [0xFF, 0xD8]
         // DQT: table 0, 8-bit precision, all 64 entries 1.
@@ -31,7 +31,7 @@ public enum HostileJPEG {
     }
 
     /// `jpeg` with its frame header (SOFn) stating `width` x `height` instead.
-    public static func replacingSize(of jpeg: [UInt8], width: Int, height: Int) -> [UInt8] {
+    package static func replacingSize(of jpeg: [UInt8], width: Int, height: Int) -> [UInt8] {
         var patched = jpeg
         let offset = frameHeaderOffset(of: jpeg)
         patched.replaceSubrange(
@@ -45,7 +45,7 @@ public enum HostileJPEG {
     ///
     /// libjpeg rejects it while reading the header ("Bogus marker length"),
     /// from inside the marker reader rather than between images.
-    public static func replacingFrameHeaderLength(of jpeg: [UInt8], with length: Int) -> [UInt8] {
+    package static func replacingFrameHeaderLength(of jpeg: [UInt8], with length: Int) -> [UInt8] {
         var patched = jpeg
         let offset = frameHeaderOffset(of: jpeg)
         patched.replaceSubrange(offset + 2..<offset + 4, with: [UInt8(length >> 8), UInt8(length & 0xFF)])
@@ -53,7 +53,7 @@ public enum HostileJPEG {
     }
 
     /// Offset of the first byte of entropy-coded data (just after the first SOS segment).
-    public static func scanDataOffset(of jpeg: [UInt8]) -> Int {
+    package static func scanDataOffset(of jpeg: [UInt8]) -> Int {
         guard let offset = firstSegment(of: jpeg, where: { $0 == 0xDA }) else {
             preconditionFailure("no scan found")
         }
@@ -89,7 +89,7 @@ public enum HostileJPEG {
     /// bit, a byte or a marker written over it, a cut, random bytes inserted,
     /// bytes deleted or a run copied elsewhere. Half of the time it strikes
     /// within the first kilobyte, where the markers that steer a decoder are.
-    public static func mutate(_ jpeg: inout [UInt8], using random: inout some RandomNumberGenerator) -> String {
+    package static func mutate(_ jpeg: inout [UInt8], using random: inout some RandomNumberGenerator) -> String {
         guard jpeg.count > 4 else {
             jpeg += [0xFF, 0xD9]
             return "appended an end marker"

@@ -6,9 +6,9 @@ import Imaging
 ///
 /// Owns TurboJPEG compressors, which are not thread-safe: use one encoder per
 /// thread (it is deliberately not `Sendable`).
-public final class JPEGEncoder {
+package final class JPEGEncoder {
     /// How much the encoder reduces the colour (chroma) resolution.
-    public enum ChromaSubsampling: Sendable, Hashable, CaseIterable {
+    package enum ChromaSubsampling: Sendable, Hashable, CaseIterable {
         /// Full-resolution chroma.
         case none
         /// Chroma at half the horizontal resolution.
@@ -37,7 +37,7 @@ public final class JPEGEncoder {
     /// Creates a TurboJPEG compressor.
     ///
     /// - Throws: `ImagingError.turboJPEG` if TurboJPEG cannot allocate one.
-    public init() throws(ImagingError) {
+    package init() throws(ImagingError) {
         guard let handle = tjInitCompress() else {
             throw .turboJPEG(turboJPEGMessage(nil))
         }
@@ -67,7 +67,7 @@ public final class JPEGEncoder {
     ///   - progressive: write a progressive JPEG (several scans) instead of a
     ///     baseline one.
     /// - Throws: `ImagingError.turboJPEG` if TurboJPEG fails.
-    public func encode(
+    package func encode(
         _ image: RGBImage, quality: Int = 90, subsampling: ChromaSubsampling = .quarter, progressive: Bool = false
     ) throws(ImagingError) -> [UInt8] {
         precondition((1...100).contains(quality), "JPEG quality must be in 1...100, got \(quality)")

@@ -8,7 +8,7 @@ extension RawFrame {
     /// The frame converted to packed RGB, in its stored orientation: packed
     /// formats by their channel order (GRAY8 copied to all three), YUV by
     /// BT.601 limited range with each 2x2 block sharing its chroma sample.
-    public func rgbImage(maxPixels: Int) throws(ImagingError) -> RGBImage {
+    package func rgbImage(maxPixels: Int) throws(ImagingError) -> RGBImage {
         try RawFrame.check(format: format, width: width, height: height, rowStride: rowStride, byteCount: bytes.count,
                            maxPixels: maxPixels)
         var pixels = [UInt8](repeating: 0, count: width * height * 3)
@@ -60,7 +60,7 @@ extension RGBImage {
     /// | rightTop | `y, h-1-x` |
     /// | rightBottom | `w-1-y, h-1-x` |
     /// | leftBottom | `w-1-y, x` |
-    public func upright(from orientation: ImageOrientation) -> RGBImage {
+    package func upright(from orientation: ImageOrientation) -> RGBImage {
         let (w, h) = (width, height)
         let upright = orientation.uprightSize(of: size)
         var output = [UInt8](repeating: 0, count: pixels.count)

@@ -15,7 +15,7 @@ public enum FlexValue: Sendable, Equatable {
     case map([String: FlexValue])
 
     /// The value as an integer, when it is one (or a float with no fraction).
-    public var integer: Int? {
+    package var integer: Int? {
         switch self {
         case .int(let value): return Int(exactly: value)
         case .uint(let value): return Int(exactly: value)
@@ -26,7 +26,7 @@ public enum FlexValue: Sendable, Equatable {
     }
 
     /// The value as a float, when it is a number.
-    public var number: Double? {
+    package var number: Double? {
         switch self {
         case .int(let value): return Double(value)
         case .uint(let value): return Double(value)
@@ -36,7 +36,7 @@ public enum FlexValue: Sendable, Equatable {
     }
 
     /// The elements, when the value is a vector.
-    public var elements: [FlexValue]? {
+    package var elements: [FlexValue]? {
         if case .vector(let values) = self { return values }
         return nil
     }

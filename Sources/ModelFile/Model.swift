@@ -6,18 +6,18 @@
 /// The value is immutable and can be shared freely between threads.
 public struct Model: Sendable {
     /// Where the model came from (a path, or a label for in-memory bytes).
-    public let file: String
+    package let file: String
     /// Every tensor of the subgraph, indexed as the operators refer to them.
-    public let tensors: [Tensor]
+    package let tensors: [Tensor]
     /// Operators in execution order.
-    public let operators: [Operator]
+    package let operators: [Operator]
     /// Indices of the subgraph's input tensors.
-    public let inputs: [Int]
+    package let inputs: [Int]
     /// Indices of the subgraph's output tensors.
-    public let outputs: [Int]
+    package let outputs: [Int]
 
     /// Creates a model from parts; `ModelLoader` is the usual way to get one.
-    public init(file: String, tensors: [Tensor], operators: [Operator], inputs: [Int], outputs: [Int]) {
+    package init(file: String, tensors: [Tensor], operators: [Operator], inputs: [Int], outputs: [Int]) {
         self.file = file
         self.tensors = tensors
         self.operators = operators
@@ -27,18 +27,18 @@ public struct Model: Sendable {
 }
 
 /// One tensor: its shape and, for weights, its constant values.
-public struct Tensor: Sendable {
+package struct Tensor: Sendable {
     /// The name the converter gave it.
-    public let name: String
+    package let name: String
     /// Dimensions, outermost first (TFLite uses NHWC for images).
-    public let shape: [Int]
+    package let shape: [Int]
     /// Element type as stored in the file (weights are exposed as `Float` regardless).
-    public let type: TensorType
+    package let type: TensorType
     /// Constant values, or nil for activations computed at run time.
-    public let constant: ConstantValues?
+    package let constant: ConstantValues?
 
     /// Creates a tensor.
-    public init(name: String, shape: [Int], type: TensorType, constant: ConstantValues?) {
+    package init(name: String, shape: [Int], type: TensorType, constant: ConstantValues?) {
         self.name = name
         self.shape = shape
         self.type = type
@@ -46,31 +46,31 @@ public struct Tensor: Sendable {
     }
 
     /// The number of elements the shape describes.
-    public var elementCount: Int { shape.reduce(1, *) }
+    package var elementCount: Int { shape.reduce(1, *) }
 }
 
 /// Constant data of a tensor, widened to the types the engine consumes.
-public enum ConstantValues: Sendable {
+package enum ConstantValues: Sendable {
     /// Floating-point weights (fp16 ones already widened).
     case float([Float])
     /// Integer parameters such as paddings or shapes.
     case int32([Int32])
 
     /// The values as floats, or nil for integer data.
-    public var floats: [Float]? {
+    package var floats: [Float]? {
         if case .float(let values) = self { return values }
         return nil
     }
 
     /// The values as integers, or nil for float data.
-    public var integers: [Int32]? {
+    package var integers: [Int32]? {
         if case .int32(let values) = self { return values }
         return nil
     }
 }
 
 /// TFLite's element types that the loader recognises.
-public enum TensorType: Sendable, Equatable {
+package enum TensorType: Sendable, Equatable {
     case float32, float16, int32, uint8, int64, int8
     /// Any other TFLite `TensorType` code.
     case other(UInt8)

@@ -2,17 +2,17 @@
 ///
 /// Every error names the file, so a message in a log says which model is broken
 /// and how, without a stack trace.
-public struct ModelFileError: Error, CustomStringConvertible, Sendable, Equatable {
+package struct ModelFileError: Error, CustomStringConvertible, Sendable, Equatable {
     /// The file (or a caller-given label for in-memory bytes).
-    public var file: String
+    package var file: String
     /// What was wrong, in words.
-    public var problem: String
+    package var problem: String
 
     /// Creates an error for `file` describing `problem`.
-    public init(file: String, problem: String) {
+    package init(file: String, problem: String) {
         self.file = file
         self.problem = problem
     }
 
-    public var description: String { "\(file): \(problem)" }
+    package var description: String { "\(file): \(problem)" }
 }

@@ -5,13 +5,13 @@ import Foundation
 /// Only the main subgraph is read, and only the operators listed in
 /// `BuiltinOperator.supportedNames`; anything else is a thrown `ModelFileError`
 /// naming the file and the problem.
-public enum ModelLoader {
+package enum ModelLoader {
     /// Largest tensor the loader accepts, in elements; a guard against shapes
     /// that would make the engine allocate absurd amounts.
     static let maximumElements = 1 << 28
 
     /// Loads and folds the model at `path`.
-    public static func load(path: String) throws -> Model {
+    package static func load(path: String) throws -> Model {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ModelFileError(file: path, problem: "cannot be read (missing, or not a readable file); run `make models` to fetch the models")
         }
@@ -19,7 +19,7 @@ public enum ModelLoader {
     }
 
     /// Loads and folds a model from bytes; `file` labels errors.
-    public static func load(bytes: [UInt8], file: String) throws -> Model {
+    package static func load(bytes: [UInt8], file: String) throws -> Model {
         let reader = FlatBufferReader(bytes: bytes, file: file)
         // A FlatBuffers file identifier is the 4 bytes after the root table's uint32 offset.
         let identifierRange = 4..<8

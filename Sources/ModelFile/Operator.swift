@@ -2,16 +2,16 @@
 ///
 /// An input index of -1 marks an optional input that is absent (a convolution
 /// without bias, for instance), as in TFLite.
-public struct Operator: Sendable {
+package struct Operator: Sendable {
     /// What the operator computes, with its options.
-    public let kind: OperatorKind
+    package let kind: OperatorKind
     /// Indices of input tensors.
-    public let inputs: [Int]
+    package let inputs: [Int]
     /// Indices of output tensors.
-    public let outputs: [Int]
+    package let outputs: [Int]
 
     /// Creates an operator.
-    public init(kind: OperatorKind, inputs: [Int], outputs: [Int]) {
+    package init(kind: OperatorKind, inputs: [Int], outputs: [Int]) {
         self.kind = kind
         self.inputs = inputs
         self.outputs = outputs
@@ -19,7 +19,7 @@ public struct Operator: Sendable {
 }
 
 /// The operators FaceWorker runs, each with the options the engine needs.
-public enum OperatorKind: Sendable, Equatable {
+package enum OperatorKind: Sendable, Equatable {
     case conv2D(ConvolutionOptions)
     /// Depthwise convolution; `depthMultiplier` output channels per input channel.
     case depthwiseConv2D(ConvolutionOptions, depthMultiplier: Int)
@@ -64,7 +64,7 @@ public enum OperatorKind: Sendable, Equatable {
     case custom(CustomOperator)
 
     /// The TFLite name, for messages.
-    public var name: String {
+    package var name: String {
         switch self {
         case .conv2D: "CONV_2D"
         case .depthwiseConv2D: "DEPTHWISE_CONV_2D"
@@ -95,7 +95,7 @@ public enum OperatorKind: Sendable, Equatable {
 }
 
 /// TFLite's padding schemes.
-public enum Padding: Sendable, Equatable {
+package enum Padding: Sendable, Equatable {
     /// Output size ceil(input / stride), zero padding split with the extra on the bottom/right.
     case same
     /// No padding.
@@ -103,11 +103,11 @@ public enum Padding: Sendable, Equatable {
 }
 
 /// An activation fused into the preceding operator.
-public enum Activation: Sendable, Equatable {
+package enum Activation: Sendable, Equatable {
     case none, relu, reluN1To1, relu6
 
     /// The clamp range the activation amounts to.
-    public var range: ClosedRange<Float> {
+    package var range: ClosedRange<Float> {
         switch self {
         case .none: -Float.infinity...Float.infinity
         case .relu: 0...Float.infinity
@@ -118,16 +118,16 @@ public enum Activation: Sendable, Equatable {
 }
 
 /// Options of a 2-D convolution (regular or depthwise).
-public struct ConvolutionOptions: Sendable, Equatable {
-    public var padding: Padding
-    public var strideWidth: Int
-    public var strideHeight: Int
-    public var dilationWidth: Int
-    public var dilationHeight: Int
-    public var activation: Activation
+package struct ConvolutionOptions: Sendable, Equatable {
+    package var padding: Padding
+    package var strideWidth: Int
+    package var strideHeight: Int
+    package var dilationWidth: Int
+    package var dilationHeight: Int
+    package var activation: Activation
 
     /// Creates convolution options.
-    public init(padding: Padding, strideWidth: Int, strideHeight: Int, dilationWidth: Int, dilationHeight: Int, activation: Activation) {
+    package init(padding: Padding, strideWidth: Int, strideHeight: Int, dilationWidth: Int, dilationHeight: Int, activation: Activation) {
         self.padding = padding
         self.strideWidth = strideWidth
         self.strideHeight = strideHeight
@@ -138,16 +138,16 @@ public struct ConvolutionOptions: Sendable, Equatable {
 }
 
 /// Options of a 2-D pooling operator.
-public struct PoolOptions: Sendable, Equatable {
-    public var padding: Padding
-    public var strideWidth: Int
-    public var strideHeight: Int
-    public var filterWidth: Int
-    public var filterHeight: Int
-    public var activation: Activation
+package struct PoolOptions: Sendable, Equatable {
+    package var padding: Padding
+    package var strideWidth: Int
+    package var strideHeight: Int
+    package var filterWidth: Int
+    package var filterHeight: Int
+    package var activation: Activation
 
     /// Creates pooling options.
-    public init(padding: Padding, strideWidth: Int, strideHeight: Int, filterWidth: Int, filterHeight: Int, activation: Activation) {
+    package init(padding: Padding, strideWidth: Int, strideHeight: Int, filterWidth: Int, filterHeight: Int, activation: Activation) {
         self.padding = padding
         self.strideWidth = strideWidth
         self.strideHeight = strideHeight
@@ -158,14 +158,14 @@ public struct PoolOptions: Sendable, Equatable {
 }
 
 /// What a reduction (MEAN, SUM) reduces, read from the file when it loads.
-public struct ReductionOptions: Sendable, Equatable {
+package struct ReductionOptions: Sendable, Equatable {
     /// The axes reduced, as the file gives them: negative ones count from the end.
-    public var axes: [Int]
+    package var axes: [Int]
     /// Whether reduced axes stay in the output with size 1 (TFLite's `keep_dims`).
-    public var keepDims: Bool
+    package var keepDims: Bool
 
     /// Creates reduction options.
-    public init(axes: [Int], keepDims: Bool) {
+    package init(axes: [Int], keepDims: Bool) {
         self.axes = axes
         self.keepDims = keepDims
     }
@@ -173,15 +173,15 @@ public struct ReductionOptions: Sendable, Equatable {
 
 /// The masks of a strided slice (TFLite's `StridedSliceOptions`): bit i of a
 /// mask applies to dimension i.
-public struct StridedSliceOptions: Sendable, Equatable {
-    public var beginMask: Int
-    public var endMask: Int
-    public var ellipsisMask: Int
-    public var newAxisMask: Int
-    public var shrinkAxisMask: Int
+package struct StridedSliceOptions: Sendable, Equatable {
+    package var beginMask: Int
+    package var endMask: Int
+    package var ellipsisMask: Int
+    package var newAxisMask: Int
+    package var shrinkAxisMask: Int
 
     /// Creates slice options.
-    public init(beginMask: Int, endMask: Int, ellipsisMask: Int, newAxisMask: Int, shrinkAxisMask: Int) {
+    package init(beginMask: Int, endMask: Int, ellipsisMask: Int, newAxisMask: Int, shrinkAxisMask: Int) {
         self.beginMask = beginMask
         self.endMask = endMask
         self.ellipsisMask = ellipsisMask
@@ -191,16 +191,16 @@ public struct StridedSliceOptions: Sendable, Equatable {
 }
 
 /// A custom operator as the file names it, with its options decoded.
-public struct CustomOperator: Sendable, Equatable {
+package struct CustomOperator: Sendable, Equatable {
     /// The operator's `custom_code`, such as `TransformLandmarks`.
-    public var name: String
+    package var name: String
     /// The operator code's version, which selects the semantics of some custom kernels.
-    public var version: Int
+    package var version: Int
     /// The decoded FlexBuffer options; `.null` when the file stores none.
-    public var options: FlexValue
+    package var options: FlexValue
 
     /// Creates a custom operator.
-    public init(name: String, version: Int, options: FlexValue) {
+    package init(name: String, version: Int, options: FlexValue) {
         self.name = name
         self.version = version
         self.options = options

@@ -10,15 +10,15 @@ import Foundation
 /// immutable, so it can be shared between threads.
 public struct TaskBundle: Sendable {
     /// One member as the central directory describes it.
-    public struct Member: Sendable, Equatable {
+    package struct Member: Sendable, Equatable {
         /// The member's name inside the archive, such as `face_detector.tflite`.
-        public let name: String
+        package let name: String
         /// Its size in bytes, uncompressed.
-        public let size: Int
+        package let size: Int
         /// The CRC-32 the archive recorded for it.
-        public let crc32: UInt32
+        package let crc32: UInt32
         /// The zip compression method: 0 (stored) is the only one this reader reads.
-        public let method: UInt16
+        package let method: UInt16
         /// How many bytes it takes in the archive.
         let storedSize: Int
         /// Where its bytes start in the archive.
@@ -26,13 +26,13 @@ public struct TaskBundle: Sendable {
     }
 
     /// Where the bundle came from (a path, or a label for in-memory bytes).
-    public let file: String
+    package let file: String
     /// The members in central directory order.
-    public let members: [Member]
+    package let members: [Member]
     private let bytes: [UInt8]
 
     /// Opens the bundle at `path`.
-    public init(path: String) throws {
+    package init(path: String) throws {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw TaskBundleError(file: path, kind: .missingFile,
                                   problem: "cannot be read (missing, or not a readable file); run `make models` to fetch the models")
@@ -41,18 +41,18 @@ public struct TaskBundle: Sendable {
     }
 
     /// Opens a bundle held in memory; `file` labels errors and loaded models.
-    public init(bytes: [UInt8], file: String) throws {
+    package init(bytes: [UInt8], file: String) throws {
         self.file = file
         self.bytes = bytes
         members = try ZipDirectory(bytes: bytes, file: file).members()
     }
 
     /// The names of the members, in archive order.
-    public var memberNames: [String] { members.map(\.name) }
+    package var memberNames: [String] { members.map(\.name) }
 
     /// The bytes of member `name`, checked against the archive's CRC-32 and,
     /// when `sha256` (64 hexadecimal digits, either case) is given, against it.
-    public func bytes(of name: String, sha256: String? = nil) throws -> [UInt8] {
+    package func bytes(of name: String, sha256: String? = nil) throws -> [UInt8] {
         guard let member = members.first(where: { $0.name == name }) else {
             throw TaskBundleError(file: file, member: name, kind: .memberMissing,
                                   problem: "is not in the bundle (members: \(memberNames.joined(separator: ", ")))")
@@ -85,7 +85,7 @@ public struct TaskBundle: Sendable {
 
     /// Loads and folds the model stored as member `name`, labelled
     /// `<bundle>:<member>` in its errors and in `Model.file`.
-    public func model(_ name: String, sha256: String? = nil) throws -> Model {
+    package func model(_ name: String, sha256: String? = nil) throws -> Model {
         try ModelLoader.load(bytes: try bytes(of: name, sha256: sha256), file: "\(file):\(name)")
     }
 

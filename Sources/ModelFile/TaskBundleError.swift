@@ -2,9 +2,9 @@
 ///
 /// The description names the bundle, the member when one is concerned, and
 /// the problem, so a log line alone says which download is broken and how.
-public struct TaskBundleError: Error, CustomStringConvertible, Sendable, Equatable {
+package struct TaskBundleError: Error, CustomStringConvertible, Sendable, Equatable {
     /// What kind of problem it is, for callers that react differently to each.
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// The bundle file cannot be read.
         case missingFile
         /// The bytes are not a zip archive this reader understands, or are cut short.
@@ -20,23 +20,23 @@ public struct TaskBundleError: Error, CustomStringConvertible, Sendable, Equatab
     }
 
     /// The bundle (a path, or a caller-given label for in-memory bytes).
-    public var file: String
+    package var file: String
     /// The member concerned, or nil when the problem is the archive as a whole.
-    public var member: String?
+    package var member: String?
     /// What kind of problem it is.
-    public var kind: Kind
+    package var kind: Kind
     /// What is wrong, in words.
-    public var problem: String
+    package var problem: String
 
     /// Creates an error.
-    public init(file: String, member: String? = nil, kind: Kind, problem: String) {
+    package init(file: String, member: String? = nil, kind: Kind, problem: String) {
         self.file = file
         self.member = member
         self.kind = kind
         self.problem = problem
     }
 
-    public var description: String {
+    package var description: String {
         if let member { return "\(file): member '\(member)': \(problem)" }
         return "\(file): \(problem)"
     }

@@ -79,18 +79,28 @@ final class GRPCDoorTests: XCTestCase {
     func testShutdownAnswersEveryFrameAStreamSentThenEndsItWithUnavailable() async throws {
         try await withServer { paths, group in
             let frames = try TestPaths.videoFrames().prefix(8).enumerated().map { Self.frame($1, timestampMs: Int64($0) * 33) }
+            let (written, allWritten) = AsyncStream<Never>.makeStream()
+            // Never finished while the call runs: the writer waits for the call's end to cancel it.
+            let (callEnd, endOfTest) = AsyncStream<Never>.makeStream()
+            defer { endOfTest.finish() }
             let answers = try await Self.withClient(paths.grpc) { client in
                 try await client.session { writer in
+                    defer { allWritten.finish() }
                     try await writer.write(.with { $0.open.options = Expect.options(.video) })
                     for frame in frames { try await writer.write(.with { $0.frame = frame }) }
+                    allWritten.finish()
                     // The stream stays open: the worker, not the client, ends it.
-                    try await Task.sleep(for: .seconds(3600))
+                    for await _ in callEnd {}
                 } onResponse: { response in
                     var kinds: [Faceworker_V1_SessionResponse.OneOf_Kind] = []
                     do {
                         for try await message in response.messages {
                             kinds.append(try XCTUnwrap(message.kind))
-                            if kinds.count == 2 { await group.triggerGracefulShutdown() }
+                            // Every frame written and the first answered: the others are in flight when the worker stops.
+                            if kinds.count == 2 {
+                                for await _ in written {}
+                                await group.triggerGracefulShutdown()
+                            }
                         }
                         XCTFail("the stream ended without a status")
                     } catch let error as RPCError {
@@ -108,9 +118,12 @@ final class GRPCDoorTests: XCTestCase {
     func testCancellingAStreamClosesItsSession() async throws {
         try await withServer { paths, _ in
             try await Self.withClient(paths.grpc) { client in
+                // Never finished while the call runs: the writer waits for the call's end to cancel it.
+                let (callEnd, endOfTest) = AsyncStream<Never>.makeStream()
+                defer { endOfTest.finish() }
                 let opened = try await client.session { writer in
                     try await writer.write(.with { $0.open.options = Expect.options(.video) })
-                    try await Task.sleep(for: .seconds(3600))
+                    for await _ in callEnd {}
                 } onResponse: { response in
                     for try await message in response.messages {
                         if case .opened = message.kind { return true }

@@ -59,7 +59,7 @@ final class GracefulShutdownTests: XCTestCase {
         worker.signal(SIGINT)
         worker.signal(SIGTERM)
         let results = answered + (try socket.frameResultsUntilClosed(sessionID: sessionID))
-        let status = await worker.waitForExit(timeout: .seconds(3))
+        let status = await worker.waitForExit(timeout: .seconds(60))
         XCTAssertEqual(status, 0, worker.log)
         XCTAssertEqual(results, Array(0..<8), "every frame sent before the first signal is answered")
         XCTAssertFalse(FileManager.default.fileExists(atPath: worker.socketPath))
@@ -73,7 +73,7 @@ final class GracefulShutdownTests: XCTestCase {
 
         worker.signal(SIGTERM)
         XCTAssertNil(try socket.receive(), "the worker hangs up")
-        let status = await worker.waitForExit(timeout: .seconds(3))
+        let status = await worker.waitForExit(timeout: .seconds(60))
         XCTAssertEqual(status, 0, worker.log)
         XCTAssertTrue(worker.log.contains("connections_cut_off=0"), worker.log)
     }
@@ -90,7 +90,7 @@ final class GracefulShutdownTests: XCTestCase {
         XCTAssertGreaterThan(sent, bytes.count, "the worker read a whole Ping")
 
         worker.signal(SIGTERM)
-        let status = await worker.waitForExit(timeout: .seconds(5))
+        let status = await worker.waitForExit(timeout: .seconds(60))
         XCTAssertEqual(status, 0, worker.log)
         XCTAssertTrue(worker.log.contains("connections_cut_off=1"), worker.log)
         XCTAssertFalse(FileManager.default.fileExists(atPath: worker.socketPath))

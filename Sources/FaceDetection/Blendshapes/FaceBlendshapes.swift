@@ -1,9 +1,9 @@
 /// The Face Landmarker's blendshape categories, as MediaPipe names them.
-public enum FaceBlendshapes {
+package enum FaceBlendshapes {
     /// The 52 category names in the model's output order, which is also the
     /// order of `Face.blendshapes`; MediaPipe documents `_neutral` (index 0)
     /// as one to ignore. From `face_blendshapes_graph.cc`.
-    public static let categoryNames = [
+    package static let categoryNames = [
         "_neutral", "browDownLeft", "browDownRight", "browInnerUp", "browOuterUpLeft", "browOuterUpRight",
         "cheekPuff", "cheekSquintLeft", "cheekSquintRight", "eyeBlinkLeft", "eyeBlinkRight",
         "eyeLookDownLeft", "eyeLookDownRight", "eyeLookInLeft", "eyeLookInRight", "eyeLookOutLeft",

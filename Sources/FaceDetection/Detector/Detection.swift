@@ -1,20 +1,20 @@
 /// A face found by the BlazeFace detector, in normalized coordinates of the
 /// image it was run on: box corners and the six keypoints as fractions of
 /// width and height.
-public struct Detection: Sendable, Hashable {
+package struct Detection: Sendable, Hashable {
     /// The detector's confidence, in [0, 1].
-    public var score: Float
-    public var xMin: Float
-    public var yMin: Float
-    public var xMax: Float
-    public var yMax: Float
+    package var score: Float
+    package var xMin: Float
+    package var yMin: Float
+    package var xMax: Float
+    package var yMax: Float
     /// MediaPipe's six keypoints, in its order: right eye, left eye, nose tip,
     /// mouth centre, right ear tragion, left ear tragion. "Right" is the
     /// subject's right, which is on the image's left for an upright face.
-    public var keypoints: [NormalizedLandmark]
+    package var keypoints: [NormalizedLandmark]
 
     /// Creates a detection.
-    public init(score: Float, xMin: Float, yMin: Float, xMax: Float, yMax: Float, keypoints: [NormalizedLandmark]) {
+    package init(score: Float, xMin: Float, yMin: Float, xMax: Float, yMax: Float, keypoints: [NormalizedLandmark]) {
         self.score = score
         self.xMin = xMin
         self.yMin = yMin
@@ -24,9 +24,9 @@ public struct Detection: Sendable, Hashable {
     }
 
     /// Box width as a fraction of the image width.
-    public var width: Float { xMax - xMin }
+    package var width: Float { xMax - xMin }
     /// Box height as a fraction of the image height.
-    public var height: Float { yMax - yMin }
+    package var height: Float { yMax - yMin }
     /// Box area in normalized units.
     var area: Float { max(0, width) * max(0, height) }
 

@@ -4,16 +4,16 @@
 /// The rotation they describe is yaw, then pitch, then roll, applied to the face in that order
 /// about its own axes (R = Ry(y) · Rx(−x) · Rz(z) in the camera's right-handed frame, x toward the
 /// image's right, y up, z toward the camera).
-public struct EulerAngles: Sendable, Hashable {
+package struct EulerAngles: Sendable, Hashable {
     /// Pitch: positive when the face is turned upward.
-    public var x: Float
+    package var x: Float
     /// Yaw: positive when the face is turned toward the image's right side.
-    public var y: Float
+    package var y: Float
     /// Roll: positive when the face is rotated counter-clockwise in the image.
-    public var z: Float
+    package var z: Float
 
     /// Creates a pose from its three angles in degrees.
-    public init(x: Float, y: Float, z: Float) {
+    package init(x: Float, y: Float, z: Float) {
         self.x = x
         self.y = y
         self.z = z

@@ -14,22 +14,22 @@
 /// 5. the last fit, from the canonical model to these metric points, is the pose.
 /// Metric space is right-handed, in centimetres: x toward the image's right, y up, z toward the
 /// viewer, so faces in front of the camera have negative z.
-public struct FaceGeometry: Sendable {
+package struct FaceGeometry: Sendable {
     /// The camera assumed to have taken the picture.
-    public var camera: PerspectiveCamera
+    package var camera: PerspectiveCamera
     /// The canonical face and the weights the fit uses.
     let basis: ProcrustesBasis
 
     /// Creates a face geometry for a camera; MediaPipe's default camera unless told otherwise.
     /// The canonical face is the one generated from MediaPipe's metadata (`CanonicalFaceModel`).
-    public init(camera: PerspectiveCamera = .mediaPipe) {
+    package init(camera: PerspectiveCamera = .mediaPipe) {
         self.camera = camera
         basis = .canonicalFace
     }
 
     /// A face geometry whose canonical face and weights come from parsed metadata, such as the
     /// Face Landmarker bundle's, so the matrix is computed from the very file MediaPipe loads.
-    public init(camera: PerspectiveCamera = .mediaPipe, metadata: GeometryPipelineMetadata) {
+    package init(camera: PerspectiveCamera = .mediaPipe, metadata: GeometryPipelineMetadata) {
         self.camera = camera
         basis = ProcrustesBasis(points: MeshVertices(positions: metadata.positions),
                                 basis: metadata.procrustesBasis.map { (index: $0.index, weight: $0.weight) })
@@ -43,7 +43,7 @@ public struct FaceGeometry: Sendable {
     ///     drops the iris points before fitting, the canonical model has none).
     ///   - imageWidth: the upright image's width in pixels.
     ///   - imageHeight: the upright image's height in pixels.
-    public func pose(of mesh: [NormalizedLandmark], imageWidth: Int, imageHeight: Int) -> FacePose? {
+    package func pose(of mesh: [NormalizedLandmark], imageWidth: Int, imageHeight: Int) -> FacePose? {
         fit(mesh, imageWidth: imageWidth, imageHeight: imageHeight)?.pose
     }
 

@@ -2,7 +2,7 @@
 ///
 /// Left and right are the subject's, as for `MLKitLandmarkType`. Raw values are ML Kit Android's
 /// `FaceContour` constants.
-public enum MLKitContourType: Int, Sendable, Hashable, CaseIterable {
+package enum MLKitContourType: Int, Sendable, Hashable, CaseIterable {
     /// The outline of the face.
     case face = 1
     /// The top outline of the subject's left eyebrow.
@@ -35,7 +35,7 @@ public enum MLKitContourType: Int, Sendable, Hashable, CaseIterable {
     case rightCheek = 15
 
     /// How many points ML Kit gives this contour; every contour computed here has exactly this many.
-    public var pointCount: Int {
+    package var pointCount: Int {
         switch self {
         case .face: 36
         case .leftEyebrowTop, .leftEyebrowBottom, .rightEyebrowTop, .rightEyebrowBottom: 5

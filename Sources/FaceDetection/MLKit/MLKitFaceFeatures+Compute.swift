@@ -11,7 +11,7 @@ extension MLKitFaceFeatures {
     ///   - outputs: which outputs to compute; the others stay nil.
     ///   - geometry: the face geometry behind the Euler angles and the transformation matrix.
     /// - Returns: the outputs; all nil when the mesh has fewer than 468 points or the image is empty.
-    public static func compute(
+    package static func compute(
         mesh: [NormalizedLandmark],
         imageWidth: Int,
         imageHeight: Int,

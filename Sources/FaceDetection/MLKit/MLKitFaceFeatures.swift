@@ -1,24 +1,24 @@
 /// The ML Kit outputs of one face, computed from its face mesh. Each is nil unless it was asked
 /// for (see `MLKitOutputs`) and could be computed.
-public struct MLKitFaceFeatures: Sendable, Hashable {
+package struct MLKitFaceFeatures: Sendable, Hashable {
     /// The ten landmarks, in `MLKitLandmarkType.allCases` order.
-    public var landmarks: [MLKitLandmark]?
+    package var landmarks: [MLKitLandmark]?
     /// The fifteen contours, in `MLKitContourType.allCases` order.
-    public var contours: [MLKitContour]?
+    package var contours: [MLKitContour]?
     /// The head pose; nil also when the face is too small to fit a pose to.
-    public var eulerAngles: EulerAngles?
+    package var eulerAngles: EulerAngles?
     /// Probability in [0, 1] that the face is smiling.
-    public var smilingProbability: Float?
+    package var smilingProbability: Float?
     /// Probability in [0, 1] that the subject's left eye is open.
-    public var leftEyeOpenProbability: Float?
+    package var leftEyeOpenProbability: Float?
     /// Probability in [0, 1] that the subject's right eye is open.
-    public var rightEyeOpenProbability: Float?
+    package var rightEyeOpenProbability: Float?
     /// MediaPipe's facial transformation matrix, 16 floats, row-major (see `FacePose`); nil also
     /// when the face is too small to fit a pose to.
-    public var transformationMatrix: [Float]?
+    package var transformationMatrix: [Float]?
 
     /// Creates a value with the given outputs; everything left out is nil.
-    public init(
+    package init(
         landmarks: [MLKitLandmark]? = nil,
         contours: [MLKitContour]? = nil,
         eulerAngles: EulerAngles? = nil,
@@ -37,12 +37,12 @@ public struct MLKitFaceFeatures: Sendable, Hashable {
     }
 
     /// The landmark of the given type, if landmarks were computed.
-    public func landmark(_ type: MLKitLandmarkType) -> MLKitLandmark? {
+    package func landmark(_ type: MLKitLandmarkType) -> MLKitLandmark? {
         landmarks?.first { $0.type == type }
     }
 
     /// The contour of the given type, if contours were computed.
-    public func contour(_ type: MLKitContourType) -> MLKitContour? {
+    package func contour(_ type: MLKitContourType) -> MLKitContour? {
         contours?.first { $0.type == type }
     }
 }

@@ -1,12 +1,12 @@
 /// One ML Kit landmark of a face.
-public struct MLKitLandmark: Sendable, Hashable {
+package struct MLKitLandmark: Sendable, Hashable {
     /// Which landmark this is.
-    public var type: MLKitLandmarkType
+    package var type: MLKitLandmarkType
     /// Where it is, in pixels of the upright image.
-    public var position: PixelPoint
+    package var position: PixelPoint
 
     /// Creates a landmark.
-    public init(type: MLKitLandmarkType, position: PixelPoint) {
+    package init(type: MLKitLandmarkType, position: PixelPoint) {
         self.type = type
         self.position = position
     }

@@ -3,7 +3,7 @@
 /// Left and right are the subject's, as in ML Kit: `leftEye` is the subject's left eye, which is
 /// on the image's right side for an upright, non-mirrored face. Raw values are ML Kit Android's
 /// `FaceLandmark` constants, so they can cross the wire unchanged.
-public enum MLKitLandmarkType: Int, Sendable, Hashable, CaseIterable {
+package enum MLKitLandmarkType: Int, Sendable, Hashable, CaseIterable {
     /// The centre of the bottom lip.
     case mouthBottom = 0
     /// Midway between the subject's left mouth corner and the outer corner of their left eye.

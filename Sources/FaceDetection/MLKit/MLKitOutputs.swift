@@ -1,23 +1,23 @@
 /// Which ML Kit outputs to compute for a face; nothing is computed that is not asked for.
-public struct MLKitOutputs: OptionSet, Sendable, Hashable {
-    public let rawValue: Int
+package struct MLKitOutputs: OptionSet, Sendable, Hashable {
+    package let rawValue: Int
 
     /// Creates a set from its bits.
-    public init(rawValue: Int) {
+    package init(rawValue: Int) {
         self.rawValue = rawValue
     }
 
     /// The ten landmarks (ML Kit's landmark mode "all").
-    public static let landmarks = MLKitOutputs(rawValue: 1 << 0)
+    package static let landmarks = MLKitOutputs(rawValue: 1 << 0)
     /// The fifteen contours (contour mode "all"), for every face.
-    public static let contours = MLKitOutputs(rawValue: 1 << 1)
+    package static let contours = MLKitOutputs(rawValue: 1 << 1)
     /// Smiling and eye-open probabilities (classification mode "all").
-    public static let classification = MLKitOutputs(rawValue: 1 << 2)
+    package static let classification = MLKitOutputs(rawValue: 1 << 2)
     /// Head Euler angles.
-    public static let eulerAngles = MLKitOutputs(rawValue: 1 << 3)
+    package static let eulerAngles = MLKitOutputs(rawValue: 1 << 3)
     /// MediaPipe's 4x4 facial transformation matrix.
-    public static let transformationMatrix = MLKitOutputs(rawValue: 1 << 4)
+    package static let transformationMatrix = MLKitOutputs(rawValue: 1 << 4)
 
     /// Everything.
-    public static let all: MLKitOutputs = [.landmarks, .contours, .classification, .eulerAngles, .transformationMatrix]
+    package static let all: MLKitOutputs = [.landmarks, .contours, .classification, .eulerAngles, .transformationMatrix]
 }

@@ -5,20 +5,20 @@ import Foundation
 /// MediaPipe's Face Landmarker uses a vertical field of view of 63°, a near plane at 1 cm and a
 /// far plane at 10000 cm, with the image origin at the top-left corner. The far plane only matters
 /// for rendering, not for the face's pose, so it is not kept here.
-public struct PerspectiveCamera: Sendable, Hashable {
+package struct PerspectiveCamera: Sendable, Hashable {
     /// The vertical field of view, in degrees, strictly between 0 and 180.
-    public var verticalFieldOfViewDegrees: Float
+    package var verticalFieldOfViewDegrees: Float
     /// The near clipping plane's distance, in centimetres, greater than 0.
-    public var near: Float
+    package var near: Float
 
     /// Creates a camera.
-    public init(verticalFieldOfViewDegrees: Float, near: Float) {
+    package init(verticalFieldOfViewDegrees: Float, near: Float) {
         self.verticalFieldOfViewDegrees = verticalFieldOfViewDegrees
         self.near = near
     }
 
     /// MediaPipe's default camera.
-    public static let mediaPipe = PerspectiveCamera(verticalFieldOfViewDegrees: 63, near: 1)
+    package static let mediaPipe = PerspectiveCamera(verticalFieldOfViewDegrees: 63, near: 1)
 
     /// The size of the image on the near plane, in centimetres, for an image of the given
     /// aspect: its height from the field of view, its width from the image's aspect ratio.

@@ -3,18 +3,18 @@ import Inference
 /// The models of MediaPipe Tasks' Face Landmarker, from its bundle
 /// `face_landmarker.task`: its own face detector, the 478-point mesh, the
 /// blendshape model and the face geometry metadata.
-public struct FaceLandmarkerModels: Sendable {
+package struct FaceLandmarkerModels: Sendable {
     /// BlazeFace short range as the bundle ships it (128x128, 896 anchors).
-    public let detector: CompiledModel
+    package let detector: CompiledModel
     /// The 478-point mesh with irises (256x256 input).
-    public let landmarks: CompiledModel
+    package let landmarks: CompiledModel
     /// The 52-score blendshape model; nil when it could not be prepared, with
     /// `blendshapesProblem` saying why (the mesh does not need it).
-    public let blendshapes: CompiledModel?
+    package let blendshapes: CompiledModel?
     /// Why `blendshapes` is nil.
-    public let blendshapesProblem: String?
+    package let blendshapesProblem: String?
     /// The canonical face and Procrustes weights of the facial transformation matrix.
-    public let geometry: GeometryPipelineMetadata
+    package let geometry: GeometryPipelineMetadata
     /// Where the mesh model's 1434 point values and its presence logit are among its outputs.
     let pointsOutput: Int
     let presenceOutput: Int

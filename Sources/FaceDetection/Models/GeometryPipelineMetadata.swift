@@ -6,22 +6,22 @@
 /// mesh's vertex positions and the weighted landmarks of the Procrustes fit.
 /// Field numbers follow `face_geometry/proto/geometry_pipeline_metadata.proto`
 /// and `mesh_3d.proto`.
-public struct GeometryPipelineMetadata: Sendable, Equatable {
+package struct GeometryPipelineMetadata: Sendable, Equatable {
     /// The canonical face's vertex positions in centimetres, x, y, z per vertex.
-    public var positions: [Float]
+    package var positions: [Float]
     /// The landmarks the fit weighs, with their weights.
-    public var procrustesBasis: [ProcrustesLandmark]
+    package var procrustesBasis: [ProcrustesLandmark]
 
     /// One weighted landmark of the Procrustes fit.
-    public struct ProcrustesLandmark: Sendable, Equatable {
+    package struct ProcrustesLandmark: Sendable, Equatable {
         /// The mesh point (and canonical vertex) index.
-        public var index: Int
+        package var index: Int
         /// Its weight in the fit.
-        public var weight: Float
+        package var weight: Float
     }
 
     /// The number of canonical vertices.
-    public var vertexCount: Int { positions.count / 3 }
+    package var vertexCount: Int { positions.count / 3 }
 
     // The message's and Mesh3d's field numbers.
     private static let canonicalMeshField = 1, basisField = 2

@@ -50,11 +50,11 @@ struct ModelManifest: Decodable, Sendable {
 
 /// Why the models could not be found or trusted: names the file (and the
 /// member of a bundle) and what is wrong with it.
-public struct ModelManifestError: Error, CustomStringConvertible, Sendable, Equatable {
+package struct ModelManifestError: Error, CustomStringConvertible, Sendable, Equatable {
     /// The file concerned, with the bundle member after a colon when a member is.
-    public var file: String
+    package var file: String
     /// What is wrong.
-    public var problem: String
+    package var problem: String
 
-    public var description: String { "\(file): \(problem)" }
+    package var description: String { "\(file): \(problem)" }
 }

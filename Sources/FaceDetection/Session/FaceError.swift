@@ -2,7 +2,7 @@ import Imaging
 
 /// Why a frame or a session request was refused, in categories that map onto
 /// gRPC-style status codes at the server.
-public enum FaceError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum FaceError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The caller sent something outside what is allowed (the message says what is).
     case invalidArgument(String)
     /// The call does not fit the session's state or mode.
@@ -13,7 +13,7 @@ public enum FaceError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The engine failed on valid input.
     case internalError(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .invalidArgument(let message), .failedPrecondition(let message), .resourceExhausted(let message),
              .internalError(let message):
@@ -26,7 +26,7 @@ extension FaceError {
     /// The category of an image that could not be decoded or converted: the
     /// client's bytes are at fault, except for an image over the pixel limit
     /// and a TurboJPEG that could not allocate its state.
-    public init(_ error: ImagingError) {
+    package init(_ error: ImagingError) {
         switch error {
         case .emptyImage, .rowStrideTooSmall, .bufferSizeMismatch, .invalidJPEG:
             self = .invalidArgument(error.description)

@@ -4,9 +4,9 @@
 /// Defaults follow the sources: ML Kit (fast, nothing extra, minFaceSize 0.1,
 /// no tracking) and MediaPipe (image mode, confidences 0.5, suppression 0.3,
 /// one face); the numeric ones come from the conformance file through `Specs`.
-public struct FaceOptions: Sendable, Equatable {
+package struct FaceOptions: Sendable, Equatable {
     /// MediaPipe's running modes.
-    public enum RunningMode: Sendable, Equatable {
+    package enum RunningMode: Sendable, Equatable {
         /// Independent images; no state between calls.
         case image
         /// Frames of one video, timestamps strictly increasing, answered in order.
@@ -16,7 +16,7 @@ public struct FaceOptions: Sendable, Equatable {
     }
 
     /// ML Kit's performance modes, which pick the detector model.
-    public enum PerformanceMode: Sendable, Equatable {
+    package enum PerformanceMode: Sendable, Equatable {
         /// BlazeFace short range: faces within about 2 m, fastest.
         case fast
         /// BlazeFace full range: small and distant faces too.
@@ -24,7 +24,7 @@ public struct FaceOptions: Sendable, Equatable {
     }
 
     /// The landmark models that give the 478 points.
-    public enum MeshModel: Sendable, Equatable {
+    package enum MeshModel: Sendable, Equatable {
         /// MediaPipe's legacy refined FaceMesh (`face_landmark_with_attention.tflite`,
         /// 192x192, or the 468-point mesh when the 478 points are not asked
         /// for): about two and a half times cheaper per frame, no blendshapes.
@@ -35,58 +35,58 @@ public struct FaceOptions: Sendable, Equatable {
         case faceLandmarker
     }
 
-    public var runningMode: RunningMode = .image
-    public var performanceMode: PerformanceMode = .fast
+    package var runningMode: RunningMode = .image
+    package var performanceMode: PerformanceMode = .fast
     /// ML Kit's landmark mode "all": the 10 landmark types.
-    public var landmarks = false
+    package var landmarks = false
     /// ML Kit's contour mode "all": the 15 contour types, for every face.
-    public var contours = false
+    package var contours = false
     /// ML Kit's classification mode "all": smiling and eyes-open probabilities.
-    public var classification = false
+    package var classification = false
     /// Smallest face to report, as its width over the image width (ML Kit).
-    public var minFaceSize = Specs.minFaceSize.defaultValue
+    package var minFaceSize = Specs.minFaceSize.defaultValue
     /// Whether faces keep a tracking ID across frames (video and live stream only).
-    public var trackingEnabled = false
+    package var trackingEnabled = false
     /// Detector score threshold (MediaPipe).
-    public var minDetectionConfidence = Specs.minDetectionConfidence.defaultValue
+    package var minDetectionConfidence = Specs.minDetectionConfidence.defaultValue
     /// Overlap above which detections are merged (MediaPipe).
-    public var minSuppressionThreshold = Specs.minSuppressionThreshold.defaultValue
+    package var minSuppressionThreshold = Specs.minSuppressionThreshold.defaultValue
     /// Most faces reported per frame (MediaPipe Face Landmarker's numFaces).
-    public var numFaces = Specs.numFaces.defaultValue
+    package var numFaces = Specs.numFaces.defaultValue
     /// Landmark model presence score below which a face counts as lost.
-    public var minFacePresenceConfidence = Specs.minFacePresenceConfidence.defaultValue
+    package var minFacePresenceConfidence = Specs.minFacePresenceConfidence.defaultValue
     /// Overlap (IoU) above which a new detection is the same face as a tracked one.
-    public var minTrackingConfidence = Specs.minTrackingConfidence.defaultValue
+    package var minTrackingConfidence = Specs.minTrackingConfidence.defaultValue
     /// Return MediaPipe's 478 normalized 3-D landmarks.
-    public var faceMesh = false
+    package var faceMesh = false
     /// Return MediaPipe's 4x4 facial transformation matrix.
-    public var transformationMatrix = false
+    package var transformationMatrix = false
     /// Which landmark models run when any output needs the mesh.
-    public var meshModel = MeshModel.attentionMesh
+    package var meshModel = MeshModel.attentionMesh
     /// Return the Face Landmarker's 52 blendshape scores (needs `meshModel`
     /// `.faceLandmarker`).
-    public var faceBlendshapes = false
+    package var faceBlendshapes = false
     /// While fewer than `numFaces` faces are followed by their landmarks, the
     /// detector runs on at most one frame in this many, so a one-face scene does
     /// not pay for the detector on every frame.
-    public var detectorIntervalFrames = Specs.detectorIntervalFrames.defaultValue
+    package var detectorIntervalFrames = Specs.detectorIntervalFrames.defaultValue
     /// Frames a face may go unseen and still keep its tracking ID.
-    public var maxMissedFrames = Specs.maxMissedFrames.defaultValue
+    package var maxMissedFrames = Specs.maxMissedFrames.defaultValue
     /// Refuse a JPEG whose compressed data is damaged or cut short, instead of
     /// decoding it as libjpeg does (the missing part grey) with a warning.
-    public var refuseDamagedJPEG = false
+    package var refuseDamagedJPEG = false
 
     /// Options with every default.
-    public init() {}
+    package init() {}
 
     /// Whether any requested output needs the face mesh (and so the landmark models).
-    public var needsMesh: Bool {
+    package var needsMesh: Bool {
         landmarks || contours || classification || faceMesh || transformationMatrix || faceBlendshapes
     }
 
     /// Checks every value against its allowed range (`Specs`); the error
     /// names the option as faceworker.proto does.
-    public func validate() throws(FaceError) {
+    package func validate() throws(FaceError) {
         _ = try Specs.minFaceSize.check(minFaceSize)
         _ = try Specs.minDetectionConfidence.check(minDetectionConfidence)
         _ = try Specs.minSuppressionThreshold.check(minSuppressionThreshold)

@@ -10,9 +10,9 @@ import Imaging
 /// passes in, so a session's state can move between inference threads while
 /// each thread keeps its own runtimes. Whoever owns the session checks the
 /// running mode's timestamp rule (`FrameTimestamps`) before a frame gets here.
-public struct FacePipeline: Sendable {
+package struct FacePipeline: Sendable {
     /// The session's options, validated.
-    public let options: FaceOptions
+    package let options: FaceOptions
     let detector: FaceDetector
     let landmarker: FaceLandmarker
     /// The Face Landmarker's stages, for sessions whose outputs need the mesh
@@ -21,7 +21,7 @@ public struct FacePipeline: Sendable {
 
     /// Validates `options` and prepares the pipeline; a session that wants the
     /// Face Landmarker fails when the models have no usable bundle.
-    public init(models: FaceModels, options: FaceOptions) throws(FaceError) {
+    package init(models: FaceModels, options: FaceOptions) throws(FaceError) {
         try options.validate()
         self.options = options
         detector = FaceDetector(performance: options.performanceMode, models: models)
@@ -37,7 +37,7 @@ public struct FacePipeline: Sendable {
     }
 
     /// Processes one upright image, read in place.
-    public func process(_ image: RGBImage, timestampMs: Int64?, tracker: inout FaceTracker, engine: FaceEngine) throws(FaceError) -> FaceResult {
+    package func process(_ image: RGBImage, timestampMs: Int64?, tracker: inout FaceTracker, engine: FaceEngine) throws(FaceError) -> FaceResult {
         try image.withView { (view) throws(FaceError) in
             try process(OrientedFrame(view, orientation: .topLeft), timestampMs: timestampMs, tracker: &tracker, engine: engine)
         }

@@ -8,16 +8,16 @@ import Inference
 /// made from the same `FaceModels` share the loaded weights. Live-stream mode,
 /// whose results arrive asynchronously, is the worker's: a library caller that
 /// wants the newest frame only simply calls `detectForVideo` with it.
-public final class FaceSession {
+package final class FaceSession {
     /// The pipeline configured by the session's options.
-    public let pipeline: FacePipeline
+    package let pipeline: FacePipeline
     private let engine: FaceEngine
     private var tracker = FaceTracker()
     private var timestamps: FrameTimestamps
 
     /// Creates a session; fails if an option is out of range or the running
     /// mode is live stream.
-    public init(models: FaceModels, options: FaceOptions, threads: Int = 1) throws(FaceError) {
+    package init(models: FaceModels, options: FaceOptions, threads: Int = 1) throws(FaceError) {
         guard options.runningMode != .liveStream else {
             throw .invalidArgument("live-stream mode delivers results asynchronously, which only the worker does; use video mode in a library session")
         }
@@ -27,7 +27,7 @@ public final class FaceSession {
     }
 
     /// Detects faces in an independent image (image mode only).
-    public func detect(_ image: RGBImage) throws(FaceError) -> FaceResult {
+    package func detect(_ image: RGBImage) throws(FaceError) -> FaceResult {
         guard pipeline.options.runningMode == .image else {
             throw .failedPrecondition("the session is in video mode; call detectForVideo with a timestamp")
         }
@@ -36,7 +36,7 @@ public final class FaceSession {
 
     /// Detects and tracks faces in the next video frame (video mode only);
     /// `timestampMs` must exceed the previous frame's.
-    public func detectForVideo(_ image: RGBImage, timestampMs: Int64) throws(FaceError) -> FaceResult {
+    package func detectForVideo(_ image: RGBImage, timestampMs: Int64) throws(FaceError) -> FaceResult {
         guard pipeline.options.runningMode == .video else {
             throw .failedPrecondition("the session is in image mode; call detect")
         }
@@ -47,7 +47,7 @@ public final class FaceSession {
     /// Decodes and processes a JPEG file's bytes, in image or video mode
     /// (`timestampMs` as `detectForVideo` wants it), refusing one whose header
     /// states more than `maxPixels` pixels before decoding it.
-    public func process(jpeg: [UInt8], orientation: ImageOrientation = .topLeft, timestampMs: Int64? = nil,
+    package func process(jpeg: [UInt8], orientation: ImageOrientation = .topLeft, timestampMs: Int64? = nil,
                         maxPixels: Int = FaceSession.defaultMaxPixels) throws(FaceError) -> FaceResult {
         let size: PixelSize
         do throws(ImagingError) {
@@ -61,17 +61,17 @@ public final class FaceSession {
 
     /// Converts and processes a checked frame (see `FrameInput`), in image or
     /// video mode.
-    public func process(_ frame: FrameInput, maxPixels: Int = FaceSession.defaultMaxPixels) throws(FaceError) -> FaceResult {
+    package func process(_ frame: FrameInput, maxPixels: Int = FaceSession.defaultMaxPixels) throws(FaceError) -> FaceResult {
         try timestamps.accept(frame.timestampMs)
         return try pipeline.process(frame, maxPixels: maxPixels, tracker: &tracker, engine: engine)
     }
 
     /// The largest frame `process` accepts unless told otherwise: 64 megapixels.
-    public static let defaultMaxPixels = 64 << 20
+    package static let defaultMaxPixels = 64 << 20
 
     /// Starts over for a new video: tracked faces and the last timestamp are
     /// forgotten, the models stay loaded.
-    public func reset() {
+    package func reset() {
         tracker.reset()
         timestamps.reset()
     }

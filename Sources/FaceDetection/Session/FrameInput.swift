@@ -4,9 +4,9 @@ import Imaging
 /// size is known and within the caller's limit, stored in some orientation,
 /// with a timestamp for video and live-stream modes. The owning counterpart
 /// of `FramePixels`, for library callers that hold their frames in arrays.
-public struct FrameInput: Sendable {
+package struct FrameInput: Sendable {
     /// The pixels.
-    public enum Pixels: Sendable {
+    package enum Pixels: Sendable {
         /// A JPEG file's bytes and the size its header states: the header is
         /// read once, by whoever checked the frame, and not again here.
         case jpeg([UInt8], size: PixelSize)
@@ -14,14 +14,14 @@ public struct FrameInput: Sendable {
         case raw(RawFrame)
     }
 
-    public var pixels: Pixels
+    package var pixels: Pixels
     /// How the stored pixels must be turned to be upright; results refer to the upright image.
-    public var orientation: ImageOrientation
+    package var orientation: ImageOrientation
     /// Milliseconds; required and strictly increasing in video and live-stream modes.
-    public var timestampMs: Int64?
+    package var timestampMs: Int64?
 
     /// Creates a frame.
-    public init(pixels: Pixels, orientation: ImageOrientation = .topLeft, timestampMs: Int64? = nil) {
+    package init(pixels: Pixels, orientation: ImageOrientation = .topLeft, timestampMs: Int64? = nil) {
         self.pixels = pixels
         self.orientation = orientation
         self.timestampMs = timestampMs
@@ -34,7 +34,7 @@ extension FacePipeline {
     ///
     /// - Parameter maxPixels: the largest raw frame accepted; a JPEG's size
     ///   was checked when its header was read.
-    public func process(_ frame: FrameInput, maxPixels: Int, tracker: inout FaceTracker, engine: FaceEngine) throws(FaceError) -> FaceResult {
+    package func process(_ frame: FrameInput, maxPixels: Int, tracker: inout FaceTracker, engine: FaceEngine) throws(FaceError) -> FaceResult {
         switch frame.pixels {
         case .jpeg(let bytes, let size):
             return try bytes.withUnsafeBufferPointer { (buffer) throws(FaceError) in

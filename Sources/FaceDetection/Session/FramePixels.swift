@@ -3,7 +3,7 @@ import Imaging
 /// A checked frame's pixels in memory the caller owns (a message's bytes, a
 /// read-only shared-memory mapping), which the pipeline reads in place for
 /// the duration of one `FacePipeline.process` call.
-public enum FramePixels {
+package enum FramePixels {
     /// A JPEG file's bytes and the size its header states: the header is read
     /// once, by whoever checked the frame, and not again here.
     case jpeg(UnsafeRawBufferPointer, size: PixelSize)
@@ -25,7 +25,7 @@ extension FacePipeline {
     ///
     /// - Parameter maxPixels: the largest raw frame accepted; a JPEG's size
     ///   was checked when its header was read.
-    public func process(
+    package func process(
         _ pixels: FramePixels, orientation: ImageOrientation, timestampMs: Int64?, maxPixels: Int,
         tracker: inout FaceTracker, engine: FaceEngine
     ) throws(FaceError) -> FaceResult {

@@ -3,20 +3,20 @@
 /// exceed the last accepted one's (MediaPipe: "input timestamp must be
 /// monotonically increasing"); in image mode frames are unrelated and their
 /// timestamps are only echoed.
-public struct FrameTimestamps: Sendable {
+package struct FrameTimestamps: Sendable {
     /// The session's running mode.
-    public let mode: FaceOptions.RunningMode
+    package let mode: FaceOptions.RunningMode
     /// The last accepted timestamp, in milliseconds (video and live stream).
-    public private(set) var lastAccepted: Int64?
+    package private(set) var lastAccepted: Int64?
 
     /// No frame accepted yet.
-    public init(mode: FaceOptions.RunningMode) {
+    package init(mode: FaceOptions.RunningMode) {
         self.mode = mode
     }
 
     /// Checks the next frame's timestamp without accepting it, for an owner
     /// that may still refuse the frame for another reason.
-    public func check(_ timestampMs: Int64?) throws(FaceError) {
+    package func check(_ timestampMs: Int64?) throws(FaceError) {
         guard mode != .image else { return }
         guard let timestampMs else {
             throw .invalidArgument("timestamp_ms is required in \(mode) mode")
@@ -28,18 +28,18 @@ public struct FrameTimestamps: Sendable {
 
     /// Accepts the next frame's timestamp, or says why not; a refused
     /// timestamp leaves the rule as it was, so the session stays usable.
-    public mutating func accept(_ timestampMs: Int64?) throws(FaceError) {
+    package mutating func accept(_ timestampMs: Int64?) throws(FaceError) {
         try check(timestampMs)
         record(timestampMs)
     }
 
     /// Accepts a timestamp that ``check(_:)`` passed.
-    public mutating func record(_ timestampMs: Int64?) {
+    package mutating func record(_ timestampMs: Int64?) {
         if mode != .image { lastAccepted = timestampMs }
     }
 
     /// Forgets the last timestamp: the next frame may start anywhere.
-    public mutating func reset() {
+    package mutating func reset() {
         lastAccepted = nil
     }
 }

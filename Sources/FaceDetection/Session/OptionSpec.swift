@@ -1,23 +1,23 @@
 /// One numeric option's contract: the name the wire gives it, its default
 /// and the values allowed. The values come from the conformance file
 /// (`FaceOptions.Specs`), so the worker and every client agree on them.
-public struct OptionSpec<Value: Comparable & Sendable>: Sendable {
+package struct OptionSpec<Value: Comparable & Sendable>: Sendable {
     /// The option's name in faceworker.proto, used in every error about it.
-    public let field: String
+    package let field: String
     /// The value an unset option takes.
-    public let defaultValue: Value
+    package let defaultValue: Value
     /// The values accepted.
-    public let range: ClosedRange<Value>
+    package let range: ClosedRange<Value>
 
     /// A spec; made by the generated `FaceOptions.Specs`.
-    public init(field: String, defaultValue: Value, range: ClosedRange<Value>) {
+    package init(field: String, defaultValue: Value, range: ClosedRange<Value>) {
         self.field = field
         self.defaultValue = defaultValue
         self.range = range
     }
 
     /// `value`, or an error naming the field and the range. A NaN is never in range.
-    public func check(_ value: Value) throws(FaceError) -> Value {
+    package func check(_ value: Value) throws(FaceError) -> Value {
         guard range.contains(value) else {
             throw .invalidArgument("\(field) must be between \(Self.text(range.lowerBound)) and \(Self.text(range.upperBound)), got \(value)")
         }

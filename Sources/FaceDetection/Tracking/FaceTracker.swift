@@ -6,7 +6,7 @@
 ///
 /// Opaque to its owner, who keeps one per session and passes it to
 /// `FacePipeline.process` with each frame.
-public struct FaceTracker: Sendable {
+package struct FaceTracker: Sendable {
     /// One followed face.
     struct Track: Sendable {
         var id: Int
@@ -31,10 +31,10 @@ public struct FaceTracker: Sendable {
     var landmarkerLoop = LandmarkerLoop()
 
     /// No face followed yet.
-    public init() {}
+    package init() {}
 
     /// Forgets every face (their IDs stay retired).
-    public mutating func reset() {
+    package mutating func reset() {
         tracks = []
         framesSinceDetection = Int.max / 2
         lostFace = false

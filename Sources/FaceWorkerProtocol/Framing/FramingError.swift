@@ -2,7 +2,7 @@
 ///
 /// Framing errors cannot be recovered from: once the stream is out of step, no
 /// later byte can be trusted to start a message, so the connection must close.
-public enum FramingError: Error, Hashable, Sendable {
+package enum FramingError: Error, Hashable, Sendable {
     /// A header's flag byte is not ``MessageHeader/uncompressedFlag``. gRPC
     /// uses 1 for compressed payloads, which FaceWorker does not support; any
     /// other value is invalid.
@@ -21,7 +21,7 @@ public enum FramingError: Error, Hashable, Sendable {
 extension FramingError: CustomStringConvertible {
     /// A sentence for logs and for the message of the ``Faceworker_V1_Status``
     /// sent to the peer.
-    public var description: String {
+    package var description: String {
         switch self {
         case .unsupportedFlag(1):
             return "compressed messages are not supported (message flag 1); send uncompressed messages (flag 0)"

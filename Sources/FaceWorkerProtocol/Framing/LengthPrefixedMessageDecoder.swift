@@ -1,4 +1,4 @@
-public import NIOCore
+import NIOCore
 
 /// Splits a connection's bytes into the payloads of gRPC length-prefixed
 /// messages, without copying them: each payload is a slice of the received
@@ -11,15 +11,15 @@ public import NIOCore
 /// message), so the connection must close. When the peer closes the stream
 /// inside a message, ``FramingError/truncatedMessage(receivedBytes:expectedBytes:)``
 /// says how much of it came.
-public struct LengthPrefixedMessageDecoder: ByteToMessageDecoder, Sendable {
-    public typealias InboundOut = ByteBuffer
+package struct LengthPrefixedMessageDecoder: ByteToMessageDecoder, Sendable {
+    package typealias InboundOut = ByteBuffer
 
     /// The longest payload accepted, in bytes.
-    public let maximumMessageLength: Int
+    package let maximumMessageLength: Int
 
     /// A decoder accepting payloads of up to `maximumMessageLength` bytes,
     /// between 0 and ``MessageHeader/maximumLength``.
-    public init(maximumMessageLength: Int) {
+    package init(maximumMessageLength: Int) {
         precondition(
             (0...MessageHeader.maximumLength).contains(maximumMessageLength),
             "maximumMessageLength must be between 0 and \(MessageHeader.maximumLength)"
@@ -27,13 +27,13 @@ public struct LengthPrefixedMessageDecoder: ByteToMessageDecoder, Sendable {
         self.maximumMessageLength = maximumMessageLength
     }
 
-    public mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
+    package mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
         guard let payload = try nextPayload(from: &buffer) else { return .needMoreData }
         context.fireChannelRead(wrapInboundOut(payload))
         return .continue
     }
 
-    public mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
+    package mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
         while try decode(context: context, buffer: &buffer) == .continue {}
         guard buffer.readableBytes > 0 else { return .needMoreData }
         let received = buffer.readableBytes
@@ -48,7 +48,7 @@ public struct LengthPrefixedMessageDecoder: ByteToMessageDecoder, Sendable {
     /// - Throws: ``FramingError/unsupportedFlag(_:)`` or
     ///   ``FramingError/messageTooLarge(length:maximum:)`` as soon as a bad
     ///   header is buffered, even if none of its payload has arrived.
-    public func nextPayload(from buffer: inout ByteBuffer) throws(FramingError) -> ByteBuffer? {
+    package func nextPayload(from buffer: inout ByteBuffer) throws(FramingError) -> ByteBuffer? {
         guard let header = MessageHeader(parsing: buffer.readableBytesView) else { return nil }
         guard header.flag == MessageHeader.uncompressedFlag else {
             throw .unsupportedFlag(header.flag)

@@ -1,16 +1,16 @@
-public import NIOCore
-public import SwiftProtobuf
+import NIOCore
+import SwiftProtobuf
 
 /// Serializes protobuf messages and frames them as gRPC length-prefixed
 /// messages: a ``MessageHeader`` (flag 0, big-endian length), then the
 /// payload. The worker and the Swift client both write with it: the client
 /// as a channel handler, the worker by calling ``encode(data:out:)`` on the
 /// thread that produced the answer, so serialization stays off the event loop.
-public struct LengthPrefixedMessageEncoder<Message: SwiftProtobuf.Message>: MessageToByteEncoder, Sendable {
-    public typealias OutboundIn = Message
+package struct LengthPrefixedMessageEncoder<Message: SwiftProtobuf.Message>: MessageToByteEncoder, Sendable {
+    package typealias OutboundIn = Message
 
     /// An encoder.
-    public init() {}
+    package init() {}
 
     /// Appends `data`, serialized and framed, to `out`.
     ///
@@ -18,12 +18,12 @@ public struct LengthPrefixedMessageEncoder<Message: SwiftProtobuf.Message>: Mess
     ///   be serialized (invalid UTF-8 in a string field), or
     ///   ``FramingError/messageTooLarge(length:maximum:)`` for a message the
     ///   header cannot express; `out` is then left as it was.
-    public func encode(data: Message, out: inout ByteBuffer) throws {
+    package func encode(data: Message, out: inout ByteBuffer) throws {
         try frame(data.serializedBytes(), into: &out)
     }
 
     /// One message, framed, in a buffer of its own.
-    public func framed(_ message: Message, allocator: ByteBufferAllocator) throws -> ByteBuffer {
+    package func framed(_ message: Message, allocator: ByteBufferAllocator) throws -> ByteBuffer {
         let payload: [UInt8] = try message.serializedBytes()
         var buffer = allocator.buffer(capacity: MessageHeader.size + payload.count)
         try frame(payload, into: &buffer)

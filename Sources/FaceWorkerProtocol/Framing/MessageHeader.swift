@@ -4,29 +4,29 @@
 /// FaceWorker never compresses, so the only flag value it accepts is
 /// ``uncompressedFlag``. The header is parsed on its own, before any payload
 /// bytes are read, so that a hostile length can be refused without allocating.
-public struct MessageHeader: Hashable, Sendable {
+package struct MessageHeader: Hashable, Sendable {
     /// The number of bytes a header occupies on the wire.
-    public static let size = 5
+    package static let size = 5
 
     /// The largest payload length a header can express, as an `Int` (clamped on
     /// 32-bit platforms, where no buffer can be that large anyway).
-    public static let maximumLength = Int(clamping: UInt32.max)
+    package static let maximumLength = Int(clamping: UInt32.max)
 
     /// The flag byte of an uncompressed message.
-    public static let uncompressedFlag: UInt8 = 0
+    package static let uncompressedFlag: UInt8 = 0
 
     /// The flag byte as read from the wire (0 means uncompressed).
-    public var flag: UInt8
+    package var flag: UInt8
 
     /// The number of payload bytes that follow the header.
-    public var length: UInt32
+    package var length: UInt32
 
     /// Creates a header.
     ///
     /// - Parameters:
     ///   - flag: The flag byte; ``uncompressedFlag`` unless testing error paths.
     ///   - length: The payload length in bytes.
-    public init(flag: UInt8 = MessageHeader.uncompressedFlag, length: UInt32) {
+    package init(flag: UInt8 = MessageHeader.uncompressedFlag, length: UInt32) {
         self.flag = flag
         self.length = length
     }
@@ -35,7 +35,7 @@ public struct MessageHeader: Hashable, Sendable {
     ///
     /// - Parameter bytes: At least ``size`` bytes; any beyond are ignored.
     /// - Returns: The header, or `nil` if fewer than ``size`` bytes are given.
-    public init?<Bytes: Collection<UInt8>>(parsing bytes: Bytes) {
+    package init?<Bytes: Collection<UInt8>>(parsing bytes: Bytes) {
         var iterator = bytes.makeIterator()
         guard let flag = iterator.next() else { return nil }
         var length: UInt32 = 0
@@ -49,7 +49,7 @@ public struct MessageHeader: Hashable, Sendable {
     /// Appends the header's wire form to `buffer`.
     ///
     /// - Parameter buffer: The bytes to append to.
-    public func write(into buffer: inout [UInt8]) {
+    package func write(into buffer: inout [UInt8]) {
         buffer.append(flag)
         buffer.append(UInt8(truncatingIfNeeded: length >> 24))
         buffer.append(UInt8(truncatingIfNeeded: length >> 16))
@@ -58,7 +58,7 @@ public struct MessageHeader: Hashable, Sendable {
     }
 
     /// The header's wire form.
-    public var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         var buffer: [UInt8] = []
         buffer.reserveCapacity(Self.size)
         write(into: &buffer)

@@ -3,9 +3,9 @@ import Glibc
 /// The client's side of a buffer handoff (see RegisterBufferResponse):
 /// connect to the handoff address, send the token with the descriptors in
 /// one `sendmsg`, read the one length-prefixed WorkerMessage that answers.
-public enum BufferHandoffExchange {
+package enum BufferHandoffExchange {
     /// Why the exchange produced no answer.
-    public enum Failure: Error, Sendable, Hashable, CustomStringConvertible {
+    package enum Failure: Error, Sendable, Hashable, CustomStringConvertible {
         /// The handoff address is not a valid Unix socket address.
         case badAddress(String)
         /// Connecting, sending or receiving failed with this errno.
@@ -15,7 +15,7 @@ public enum BufferHandoffExchange {
         /// The answer is not a WorkerMessage.
         case malformedAnswer(String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .badAddress(let address): "the handoff address \"\(address)\" is not a Unix socket address"
             case .system(let operation, let code): "the buffer handoff failed to \(operation): \(String(cString: strerror(code)))"
@@ -30,7 +30,7 @@ public enum BufferHandoffExchange {
 
     /// Hands `descriptors` over with `token` to the worker at `address` and
     /// returns its answer, waiting at most `timeoutSeconds` for each step.
-    public static func run(address: String, token: [UInt8], descriptors: [Int32], timeoutSeconds: Int = 5) throws(Failure) -> Faceworker_V1_WorkerMessage {
+    package static func run(address: String, token: [UInt8], descriptors: [Int32], timeoutSeconds: Int = 5) throws(Failure) -> Faceworker_V1_WorkerMessage {
         guard let handoff = HandoffAddress(address) else { throw .badAddress(address) }
         let connection = handoff.connect()
         guard connection >= 0 else { throw .system(operation: "connect to \(address)", code: errno) }

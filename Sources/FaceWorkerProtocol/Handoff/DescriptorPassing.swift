@@ -2,20 +2,20 @@ import Glibc
 
 /// Bytes with descriptors attached (SCM_RIGHTS) on a Unix stream socket: how
 /// a shared-memory buffer's memfd reaches the worker.
-public enum DescriptorPassing {
+package enum DescriptorPassing {
     /// What one `recvmsg` brought.
-    public struct Received: Sendable {
+    package struct Received: Sendable {
         /// The bytes read.
-        public var bytes: [UInt8]
+        package var bytes: [UInt8]
         /// Every descriptor that came, each now open in this process (close on exec).
-        public var descriptors: [Int32]
+        package var descriptors: [Int32]
         /// The kernel dropped descriptors that did not fit (MSG_CTRUNC).
-        public var truncated: Bool
+        package var truncated: Bool
     }
 
     /// Sends `bytes` with `descriptors` in one SCM_RIGHTS message (none when
     /// empty), in one `sendmsg`; returns false with errno set on failure.
-    public static func send(_ bytes: [UInt8], descriptors: [Int32], on socket: Int32) -> Bool {
+    package static func send(_ bytes: [UInt8], descriptors: [Int32], on socket: Int32) -> Bool {
         var control = [UInt8](repeating: 0, count: descriptors.isEmpty ? 0 : space(descriptors.count))
         if !descriptors.isEmpty {
             control.withUnsafeMutableBytes { raw in
@@ -49,7 +49,7 @@ public enum DescriptorPassing {
     /// Reads up to `maxBytes` bytes and the descriptors that come with them
     /// (room for `maxDescriptors`; more are closed by the kernel and flagged
     /// as truncated). Returns nil with errno set when `recvmsg` fails.
-    public static func receive(on socket: Int32, maxBytes: Int, maxDescriptors: Int) -> Received? {
+    package static func receive(on socket: Int32, maxBytes: Int, maxDescriptors: Int) -> Received? {
         var bytes = [UInt8](repeating: 0, count: maxBytes)
         var control = [UInt8](repeating: 0, count: space(maxDescriptors))
         var flags: Int32 = 0

@@ -3,19 +3,19 @@ import Glibc
 /// A buffer handoff socket's address as RegisterBufferResponse states it: a
 /// Linux abstract address when it starts with "@" (standing for the leading
 /// zero byte), otherwise a path.
-public struct HandoffAddress: Sendable, Hashable, CustomStringConvertible {
+package struct HandoffAddress: Sendable, Hashable, CustomStringConvertible {
     /// The address as the wire spells it.
-    public let description: String
+    package let description: String
 
     /// The address `text` names, or nil when it is empty or too long for a
     /// Unix socket address.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         guard !text.isEmpty, text != "@", text.utf8.count < MemoryLayout.size(ofValue: sockaddr_un().sun_path) else { return nil }
         description = text
     }
 
     /// Calls `body` with the address as a `sockaddr_un` and its length.
-    public func withSocketAddress<R>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> R) -> R {
+    package func withSocketAddress<R>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> R) -> R {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         // An abstract name is exactly its bytes after the zero byte, with no terminator.
@@ -29,7 +29,7 @@ public struct HandoffAddress: Sendable, Hashable, CustomStringConvertible {
 
     /// A new blocking stream socket connected to the address, close on exec;
     /// -1 with errno set on failure.
-    public func connect() -> Int32 {
+    package func connect() -> Int32 {
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { return -1 }
         let status = withSocketAddress { Glibc.connect(descriptor, $0, $1) }

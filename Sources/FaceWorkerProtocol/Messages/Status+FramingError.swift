@@ -8,7 +8,7 @@ extension Faceworker_V1_Status {
     /// data, which is `DATA_LOSS`.
     ///
     /// - Parameter error: The framing error.
-    public init(_ error: FramingError) {
+    package init(_ error: FramingError) {
         self.init()
         switch error {
         case .messageTooLarge:

@@ -4,7 +4,7 @@
     gen_conformance.py DEFAULTS_JSON OUTPUT_H
 
 C has no JSON parser at hand, so the tests' build turns the conformance file
-into constants and a table of options, which the tests check the C client
+into constants, a table of options and the raw-image layout's examples, which the tests check the C client
 against. Standard library only.
 """
 
@@ -44,12 +44,22 @@ def option_row(name: str, spec: dict) -> str:
     )
 
 
+def raw_example_row(example: dict) -> str:
+    return (
+        f"    {{{c_string(example['format'])}, {int(example['width'])}u, {int(example['height'])}u, "
+        f"{int(example['row_stride'])}u, {int(example['byte_count'])}u}},"
+    )
+
+
 def header(conformance: dict, source: str) -> str:
     socket = conformance["socket"]
     fallback = socket["fallback"].replace("%", "%%").replace("{uid}", "%u")
     if "{" in fallback:
         raise SystemExit(f"gen_conformance: socket.fallback {socket['fallback']!r} has a placeholder other than {{uid}}")
     rows = "\n".join(option_row(name, spec) for name, spec in conformance["session_options"].items())
+    layout = conformance["raw_image_layout"]
+    formats = "\n".join(f"    {c_string(name)}," for name in layout["formats"])
+    examples = "\n".join(raw_example_row(example) for example in layout["examples"])
     return f"""/* Generated from {source} by tests/gen_conformance.py. Do not edit. */
 #ifndef FW_TEST_CONFORMANCE_H
 #define FW_TEST_CONFORMANCE_H
@@ -82,6 +92,25 @@ static const struct conformance_option conformance_options[] = {{
 }};
 
 #define CONFORMANCE_OPTION_COUNT (sizeof conformance_options / sizeof conformance_options[0])
+
+/* The pixel formats raw_image_layout describes, by their wire names. */
+static const char *const conformance_pixel_formats[] = {{
+{formats}
+}};
+
+#define CONFORMANCE_PIXEL_FORMAT_COUNT (sizeof conformance_pixel_formats / sizeof conformance_pixel_formats[0])
+
+/* One of raw_image_layout's examples: the bytes of a raw image of that format, size and stride. */
+struct conformance_raw_example {{
+    const char *format;
+    unsigned width, height, row_stride, byte_count;
+}};
+
+static const struct conformance_raw_example conformance_raw_examples[] = {{
+{examples}
+}};
+
+#define CONFORMANCE_RAW_EXAMPLE_COUNT (sizeof conformance_raw_examples / sizeof conformance_raw_examples[0])
 
 #endif
 """

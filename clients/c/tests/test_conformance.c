@@ -10,8 +10,10 @@
  * the fake worker). With --socket, against a real face-worker: the options
  * the worker applies to a default session are the file's, and every numeric
  * option is accepted at both ends of its range and refused just outside,
- * with INVALID_ARGUMENT and a message naming the option and its range. The
- * last line printed is "N passed, N failed".
+ * with INVALID_ARGUMENT and a message naming the option and its range, and
+ * a raw image of each of the file's layout examples is taken with exactly
+ * the file's bytes. The client's pixel formats are the file's, with the
+ * wire's numbers. The last line printed is "N passed, N failed".
  */
 #include <errno.h>
 #include <math.h>
@@ -616,6 +618,79 @@ static void test_worker_takes_zero_as_the_default_where_the_file_says_so(void)
     fw_close(c);
 }
 
+/* ------------------------------------------------------------------------
+ * Raw images
+ * ------------------------------------------------------------------------ */
+
+/* The client's pixel formats by the wire names the file uses. */
+static const struct {
+    const char *name;
+    fw_pixel_format format;
+} pixel_formats[] = {
+    {"PIXEL_FORMAT_RGB", FW_PIXEL_RGB},     {"PIXEL_FORMAT_RGBA", FW_PIXEL_RGBA}, {"PIXEL_FORMAT_BGRA", FW_PIXEL_BGRA},
+    {"PIXEL_FORMAT_BGR", FW_PIXEL_BGR},     {"PIXEL_FORMAT_GRAY8", FW_PIXEL_GRAY8}, {"PIXEL_FORMAT_NV12", FW_PIXEL_NV12},
+    {"PIXEL_FORMAT_NV21", FW_PIXEL_NV21}, {"PIXEL_FORMAT_I420", FW_PIXEL_I420},
+};
+
+/* The client's format of a wire name; 0 if it has none. */
+static fw_pixel_format pixel_format_named(const char *name)
+{
+    for (size_t i = 0; i < sizeof pixel_formats / sizeof pixel_formats[0]; i++)
+        if (strcmp(pixel_formats[i].name, name) == 0)
+            return pixel_formats[i].format;
+    return 0;
+}
+
+/* The client sends its format's number as the wire's: each of the file's
+ * formats has a value here, and the .proto's number for it. */
+static void test_every_pixel_format_of_the_file_is_the_clients_with_the_wires_number(void)
+{
+    CHECK(CONFORMANCE_PIXEL_FORMAT_COUNT == sizeof pixel_formats / sizeof pixel_formats[0],
+          "the file has %zu formats, the client %zu", CONFORMANCE_PIXEL_FORMAT_COUNT,
+          sizeof pixel_formats / sizeof pixel_formats[0]);
+    for (size_t i = 0; i < CONFORMANCE_PIXEL_FORMAT_COUNT; i++) {
+        const char *name = conformance_pixel_formats[i];
+        const ProtobufCEnumValue *wire =
+            protobuf_c_enum_descriptor_get_value_by_name(&faceworker__v1__pixel_format__descriptor, name);
+        if (!CHECK_AT(wire != NULL, "%s is not on the wire", name))
+            continue;
+        CHECK((int)pixel_format_named(name) == wire->value, "%s: the client sends %d, the wire's number is %d", name,
+              (int)pixel_format_named(name), wire->value);
+    }
+}
+
+/* A raw image of each of the file's examples is taken with exactly the file's
+ * byte count, and refused with one byte less or more. */
+static void test_worker_takes_exactly_the_files_raw_image_bytes(void)
+{
+    fw_client *c = connect_worker(worker_socket);
+    REQUIRE(c, "connect");
+    fw_error err;
+    fw_session *s = fw_open_session(c, NULL, &err);
+    REQUIRE(s, "%s", err.message);
+    for (size_t i = 0; i < CONFORMANCE_RAW_EXAMPLE_COUNT; i++) {
+        const struct conformance_raw_example *e = &conformance_raw_examples[i];
+        uint8_t *pixels = calloc(e->byte_count + 1, 1);
+        REQUIRE(pixels, "calloc");
+        for (int delta = -1; delta <= 1; delta++) {
+            fw_frame frame = {.pixels = pixels, .pixels_len = e->byte_count + delta, .format = pixel_format_named(e->format),
+                              .width = e->width, .height = e->height, .row_stride = e->row_stride};
+            fw_result *result = NULL;
+            int code = fw_process(s, &frame, &result, &err);
+            if (delta == 0)
+                CHECK(code == FW_OK, "%s %ux%u stride %u in %u bytes: %s", e->format, e->width, e->height,
+                      e->row_stride, e->byte_count, err.message);
+            else
+                CHECK(code == FW_INVALID_ARGUMENT, "%s %ux%u stride %u in %d bytes: %s", e->format, e->width,
+                      e->height, e->row_stride, (int)(e->byte_count + delta), fw_status_name(code));
+            fw_result_free(result);
+        }
+        free(pixels);
+    }
+    fw_close_session(s, NULL);
+    fw_close(c);
+}
+
 int main(int argc, char **argv)
 {
     for (int i = 1; i + 1 < argc; i += 2)
@@ -629,12 +704,14 @@ int main(int argc, char **argv)
     RUN(test_the_variable_picks_the_worker_of_fw_connect_null);
     RUN(test_an_answer_of_exactly_the_cap_is_accepted);
     RUN(test_an_answer_over_the_cap_is_a_protocol_error);
+    RUN(test_every_pixel_format_of_the_file_is_the_clients_with_the_wires_number);
 
     if (worker_socket) {
         RUN(test_worker_found_by_the_rule);
         RUN(test_worker_applies_the_files_defaults);
         RUN(test_worker_takes_each_range_exactly);
         RUN(test_worker_takes_zero_as_the_default_where_the_file_says_so);
+        RUN(test_worker_takes_exactly_the_files_raw_image_bytes);
     }
 
     printf("%d passed, %d failed\n", tests_passed, tests_failed);

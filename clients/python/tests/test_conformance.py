@@ -1,10 +1,11 @@
 """The Python client against the conformance file, proto/faceworker/v1/defaults.json.
 
-Every session option's default and range, the socket rule and the answer cap
-are defined there once; these tests hold the client to it: what each task
+Every session option's default and range, the socket rule, the answer cap and
+the raw-image layouts are defined there once; these tests hold the client to it: what each task
 sends by default (an option left unset must come back from the worker as the
 file's default), every range end to end through the client's own options and
-error type, the socket rule with FACEWORKER_SOCKET, and the cap.
+error type, the socket rule with FACEWORKER_SOCKET, the cap, and the bytes a
+raw image of each pixel format holds.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import pytest
 
 import faceworker as mp
 from faceworker import BaseOptions, StatusCode, vision
+from faceworker import image as client_image
 from faceworker._connection import Connection
 from faceworker._proto import faceworker_pb2 as pb
 
@@ -257,3 +259,60 @@ def test_the_runtime_directory_finds_the_worker(worker, monkeypatch):
     monkeypatch.setenv(SOCKET["runtime_directory_variable"], directory)
 
     assert mp.ping() > 0
+
+
+RAW_LAYOUT = CONFORMANCE["raw_image_layout"]
+IMAGE_FORMATS = {mp.ImageFormat[name]: wire for name, wire in (
+    ("SRGB", "PIXEL_FORMAT_RGB"), ("SRGBA", "PIXEL_FORMAT_RGBA"), ("SBGR", "PIXEL_FORMAT_BGR"),
+    ("SBGRA", "PIXEL_FORMAT_BGRA"), ("GRAY8", "PIXEL_FORMAT_GRAY8"), ("NV12", "PIXEL_FORMAT_NV12"),
+    ("NV21", "PIXEL_FORMAT_NV21"), ("I420", "PIXEL_FORMAT_I420"))}
+
+
+def raw_byte_count(wire_format: str, width: int, height: int, row_stride: int) -> int:
+    """The bytes of a raw image by the file's rule; ``row_stride`` 0 is the least one."""
+    layout = RAW_LAYOUT["formats"][wire_format]
+    multiple = layout["min_row_stride"]
+    least = width * multiple["width_times"] if "width_times" in multiple else (width + 1) // 2 * multiple["cw_times"]
+    stride = row_stride or least
+    rows = {"height": height, "ch": (height + 1) // 2}
+    strides = {"row_stride": stride, "half_row_stride": (stride + 1) // 2}
+    return sum(rows[plane["rows"]] * strides[plane["stride"]] for plane in layout["planes"])
+
+
+def test_the_file_names_every_pixel_format_of_the_wire_and_the_client_sends_each():
+    on_the_wire = {name for name in pb.PixelFormat.keys() if name != "PIXEL_FORMAT_UNSPECIFIED"}
+    assert set(RAW_LAYOUT["formats"]) == on_the_wire
+    assert set(IMAGE_FORMATS.values()) == on_the_wire
+    for image_format, wire in IMAGE_FORMATS.items():
+        assert client_image._PIXEL_FORMATS[image_format] == pb.PixelFormat.Value(wire)
+
+
+def test_the_clients_packed_rows_are_the_files_least_row_stride():
+    channels = client_image._CHANNELS
+    packed = {image_format: wire for image_format, wire in IMAGE_FORMATS.items() if image_format in channels}
+    assert packed, "no packed format"
+    for image_format, wire in packed.items():
+        assert channels[image_format] == RAW_LAYOUT["formats"][wire]["min_row_stride"]["width_times"], wire
+
+
+def test_the_files_examples_follow_its_rules():
+    assert RAW_LAYOUT["examples"]
+    for example in RAW_LAYOUT["examples"]:
+        assert raw_byte_count(example["format"], example["width"], example["height"], example["row_stride"]) == \
+            example["byte_count"], example
+
+
+@pytest.mark.parametrize("example", RAW_LAYOUT["examples"], ids=lambda e: f"{e['format']}-{e['width']}x{e['height']}-{e['row_stride']}")
+def test_the_worker_takes_exactly_the_files_bytes_through_the_client(base_options, example):
+    image_format = next(image_format for image_format, wire in IMAGE_FORMATS.items() if wire == example["format"])
+    options = vision.FaceDetectorOptions(base_options=base_options)
+    with vision.FaceDetector.create_from_options(options) as detector:
+        def detect(byte_count: int) -> None:
+            detector.detect(mp.Image(image_format, bytes(byte_count), width=example["width"], height=example["height"],
+                                     row_stride=example["row_stride"]))
+
+        detect(example["byte_count"])
+        for wrong in (example["byte_count"] - 1, example["byte_count"] + 1):
+            with pytest.raises(mp.FaceWorkerError) as refused:
+                detect(wrong)
+            assert refused.value.code == StatusCode.INVALID_ARGUMENT, wrong

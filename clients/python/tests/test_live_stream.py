@@ -32,6 +32,14 @@ class Recorder:
             self.dropped.append((reason, image, timestamp_ms))
 
 
+def until(condition, what: str) -> None:
+    """Waits for ``condition``; the deadline only stops a test that would otherwise hang."""
+    deadline = time.monotonic() + 30
+    while not condition():
+        assert time.monotonic() < deadline, f"waited 30 s: {what}"
+        time.sleep(0.01)
+
+
 def live_options(base_options, recorder, **options):
     return vision.FaceDetectorOptions(
         base_options=base_options,
@@ -116,14 +124,16 @@ def test_a_live_frame_error_is_raised_by_close(base_options):
 def test_a_live_frame_error_is_raised_by_the_next_detect_async(base_options):
     recorder = Recorder()
     image = mp.Image.create_from_file(video_frames()[0])
+    failed_before = mp.get_stats(base_options.socket_path).frames_failed
     with vision.FaceDetector.create_from_options(live_options(base_options, recorder)) as detector:
         # Sent alone, so that no newer frame replaces it before it is decoded.
         detector.detect_async(b"not a JPEG", 1)
-        time.sleep(0.5)
+        until(lambda: mp.get_stats(base_options.socket_path).frames_failed > failed_before, "the worker answers the frame")
         with pytest.raises(mp.FaceWorkerError) as raised:
-            for timestamp in range(2, 100):
-                detector.detect_async(image, timestamp)
-                time.sleep(0.05)
+            # The error was answered before the next frame's result, so once that result is in, it is known.
+            detector.detect_async(image, 2)
+            until(lambda: len(recorder.results) == 1, "the next frame is answered")
+            detector.detect_async(image, 3)
 
     assert raised.value.code == StatusCode.INVALID_ARGUMENT
     assert recorder.dropped == []

@@ -1,7 +1,7 @@
 /*
  * Tests of named sessions and subscriptions.
  *
- *   test_subscriptions --fixtures DIR [--socket PATH]
+ *   test_named_sessions --fixtures DIR [--socket PATH]
  *
  * The wire tests run against a scripted fake worker: every kind of event,
  * events arriving while other calls wait, the client's bounded queue, a

@@ -1,4 +1,4 @@
-"""Shared sessions against the worker: a subscriber hears what the producer gets, and the rules of names."""
+"""Named sessions against the worker: a subscriber hears what the producer gets, and the rules of names."""
 
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ import XCTest
 
 /// Named sessions and their subscriptions: names, refusals, limits, every
 /// subscriber hearing what the producer hears, and how subscriptions end.
-final class SharedSessionTests: XCTestCase {
+final class NamedSessionTests: XCTestCase {
     func testANameIsEchoedUniqueAndFreeAgainOnceItsSessionClosesOrItsConnectionGoes() async throws {
         let worker = try await startWorker()
         let first = try await worker.connect()
