@@ -12,7 +12,7 @@ extension ClientCalls {
         let shared = worker.sharedMemory
         let bufferID = shared.makeBufferID()
         let token = SharedMemory.makeToken()
-        let deadline = ContinuousClock.now + SharedMemory.tokenLifetime
+        let deadline = ContinuousClock.now + shared.tokenLifetime
         do throws(CallError) {
             try buffers.reserve(bufferID, pid: peerPID, deadline: deadline)
         } catch {

@@ -34,7 +34,7 @@ final class WorkerContext: Sendable {
         self.models = models
         self.modelInventory = modelInventory
         self.logger = logger
-        sharedMemory = SharedMemory(address: handoffAddress)
+        sharedMemory = SharedMemory(address: handoffAddress, tokenLifetime: configuration.handoffTokenLifetime)
         scheduler = FrameScheduler()
         stats = WorkerStats(metrics: configuration.metrics.map { _ in WorkerMetrics(models: modelInventory) })
         started = .now

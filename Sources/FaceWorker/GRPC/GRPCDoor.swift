@@ -4,36 +4,64 @@ import GRPCNIOTransportHTTP2Posix
 import Logging
 import NIOCore
 import NIOPosix
+import ServiceLifecycle
 
 /// The worker's second door: the faceworker.v1.FaceWorker gRPC service over
 /// HTTP/2 on a Unix socket of its own (`--grpc-socket`), published like the
 /// worker's own socket (same mode, same refusal of a live worker's path), with
-/// the same peer checks, and serving the same engine.
-final class GRPCDoor: Sendable {
-    private let server: GRPCServer<HTTP2ServerTransport.Posix>
-    private let serving: Task<Void, Never>
-    private let socketFile: SocketFile
-    private let streams: GRPCStreams
-    private let logger: Logger
+/// the same peer checks, and serving the same engine. A service: it serves
+/// until a graceful shutdown, then drains its streams.
+struct GRPCDoor: Service {
+    /// The path the door listens on.
+    let path: String
+    private let worker: WorkerContext
+    private let started: PartsStarted
+    private let deadline: DrainDeadline
 
-    private init(server: GRPCServer<HTTP2ServerTransport.Posix>, serving: Task<Void, Never>, socketFile: SocketFile, streams: GRPCStreams, logger: Logger) {
-        self.server = server
-        self.serving = serving
-        self.socketFile = socketFile
-        self.streams = streams
-        self.logger = logger
+    /// A door at `path` serving `worker`; it reports to `started` once it
+    /// accepts, and drains by `deadline`.
+    init(path: String, worker: WorkerContext, started: PartsStarted, deadline: DrainDeadline) {
+        self.path = path
+        self.worker = worker
+        self.started = started
+        self.deadline = deadline
     }
 
-    /// The path the door listens on.
-    var path: String { socketFile.path }
-
-    /// Publishes the gRPC socket at `path` and starts serving.
+    /// Publishes the gRPC socket and serves until a graceful shutdown; then
+    /// removes the socket and asks every Session stream to drain: the frames
+    /// it read are answered, then it ends with UNAVAILABLE. Then stops the
+    /// server, which cancels the calls still open. Whatever is still open at
+    /// the drain deadline, or at once when the task is cancelled, is cut off.
     ///
-    /// - Throws: `WorkerStartupError` when a live worker answers on `path`,
+    /// - Throws: `WorkerStartupError` when a live worker answers on the path,
     ///   the path is not usable, or the listener cannot be bound.
-    static func open(at path: String, worker: WorkerContext) async throws -> GRPCDoor {
-        let configuration = worker.configuration
+    func run() async throws {
         let streams = GRPCStreams()
+        let (socketFile, (server, serving)) = try await open(streams: streams)
+        started.report()
+        try? await gracefulShutdown()
+        socketFile.remove()
+        streams.drainAll()
+        let due = deadline.due()
+        await withTaskGroup(of: Void.self) { waits in
+            waits.addTask {
+                // Stopping the server cancels its calls, so the streams drain first.
+                await streams.waitUntilEmpty()
+                server.beginGracefulShutdown()
+                await serving.value
+            }
+            waits.addTask { try? await Task.sleep(until: due) }
+            await waits.next()
+            server.beginGracefulShutdown()
+            serving.cancel()
+            waits.cancelAll()
+        }
+        await serving.value
+    }
+
+    /// Publishes the socket and starts the server on it.
+    private func open(streams: GRPCStreams) async throws -> (SocketFile, (GRPCServer<HTTP2ServerTransport.Posix>, Task<Void, Never>)) {
+        let configuration = worker.configuration
         let service = FaceWorkerService(worker: worker, streams: streams)
         var config = HTTP2ServerTransport.Posix.Config.defaults
         let limits = configuration.limits
@@ -60,7 +88,8 @@ final class GRPCDoor: Sendable {
         config.channelDebuggingCallbacks.onAcceptHTTP2Stream = { stream in
             Self.guardStream(stream, policy: policy, maxMessageBytes: maximum, stats: stats, logger: logger)
         }
-        let (socketFile, (server, serving)) = try await SocketFile.publish(
+        let path = path
+        return try await SocketFile.publish(
             at: path, mode: configuration.socketMode,
             listen: { address in
                 // On NIO's process-wide event loops, which are never shut down: the
@@ -89,31 +118,6 @@ final class GRPCDoor: Sendable {
                 await serving.value
             }
         )
-        return GRPCDoor(server: server, serving: serving, socketFile: socketFile, streams: streams, logger: logger)
-    }
-
-    /// Removes the socket and asks every Session stream to drain: the frames
-    /// it read are answered, then it ends with UNAVAILABLE. Then stops the
-    /// server, which cancels the calls still open. Whatever is still open
-    /// after `timeout` is cut off.
-    func shutdown(timeout: Duration) async {
-        socketFile.remove()
-        streams.drainAll()
-        let (server, serving, streams) = (server, serving, streams)
-        await withTaskGroup(of: Void.self) { waits in
-            waits.addTask {
-                // Stopping the server cancels its calls, so the streams drain first.
-                await streams.waitUntilEmpty()
-                server.beginGracefulShutdown()
-                await serving.value
-            }
-            waits.addTask { try? await Task.sleep(for: timeout) }
-            await waits.next()
-            server.beginGracefulShutdown()
-            serving.cancel()
-            waits.cancelAll()
-        }
-        await serving.value
     }
 
     /// Refuses the stream when its connection's peer may not use the worker;

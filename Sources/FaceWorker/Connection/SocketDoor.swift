@@ -1,0 +1,110 @@
+import FaceWorkerProtocol
+import Logging
+import NIOCore
+import NIOPosix
+import ServiceLifecycle
+import Synchronization
+
+/// The worker's own socket as a service: it publishes the socket (or serves
+/// the listener a service manager passed), serves connections until a
+/// graceful shutdown, then drains them.
+final class SocketDoor: Service, Sendable {
+    private let worker: WorkerContext
+    private let events: any EventLoopGroup
+    private let started: PartsStarted
+    private let deadline: DrainDeadline
+    private let cutOff = Atomic<Int>(0)
+
+    /// A door serving `worker`'s connections on `events`; it reports to
+    /// `started` once it accepts, and drains by `deadline`.
+    init(worker: WorkerContext, events: any EventLoopGroup, started: PartsStarted, deadline: DrainDeadline) {
+        self.worker = worker
+        self.events = events
+        self.started = started
+        self.deadline = deadline
+    }
+
+    /// How many connections the drain closed with answers unsent.
+    var connectionsCutOff: Int { cutOff.load(ordering: .relaxed) }
+
+    /// Listens and serves until a graceful shutdown; then stops accepting,
+    /// removes the socket and lets every connection finish: the calls it
+    /// already sent are answered, the ones read after are refused, and it is
+    /// closed once its answers are written. Connections still open at the
+    /// drain deadline, or at once when the task is cancelled, are closed with
+    /// what they have not been sent.
+    ///
+    /// - Throws: `WorkerStartupError` when the socket cannot be published.
+    func run() async throws {
+        let configuration = worker.configuration
+        let bootstrap = ServerBootstrap(group: events)
+            .serverChannelOption(ChannelOptions.backlog, value: 256)
+            .childChannelOption(ChannelOptions.writeBufferWaterMark, value: .init(low: 256 << 10, high: 1 << 20))
+            .childChannelInitializer { [worker] channel in
+                // The peer is known before the first byte is read.
+                PeerCredentials.of(channel).flatMapThrowing { peer in
+                    try channel.pipeline.syncOperations.addHandlers([
+                        ByteToMessageHandler(LengthPrefixedMessageDecoder(maximumMessageLength: configuration.limits.maxMessageBytes)),
+                        ConnectionDrainHandler(),
+                        ConnectionHandler(worker: worker, peer: peer),
+                    ])
+                }
+            }
+        let socketFile: SocketFile?
+        let listener: any Channel
+        if let inherited = configuration.inheritedListener {
+            socketFile = nil
+            listener = try await bootstrap.withBoundSocket(inherited).get()
+        } else {
+            (socketFile, listener) = try await SocketFile.publish(
+                at: configuration.socketPath, mode: configuration.socketMode,
+                listen: { address in try await bootstrap.bind(to: address).get() },
+                abandon: { channel in try? await channel.close().get() }
+            )
+        }
+        if socketFile?.removedStaleSocket == true {
+            worker.logger.notice("removed a stale socket left by a worker that is gone", metadata: ["socket": "\(configuration.socketPath)"])
+        }
+        started.report()
+        // Cancellation throws here; the drain then sees it and closes at once.
+        try? await gracefulShutdown()
+        try? await listener.close().get()
+        socketFile?.remove()
+        cutOff.store(await drain(on: listener.eventLoop), ordering: .relaxed)
+    }
+
+    /// Whether the event loop that serves connections runs a task it is
+    /// handed: what a service manager's watchdog ping vouches for.
+    func eventLoopAnswers() async -> Bool {
+        (try? await events.next().submit {}.get()) != nil
+    }
+
+    /// Asks every connection to drain and waits until they have closed or the
+    /// deadline has passed; returns how many it then closed.
+    private func drain(on loop: any EventLoop) async -> Int {
+        let connections = worker.connections.all
+        for channel in connections {
+            channel.pipeline.fireUserInboundEventTriggered(ConnectionHandler.DrainEvent())
+        }
+        let drained = EventLoopFuture.andAllComplete(connections.map(\.closeFuture), on: loop)
+        let due = deadline.due()
+        return await withTaskGroup(of: Void.self) { waits in
+            // Closing never fails, so neither does waiting for it.
+            waits.addTask { try? await drained.get() }
+            // Ends at the deadline, or at once when the task is cancelled.
+            waits.addTask { try? await Task.sleep(until: due) }
+            await waits.next()
+            // The wait for `drained` ends once the connections still open are closed.
+            let cutOff = try? await loop.submit { Self.cutOff(connections) }.get()
+            waits.cancelAll()
+            return cutOff ?? 0
+        }
+    }
+
+    /// Closes the connections still open; returns how many there were.
+    private static func cutOff(_ connections: [any Channel]) -> Int {
+        let open = connections.filter(\.isActive)
+        for channel in open { channel.close(promise: nil) }
+        return open.count
+    }
+}
