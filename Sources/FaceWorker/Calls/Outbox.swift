@@ -8,7 +8,7 @@ import NIOCore
 /// inference thread's result and the client's later answers of the same
 /// session (a CloseSession answer, say) reach the client in that order. A
 /// closed destination drops what it is sent.
-struct Outbox: SessionOutput {
+struct Outbox: SessionOutput, SubscriptionOutput {
     /// One answer on its way to a gRPC call's response stream.
     struct Answer: Sendable {
         /// The answer, in the worker socket's envelope.
@@ -46,7 +46,7 @@ struct Outbox: SessionOutput {
         guard !messages.isEmpty else { return }
         switch destination {
         case .connection(let channel):
-            let buffers = messages.map { Self.framed($0, allocator: channel.allocator) }
+            let buffers = messages.map { $0.framed(allocator: channel.allocator) }
             // Always a task, even on the event loop, so the order of sends is the
             // order of writes whichever thread each came from.
             channel.eventLoop.execute {
@@ -74,7 +74,7 @@ struct Outbox: SessionOutput {
     func sendStream(_ writes: [(kind: StreamWrite.Kind, message: Faceworker_V1_WorkerMessage)], tracked: Int, written: @escaping @Sendable () -> Void) {
         switch destination {
         case .connection(let channel):
-            let framed = writes.map { StreamWrite(kind: $0.kind, bytes: Self.framed($0.message, allocator: channel.allocator)) }
+            let framed = writes.map { StreamWrite(kind: $0.kind, bytes: $0.message.framed(allocator: channel.allocator)) }
             channel.eventLoop.execute {
                 for (index, write) in framed.enumerated() {
                     guard index < tracked else {
@@ -96,21 +96,6 @@ struct Outbox: SessionOutput {
             }
         }
     }
-
-    /// The message framed for the worker's own socket.
-    ///
-    /// Serializing a generated message fails only on invalid UTF-8 in a string
-    /// field; should it ever happen, the client gets an INTERNAL status for the
-    /// call instead of nothing.
-    static func framed(_ message: Faceworker_V1_WorkerMessage, allocator: ByteBufferAllocator) -> ByteBuffer {
-        let encoder = LengthPrefixedMessageEncoder<Faceworker_V1_WorkerMessage>()
-        do {
-            return try encoder.framed(message, allocator: allocator)
-        } catch {
-            let fallback = Faceworker_V1_WorkerMessage.failure(callID: message.callID, CallError(.internal, "the answer could not be serialized: \(error)"))
-            return (try? encoder.framed(fallback, allocator: allocator)) ?? allocator.buffer(capacity: 0)
-        }
-    }
 }
 
 extension Outbox {
@@ -123,7 +108,7 @@ extension Outbox {
     func sendAndClose(_ message: Faceworker_V1_WorkerMessage) {
         switch destination {
         case .connection(let channel):
-            let buffer = Self.framed(message, allocator: channel.allocator)
+            let buffer = message.framed(allocator: channel.allocator)
             channel.eventLoop.execute {
                 // Closing while the client is still sending would reset the
                 // connection and lose the status on its way; so the worker stops

@@ -9,16 +9,24 @@ import Synchronization
 /// the listener a service manager passed), serves connections until a
 /// graceful shutdown, then drains them.
 final class SocketDoor: Service, Sendable {
-    private let worker: WorkerContext
+    private let core: WorkerCore
+    private let configuration: WorkerConfiguration
+    private let connections: ConnectionRegistry
+    private let logger: Logger
     private let events: any EventLoopGroup
     private let started: PartsStarted
     private let deadline: DrainDeadline
     private let cutOff = Atomic<Int>(0)
 
-    /// A door serving `worker`'s connections on `events`; it reports to
-    /// `started` once it accepts, and drains by `deadline`.
-    init(worker: WorkerContext, events: any EventLoopGroup, started: PartsStarted, deadline: DrainDeadline) {
-        self.worker = worker
+    /// A door where `configuration` says, whose connections call `core` on
+    /// `events` and are listed in `connections`; it reports to `started` once
+    /// it accepts, and drains by `deadline`.
+    init(core: WorkerCore, configuration: WorkerConfiguration, connections: ConnectionRegistry, logger: Logger, events: any EventLoopGroup,
+         started: PartsStarted, deadline: DrainDeadline) {
+        self.core = core
+        self.configuration = configuration
+        self.connections = connections
+        self.logger = logger
         self.events = events
         self.started = started
         self.deadline = deadline
@@ -36,17 +44,17 @@ final class SocketDoor: Service, Sendable {
     ///
     /// - Throws: `WorkerStartupError` when the socket cannot be published.
     func run() async throws {
-        let configuration = worker.configuration
+        let configuration = configuration
         let bootstrap = ServerBootstrap(group: events)
             .serverChannelOption(ChannelOptions.backlog, value: 256)
             .childChannelOption(ChannelOptions.writeBufferWaterMark, value: .init(low: 256 << 10, high: 1 << 20))
-            .childChannelInitializer { [worker] channel in
+            .childChannelInitializer { [core, connections, logger] channel in
                 // The peer is known before the first byte is read.
                 PeerCredentials.of(channel).flatMapThrowing { peer in
                     try channel.pipeline.syncOperations.addHandlers([
                         ByteToMessageHandler(LengthPrefixedMessageDecoder(maximumMessageLength: configuration.limits.maxMessageBytes)),
                         ConnectionDrainHandler(),
-                        ConnectionHandler(worker: worker, peer: peer),
+                        ConnectionHandler(core: core, peerPolicy: configuration.peerPolicy, connections: connections, peer: peer, logger: logger),
                     ])
                 }
             }
@@ -63,7 +71,7 @@ final class SocketDoor: Service, Sendable {
             )
         }
         if socketFile?.removedStaleSocket == true {
-            worker.logger.notice("removed a stale socket left by a worker that is gone", metadata: ["socket": "\(configuration.socketPath)"])
+            logger.notice("removed a stale socket left by a worker that is gone", metadata: ["socket": "\(configuration.socketPath)"])
         }
         started.report()
         // Cancellation throws here; the drain then sees it and closes at once.
@@ -82,11 +90,11 @@ final class SocketDoor: Service, Sendable {
     /// Asks every connection to drain and waits until they have closed or the
     /// deadline has passed; returns how many it then closed.
     private func drain(on loop: any EventLoop) async -> Int {
-        let connections = worker.connections.all
-        for channel in connections {
+        let open = connections.all
+        for channel in open {
             channel.pipeline.fireUserInboundEventTriggered(ConnectionHandler.DrainEvent())
         }
-        let drained = EventLoopFuture.andAllComplete(connections.map(\.closeFuture), on: loop)
+        let drained = EventLoopFuture.andAllComplete(open.map(\.closeFuture), on: loop)
         let due = deadline.due()
         return await withTaskGroup(of: Void.self) { waits in
             // Closing never fails, so neither does waiting for it.
@@ -95,7 +103,7 @@ final class SocketDoor: Service, Sendable {
             waits.addTask { try? await Task.sleep(until: due) }
             await waits.next()
             // The wait for `drained` ends once the connections still open are closed.
-            let cutOff = try? await loop.submit { Self.cutOff(connections) }.get()
+            let cutOff = try? await loop.submit { Self.cutOff(open) }.get()
             waits.cancelAll()
             return cutOff ?? 0
         }

@@ -14,15 +14,24 @@ import ServiceLifecycle
 struct GRPCDoor: Service {
     /// The path the door listens on.
     let path: String
-    private let worker: WorkerContext
+    private let core: WorkerCore
+    private let configuration: WorkerConfiguration
+    private let connections: ConnectionRegistry
+    private let logger: Logger
     private let started: PartsStarted
     private let deadline: DrainDeadline
 
-    /// A door at `path` serving `worker`; it reports to `started` once it
-    /// accepts, and drains by `deadline`.
-    init(path: String, worker: WorkerContext, started: PartsStarted, deadline: DrainDeadline) {
+    /// A door at `path`, with the socket mode, limits and peer checks of
+    /// `configuration`, whose calls go to `core`, its connections counted in
+    /// `connections`; it reports to `started` once it accepts, and drains by
+    /// `deadline`.
+    init(path: String, core: WorkerCore, configuration: WorkerConfiguration, connections: ConnectionRegistry, logger: Logger,
+         started: PartsStarted, deadline: DrainDeadline) {
         self.path = path
-        self.worker = worker
+        self.core = core
+        self.configuration = configuration
+        self.connections = connections
+        self.logger = logger
         self.started = started
         self.deadline = deadline
     }
@@ -61,8 +70,8 @@ struct GRPCDoor: Service {
 
     /// Publishes the socket and starts the server on it.
     private func open(streams: GRPCStreams) async throws -> (SocketFile, (GRPCServer<HTTP2ServerTransport.Posix>, Task<Void, Never>)) {
-        let configuration = worker.configuration
-        let service = FaceWorkerService(worker: worker, streams: streams)
+        let configuration = configuration
+        let service = FaceWorkerService(core: core, streams: streams, connections: connections, logger: logger)
         var config = HTTP2ServerTransport.Posix.Config.defaults
         let limits = configuration.limits
         config.rpc.maxRequestPayloadSize = limits.maxMessageBytes
@@ -76,14 +85,14 @@ struct GRPCDoor: Service {
         config.http2.maxFrameSize = 1 << 20
         // A stream per session or subscription, as many as a connection of the worker's own socket may hold, and a few for unary calls.
         config.http2.maxConcurrentStreams = limits.maxSessionsPerConnection + limits.maxSubscriptionsPerConnection + 8
-        let connections = worker.connections
+        let connections = connections
         config.channelDebuggingCallbacks.onAcceptTCPConnection = { channel in
             connections.countGRPCConnection(channel)
             return channel.eventLoop.makeSucceededVoidFuture()
         }
         let policy = configuration.peerPolicy
-        let logger = worker.logger
-        let stats = worker.stats
+        let logger = logger
+        let stats = core.stats
         let maximum = limits.maxMessageBytes
         config.channelDebuggingCallbacks.onAcceptHTTP2Stream = { stream in
             Self.guardStream(stream, policy: policy, maxMessageBytes: maximum, stats: stats, logger: logger)

@@ -66,7 +66,7 @@ public struct FaceWorkerServer: Service {
         if let failure { throw failure }
         logger.info("worker stopped", metadata: [
             "connections_cut_off": "\(parts.socketDoor.connectionsCutOff)",
-            "frames_processed": "\(parts.context.stats.framesProcessed.load(ordering: .relaxed))",
+            "frames_processed": "\(parts.core.stats.framesProcessed.load(ordering: .relaxed))",
         ])
     }
 
@@ -76,7 +76,7 @@ public struct FaceWorkerServer: Service {
     private static func announce(_ parts: WorkerParts, to notifier: ServiceManagerNotifier?, logger: Logger) async {
         guard await parts.started.wait(for: parts.services.count) else { return }
         parts.logStarted()
-        notifier?.notify("READY=1\nSTATUS=serving on \(parts.context.configuration.socketPath)\nMAINPID=\(getpid())")
+        notifier?.notify("READY=1\nSTATUS=serving on \(parts.configuration.socketPath)\nMAINPID=\(getpid())")
         await withTaskGroup(of: Void.self) { tasks in
             if let notifier, let interval = notifier.watchdogInterval {
                 tasks.addTask {

@@ -8,8 +8,12 @@ import ServiceLifecycle
 /// them together and, on a graceful shutdown or when one fails to start,
 /// stops them one at a time in the reverse order.
 struct WorkerParts: Sendable {
-    /// What every connection shares.
-    let context: WorkerContext
+    /// What the worker serves with.
+    let configuration: WorkerConfiguration
+    /// The calls of every client go here.
+    let core: WorkerCore
+    /// The worker's logger.
+    let logger: Logger
     /// The event loop serving the worker's own socket, shut down once every
     /// part has stopped, since answers of frames still running hop onto it.
     let events: MultiThreadedEventLoopGroup
@@ -55,32 +59,45 @@ struct WorkerParts: Sendable {
         loadTime = clock.now - loadStart
         // The last step that can fail: from here on every part is a service, which the group stops.
         let handoff = try HandoffListener()
-        let context = WorkerContext(configuration: configuration, models: models, modelInventory: inventory, handoffAddress: handoff.address, logger: logger)
+        let connections = ConnectionRegistry()
+        let scheduler = FrameScheduler()
+        let namedSessions = SharedSessions()
+        let sharedMemory = SharedMemory(address: handoff.address, tokenLifetime: configuration.handoffTokenLifetime)
+        let stats = WorkerStats(metrics: configuration.metrics.map { _ in WorkerMetrics(models: inventory) })
+        let gauges = WorkerGauges(connections: connections, scheduler: scheduler, namedSessions: namedSessions, sharedMemory: sharedMemory)
+        let statistics = WorkerStatistics(stats: stats, inferenceThreads: configuration.inferenceThreads, models: inventory, started: .now,
+                                          gauges: gauges.read, eventsMissed: { namedSessions.eventsMissed })
+        let core = WorkerCore(limits: configuration.limits, models: models, scheduler: scheduler, namedSessions: namedSessions,
+                              sharedMemory: sharedMemory, stats: stats, statistics: statistics)
         let events = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let started = PartsStarted()
         let deadline = DrainDeadline(timeout: configuration.drainTimeout)
-        let socketDoor = SocketDoor(worker: context, events: events, started: started, deadline: deadline)
+        let socketDoor = SocketDoor(core: core, configuration: configuration, connections: connections, logger: logger, events: events,
+                                    started: started, deadline: deadline)
 
         // Stopped last to first: subscriptions end with WORKER_STOPPING, the
         // doors drain, the metrics and the handoff socket close, and the
         // threads finish the frames they hold.
         var services: [any Service] = [
-            InferenceService(configuration: configuration, models: models, splitEngine: splitEngine, scheduler: context.scheduler,
-                             stats: context.stats, logger: logger, started: started),
-            HandoffService(listener: handoff, shared: context.sharedMemory, policy: configuration.peerPolicy, logger: logger, started: started),
+            InferenceService(configuration: configuration, models: models, splitEngine: splitEngine, scheduler: scheduler,
+                             stats: stats, logger: logger, started: started),
+            HandoffService(listener: handoff, shared: sharedMemory, policy: configuration.peerPolicy, logger: logger, started: started),
         ]
-        if let endpoint = configuration.metrics, let metrics = context.stats.metrics {
+        if let endpoint = configuration.metrics, let metrics = stats.metrics {
             services.append(MetricsService(endpoint, socketMode: configuration.socketMode, logger: logger, started: started) {
-                metrics.exposition(GaugeReading(context))
+                metrics.exposition(gauges.read())
             })
         }
         if let path = configuration.grpcSocketPath {
-            services.append(GRPCDoor(path: path, worker: context, started: started, deadline: deadline))
+            services.append(GRPCDoor(path: path, core: core, configuration: configuration, connections: connections, logger: logger,
+                                     started: started, deadline: deadline))
         }
         services.append(socketDoor)
-        services.append(NamedSessionsService(context.sharedSessions, started: started))
+        services.append(NamedSessionsService(namedSessions, started: started))
 
-        self.context = context
+        self.configuration = configuration
+        self.core = core
+        self.logger = logger
         self.events = events
         self.socketDoor = socketDoor
         self.started = started
@@ -99,14 +116,13 @@ struct WorkerParts: Sendable {
 
     /// Logs what the started worker serves and with which limits.
     func logStarted() {
-        let configuration = context.configuration
         let limits = configuration.limits
         // The bundle is optional, so a worker without it starts; its operator
         // learns here, not from a client's refused session, what it cannot serve.
-        let landmarker = context.models.faceLandmarkerProblem.map { problem in
+        let landmarker = core.models.faceLandmarkerProblem.map { problem in
             "not loaded (\(problem)): detector-only and attention-mesh sessions still work; mesh_model FACE_LANDMARKER sessions are refused with FAILED_PRECONDITION"
         } ?? "loaded"
-        context.logger.info("worker started", metadata: [
+        logger.info("worker started", metadata: [
             "face_landmarker": "\(landmarker)",
             "socket": "\(configuration.inheritedListener.map { SocketActivation.path(of: $0) ?? "an unnamed socket" } ?? configuration.socketPath)",
             "socket_activation": "\(configuration.inheritedListener != nil)", "socket_mode": "0\(String(configuration.socketMode, radix: 8))",
@@ -115,7 +131,7 @@ struct WorkerParts: Sendable {
             "max_pixels": "\(limits.maxPixels)", "max_sessions": "\(limits.maxSessions)",
             "max_sessions_per_connection": "\(limits.maxSessionsPerConnection)", "max_queued_frames": "\(limits.maxQueuedFrames)",
             "max_buffers_per_connection": "\(limits.maxBuffersPerConnection)", "max_mapped_bytes_per_connection": "\(limits.maxMappedBytesPerConnection)",
-            "handoff_address": "\(context.sharedMemory.address)", "grpc_socket": "\(configuration.grpcSocketPath ?? "none")",
+            "handoff_address": "\(core.sharedMemory.address)", "grpc_socket": "\(configuration.grpcSocketPath ?? "none")",
             "max_subscribers_per_session": "\(limits.maxSubscribersPerSession)",
             "max_subscriptions_per_connection": "\(limits.maxSubscriptionsPerConnection)", "subscriber_queue": "\(limits.subscriberQueue)",
         ])

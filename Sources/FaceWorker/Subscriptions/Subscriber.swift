@@ -20,7 +20,7 @@ final class Subscriber: Sendable {
     let session: SessionChannel
     /// Events that may wait unread before events are missed.
     let queueLimit: Int
-    private let outbox: Outbox
+    private let outbox: any SubscriptionOutput
     private let registry: SharedSessions
     private let owner: ConnectionSubscriptions
     private let logger: Logger
@@ -36,7 +36,7 @@ final class Subscriber: Sendable {
 
     private let state = Mutex(State())
 
-    init(id: UInt64, callID: UInt64, session: SessionChannel, queueLimit: Int, outbox: Outbox,
+    init(id: UInt64, callID: UInt64, session: SessionChannel, queueLimit: Int, outbox: any SubscriptionOutput,
          registry: SharedSessions, owner: ConnectionSubscriptions, logger: Logger) {
         self.id = id
         self.callID = callID
