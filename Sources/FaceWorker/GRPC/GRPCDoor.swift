@@ -85,6 +85,11 @@ struct GRPCDoor: Service {
         config.http2.maxFrameSize = 1 << 20
         // A stream per session or subscription, as many as a connection of the worker's own socket may hold, and a few for unary calls.
         config.http2.maxConcurrentStreams = limits.maxSessionsPerConnection + limits.maxSubscriptionsPerConnection + 8
+        // grpc-swift-nio-transport documents these callbacks as for debugging, but it has no supported
+        // place for what they do here: a server interceptor's ServerContext names the peer only as a
+        // string (no SO_PEERCRED credentials to check), `maxRequestPayloadSize` resets an oversized
+        // stream without a status (so MessageSizeCheck answers first), and no configuration sees a
+        // connection open or close (so the count is kept here). They only add handlers and count.
         let connections = connections
         config.channelDebuggingCallbacks.onAcceptTCPConnection = { channel in
             connections.countGRPCConnection(channel)
