@@ -16,7 +16,7 @@ extension ClientCalls {
                  "this connection already has \(subscriptions.count) subscriptions open, the most allowed (--max-subscriptions-per-connection); unsubscribe from one first"))
             return
         }
-        let session: SessionChannel
+        let session: SessionBroadcast
         switch core.namedSessions.lookup(name) {
         case .found(let found): session = found
         case .unknown:

@@ -15,7 +15,7 @@ import Logging
 /// `Outbox`, from wherever they are made.
 final class ClientCalls {
     let core: WorkerCore
-    let outbox: Outbox
+    let outbox: any Outbox
     let logger: Logger
     /// The client's process, which a shared-memory handoff must come from.
     let peerPID: Int32?
@@ -32,7 +32,7 @@ final class ClientCalls {
     /// pass descriptors, whose clients have no shared memory.
     ///
     /// - Throws: `ImagingError` when no JPEG decoder can be made.
-    init(core: WorkerCore, outbox: Outbox, peerPID: Int32?, logger: Logger) throws(ImagingError) {
+    init(core: WorkerCore, outbox: any Outbox, peerPID: Int32?, logger: Logger) throws(ImagingError) {
         self.core = core
         self.outbox = outbox
         self.peerPID = peerPID

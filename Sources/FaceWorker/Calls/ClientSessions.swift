@@ -17,7 +17,7 @@ final class ClientSessions {
     let logger: Logger
     /// The client's sessions, whose state the scheduler keeps; a closed
     /// session leaves at once, so later frames for it are NOT_FOUND.
-    private(set) var openSessions: [UInt64: SessionChannel] = [:]
+    private(set) var openSessions: [UInt64: SessionBroadcast] = [:]
     private let admission: FrameAdmission
 
     /// Sessions whose frames may name `buffers`, the client's shared-memory
@@ -52,25 +52,25 @@ final class ClientSessions {
         }
         let sessionID = core.makeSessionID()
         let options = pipeline.options
-        let channel = SessionChannel(sessionID: sessionID, name: name, options: Faceworker_V1_SessionOptions(effective: options), producer: producer)
-        guard core.namedSessions.register(channel) else {
+        let broadcast = SessionBroadcast(sessionID: sessionID, name: name, options: Faceworker_V1_SessionOptions(effective: options), producer: producer)
+        guard core.namedSessions.register(broadcast) else {
             throw CallError(.alreadyExists,
                             "a session named \"\(name ?? "")\" is already open; names are unique among the worker's open sessions: choose another, or close that session first")
         }
-        guard core.scheduler.open(id: sessionID, pipeline: pipeline, output: channel, limit: limits.maxSessions) else {
-            core.namedSessions.release(channel)
+        guard core.scheduler.open(id: sessionID, pipeline: pipeline, output: broadcast, limit: limits.maxSessions) else {
+            core.namedSessions.release(broadcast)
             throw CallError(.resourceExhausted, "the worker already has \(limits.maxSessions) sessions open, the most allowed (--max-sessions); try again later")
         }
-        openSessions[sessionID] = channel
+        openSessions[sessionID] = broadcast
         logger.info("session opened", metadata: [
             "session": "\(sessionID)", "name": "\(name ?? "")", "mode": "\(options.runningMode)", "performance": "\(options.performanceMode)",
             "mesh": "\(options.needsMesh)", "mesh_model": "\(options.meshModel)", "tracking": "\(options.trackingEnabled)", "num_faces": "\(options.numFaces)",
         ])
         var response = Faceworker_V1_OpenSessionResponse()
         response.sessionID = sessionID
-        response.options = channel.options
+        response.options = broadcast.options
         response.name = name ?? ""
-        response.blendshapeNames = channel.options.blendshapeNames
+        response.blendshapeNames = broadcast.options.blendshapeNames
         return response
     }
 
@@ -117,8 +117,8 @@ final class ClientSessions {
     ///
     /// - Throws: NOT_FOUND when the client has no session `sessionID`.
     func close(_ request: RequestToken, sessionID: UInt64) throws(CallError) {
-        guard let channel = openSessions.removeValue(forKey: sessionID) else { throw Self.noSession(sessionID) }
-        core.namedSessions.release(channel)
+        guard let broadcast = openSessions.removeValue(forKey: sessionID) else { throw Self.noSession(sessionID) }
+        core.namedSessions.release(broadcast)
         var answers: [SessionAnswer]
         switch core.scheduler.close(sessionID, request: request) {
         case .closed(let dropped):
@@ -130,7 +130,7 @@ final class ClientSessions {
         case .unknownSession:
             throw Self.noSession(sessionID)
         }
-        channel.emit(answers)
+        broadcast.emit(answers)
         logger.info("session closed", metadata: ["session": "\(sessionID)"])
     }
 
@@ -139,10 +139,10 @@ final class ClientSessions {
     ///
     /// - Throws: NOT_FOUND when the client has no session `sessionID`.
     func reset(_ request: RequestToken, sessionID: UInt64) throws(CallError) {
-        guard let channel = openSessions[sessionID], let dropped = core.scheduler.reset(sessionID) else { throw Self.noSession(sessionID) }
+        guard let broadcast = openSessions[sessionID], let dropped = core.scheduler.reset(sessionID) else { throw Self.noSession(sessionID) }
         var answers = dropAnswers(dropped, sessionID: sessionID, reason: .sessionReset)
         answers.append(SessionAnswer(request: request, sessionID: sessionID, output: .reset))
-        channel.emit(answers)
+        broadcast.emit(answers)
         logger.info("session reset", metadata: ["session": "\(sessionID)", "frames_dropped": "\(dropped.count)"])
     }
 
@@ -172,7 +172,7 @@ final class ClientSessions {
     }
 
     /// A frame refused at once, answered in its place among the session's answers.
-    private func refuseFrame(_ request: RequestToken, _ error: CallError, timestampMs: Int64, of session: SessionChannel) {
+    private func refuseFrame(_ request: RequestToken, _ error: CallError, timestampMs: Int64, of session: SessionBroadcast) {
         core.stats.recordFailed()
         logRefusal(request, error, sessionID: session.sessionID)
         session.emit([SessionAnswer(request: request, sessionID: session.sessionID, output: .failed(error, timestampMs: timestampMs))])

@@ -14,7 +14,7 @@ final class WorkerCore: Sendable {
     /// The fair scheduler in front of the inference threads.
     let scheduler: FrameScheduler
     /// The named sessions and their subscriptions.
-    let namedSessions: SharedSessions
+    let namedSessions: NamedSessions
     /// Shared-memory buffers: the handoff address, tokens, IDs and counts.
     let sharedMemory: SharedMemory
     /// Counters and latencies.
@@ -24,7 +24,7 @@ final class WorkerCore: Sendable {
     private let lastSessionID = Atomic<UInt64>(0)
 
     /// The core of a worker made of these parts.
-    init(limits: WorkerLimits, models: FaceModels, scheduler: FrameScheduler, namedSessions: SharedSessions, sharedMemory: SharedMemory,
+    init(limits: WorkerLimits, models: FaceModels, scheduler: FrameScheduler, namedSessions: NamedSessions, sharedMemory: SharedMemory,
          stats: WorkerStats, statistics: WorkerStatistics) {
         self.limits = limits
         self.models = models

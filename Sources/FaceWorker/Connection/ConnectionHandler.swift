@@ -42,7 +42,7 @@ final class ConnectionHandler: ChannelInboundHandler {
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        let outbox = Outbox(connection: context.channel)
+        let outbox = ConnectionOutbox(context.channel)
         if let refusal = peerPolicy.refusal(of: peer) {
             logger.notice("connection refused", metadata: ["peer_pid": "\(peer.pid)", "peer_uid": "\(peer.uid)", "peer_gid": "\(peer.gid)"])
             core.stats.recordError(refusal.code)
@@ -129,7 +129,7 @@ final class ConnectionHandler: ChannelInboundHandler {
             logger.notice("connection closed: broken framing", metadata: ["message": "\(framing)"])
             let status = Faceworker_V1_Status(framing)
             core.stats.recordError(status.code)
-            Outbox(connection: context.channel).sendAndClose(Faceworker_V1_WorkerMessage(callID: 0, .error(status)))
+            ConnectionOutbox(context.channel).sendAndClose(Faceworker_V1_WorkerMessage(callID: 0, .error(status)))
         } else {
             logger.debug("connection error", metadata: ["error": "\(error)"])
             context.close(promise: nil)

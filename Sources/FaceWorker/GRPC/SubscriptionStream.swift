@@ -19,10 +19,10 @@ struct SubscriptionStream {
     ///
     /// - Throws: `RPCError` with the status Subscribe would have got.
     func run(_ request: Faceworker_V1_SubscribeRequest, response: RPCWriter<Faceworker_V1_SubscriptionUpdate>) async throws {
-        let (answers, continuation) = AsyncStream.makeStream(of: Outbox.Answer.self)
+        let (answers, continuation) = AsyncStream.makeStream(of: StreamOutbox.Answer.self)
         let calls: ClientCalls
         do throws(ImagingError) {
-            calls = try ClientCalls(core: core, outbox: Outbox(stream: continuation), peerPID: nil, logger: logger)
+            calls = try ClientCalls(core: core, outbox: StreamOutbox(continuation), peerPID: nil, logger: logger)
         } catch {
             throw RPCError(CallError(FaceError(error)))
         }

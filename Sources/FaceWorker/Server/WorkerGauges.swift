@@ -3,7 +3,7 @@
 struct WorkerGauges: Sendable {
     let connections: ConnectionRegistry
     let scheduler: FrameScheduler
-    let namedSessions: SharedSessions
+    let namedSessions: NamedSessions
     let sharedMemory: SharedMemory
 
     /// The gauges as of now.

@@ -61,7 +61,7 @@ struct WorkerParts: Sendable {
         let handoff = try HandoffListener()
         let connections = ConnectionRegistry()
         let scheduler = FrameScheduler()
-        let namedSessions = SharedSessions()
+        let namedSessions = NamedSessions()
         let sharedMemory = SharedMemory(address: handoff.address, tokenLifetime: configuration.handoffTokenLifetime)
         let stats = WorkerStats(metrics: configuration.metrics.map { _ in WorkerMetrics(models: inventory) })
         let gauges = WorkerGauges(connections: connections, scheduler: scheduler, namedSessions: namedSessions, sharedMemory: sharedMemory)
@@ -109,7 +109,8 @@ struct WorkerParts: Sendable {
     func serviceGroup(logger: Logger) -> ServiceGroup {
         let services = services.map { service in
             ServiceGroupConfiguration.ServiceConfiguration(
-                service: service, successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup)
+                service: service, successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup,
+                serviceName: "\(type(of: service))")
         }
         return ServiceGroup(configuration: ServiceGroupConfiguration(services: services, logger: logger))
     }

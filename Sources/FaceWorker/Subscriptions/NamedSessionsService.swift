@@ -4,11 +4,11 @@ import ServiceLifecycle
 /// ends every subscription with WORKER_STOPPING, before the doors drain, so
 /// that a subscriber's stream ends with the reason rather than being cut.
 struct NamedSessionsService: Service {
-    private let sessions: SharedSessions
+    private let sessions: NamedSessions
     private let started: PartsStarted
 
     /// Stops `sessions` on a graceful shutdown; reports to `started` at once.
-    init(_ sessions: SharedSessions, started: PartsStarted) {
+    init(_ sessions: NamedSessions, started: PartsStarted) {
         self.sessions = sessions
         self.started = started
     }
