@@ -15,20 +15,23 @@ final class SocketDoor: Service, Sendable {
     private let logger: Logger
     private let events: any EventLoopGroup
     private let started: PartsStarted
+    private let othersFirst: Int
     private let deadline: DrainDeadline
     private let cutOff = Atomic<Int>(0)
 
     /// A door where `configuration` says, whose connections call `core` on
-    /// `events` and are listed in `connections`; it reports to `started` once
-    /// it accepts, and drains by `deadline`.
+    /// `events` and are listed in `connections`; it appears once
+    /// `othersFirst` parts have reported to `started`, reports to it once it
+    /// accepts, and drains by `deadline`.
     init(core: WorkerCore, configuration: WorkerConfiguration, connections: ConnectionRegistry, logger: Logger, events: any EventLoopGroup,
-         started: PartsStarted, deadline: DrainDeadline) {
+         started: PartsStarted, othersFirst: Int, deadline: DrainDeadline) {
         self.core = core
         self.configuration = configuration
         self.connections = connections
         self.logger = logger
         self.events = events
         self.started = started
+        self.othersFirst = othersFirst
         self.deadline = deadline
     }
 
@@ -44,6 +47,10 @@ final class SocketDoor: Service, Sendable {
     ///
     /// - Throws: `WorkerStartupError` when the socket cannot be published.
     func run() async throws {
+        // A client that finds the socket finds every other door and the threads up too: the socket
+        // appears last. A part that cannot start shuts this one down before it appears.
+        let othersUp = await cancelWhenGracefulShutdown { [started, othersFirst] in await started.wait(for: othersFirst) }
+        guard othersUp else { return }
         let configuration = configuration
         let bootstrap = ServerBootstrap(group: events)
             .serverChannelOption(ChannelOptions.backlog, value: 256)

@@ -72,8 +72,6 @@ struct WorkerParts: Sendable {
         let events = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let started = PartsStarted()
         let deadline = DrainDeadline(timeout: configuration.drainTimeout)
-        let socketDoor = SocketDoor(core: core, configuration: configuration, connections: connections, logger: logger, events: events,
-                                    started: started, deadline: deadline)
 
         // Stopped last to first: subscriptions end with WORKER_STOPPING, the
         // doors drain, the metrics and the handoff socket close, and the
@@ -92,8 +90,12 @@ struct WorkerParts: Sendable {
             services.append(GRPCDoor(path: path, core: core, configuration: configuration, connections: connections, logger: logger,
                                      started: started, deadline: deadline))
         }
+        let namedSessionsService = NamedSessionsService(namedSessions, started: started)
+        // Every other part, the named sessions included, is up before the worker's own socket appears.
+        let socketDoor = SocketDoor(core: core, configuration: configuration, connections: connections, logger: logger, events: events,
+                                    started: started, othersFirst: services.count + 1, deadline: deadline)
         services.append(socketDoor)
-        services.append(NamedSessionsService(namedSessions, started: started))
+        services.append(namedSessionsService)
 
         self.configuration = configuration
         self.core = core
