@@ -18,7 +18,7 @@ struct FaceWorkerCommand: AsyncParsableCommand {
             removes the socket, answers the frames already sent (new calls get \
             UNAVAILABLE), closes each connection once its answers are written, and \
             exits 0 within 2 seconds: a client that does not read its answers is cut \
-            off after 1.5 seconds. A second SIGTERM or SIGINT meanwhile changes nothing. \
+            off after 1.5 seconds (--drain-timeout-ms). A second SIGTERM or SIGINT meanwhile changes nothing. \
             Refuses to start while another worker answers on the socket; removes a \
             stale socket file left by one that died.
 
@@ -76,6 +76,12 @@ struct FaceWorkerCommand: AsyncParsableCommand {
 
     @Option(help: "Events that may wait unread for one subscriber. A subscriber that falls further behind loses the events past this count, and is told how many (EventsMissed); it never slows the session or other subscribers.")
     var subscriberQueue = WorkerLimits().subscriberQueue
+
+    @Option(help: "How long a shutdown waits, in milliseconds, for connections to read the answers to the calls they sent before closing them anyway; one deadline for both sockets.")
+    var drainTimeoutMs = Int(WorkerConfiguration.defaultDrainTimeout / .milliseconds(1))
+
+    @Option(help: "How long a RegisterBuffer token stays valid, in milliseconds: a handoff that brings it later is refused with NOT_FOUND.")
+    var handoffTokenLifetimeMs = Int(WorkerConfiguration.defaultHandoffTokenLifetime / .milliseconds(1))
 
     @Option(help: "Permission bits of the socket file, in octal. The default, 0600, lets only the worker's user connect.")
     var socketMode = "0600"
@@ -137,6 +143,8 @@ struct FaceWorkerCommand: AsyncParsableCommand {
         configuration.limits.maxSubscribersPerSession = maxSubscribersPerSession
         configuration.limits.maxSubscriptionsPerConnection = maxSubscriptionsPerConnection
         configuration.limits.subscriberQueue = subscriberQueue
+        configuration.drainTimeout = .milliseconds(drainTimeoutMs)
+        configuration.handoffTokenLifetime = .milliseconds(handoffTokenLifetimeMs)
         guard let mode = UInt32(socketMode, radix: 8) else {
             throw ValidationError("--socket-mode must be octal permission bits such as 0600, got \(socketMode)")
         }

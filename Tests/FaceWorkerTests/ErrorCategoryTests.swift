@@ -9,7 +9,7 @@ import XCTest
 /// client sees: the client's bytes, a limit or a resource, or the worker.
 final class ErrorCategoryTests: XCTestCase {
     func testImagingErrorsMapToTheStatusOfTheirCause() {
-        let cases: [(ImagingError, Faceworker_V1_Status.Code)] = [
+        let cases: [(ImagingError, CallError.Code)] = [
             (.emptyImage(width: 0, height: 4), .invalidArgument),
             (.rowStrideTooSmall(format: .rgb, width: 4, minimum: 12, actual: 8), .invalidArgument),
             (.bufferSizeMismatch(format: .rgb, width: 4, height: 4, rowStride: 12, expected: 48, actual: 47), .invalidArgument),
@@ -21,6 +21,16 @@ final class ErrorCategoryTests: XCTestCase {
             let status = CallError(FaceError(error))
             XCTAssertEqual(status.code, code, "\(error)")
             XCTAssertEqual(status.message, error.description, "the message is the imaging error's own")
+        }
+    }
+
+    func testEveryCodeIsTheWiresCodeOfTheSameName() {
+        let codes: [CallError.Code] = [
+            .invalidArgument, .notFound, .alreadyExists, .permissionDenied, .resourceExhausted, .failedPrecondition, .outOfRange, .unimplemented,
+            .internal, .unavailable,
+        ]
+        for code in codes {
+            XCTAssertEqual(Faceworker_V1_Status.Code(code).metricLabel, code.name)
         }
     }
 

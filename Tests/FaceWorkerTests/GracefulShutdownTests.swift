@@ -96,6 +96,28 @@ final class GracefulShutdownTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: worker.socketPath))
     }
 
+    func testAPartThatCannotStartStopsTheOnesThatDid() async throws {
+        let directory = try WorkerProcess.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let socketPath = "\(directory)/worker.sock", grpcPath = "\(directory)/grpc.sock", metricsPath = "\(directory)/metrics.sock"
+        // A file that is not a socket on the gRPC path: the door refuses to replace it.
+        try Data("precious".utf8).write(to: URL(fileURLWithPath: grpcPath))
+        var configuration = WorkerConfiguration(socketPath: socketPath, modelsDirectory: TestPaths.models)
+        configuration.inferenceThreads = 1
+        configuration.grpcSocketPath = grpcPath
+        configuration.metrics = MetricsEndpoint(address: .unixSocket(path: metricsPath))
+        let server = FaceWorkerServer(configuration: configuration, logger: Self.quiet)
+        do {
+            try await server.run()
+            XCTFail("the worker started beside a live gRPC socket")
+        } catch let error as WorkerStartupError {
+            XCTAssertTrue(error.description.contains(grpcPath), error.description)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: socketPath), "the worker's own socket is removed")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: metricsPath), "the metrics socket is removed")
+        XCTAssertEqual(try String(contentsOfFile: grpcPath, encoding: .utf8), "precious", "the file is left alone")
+    }
+
     func testASocketPathThatDoesNotFitIsRefusedSayingWhatFits() async throws {
         let directory = try WorkerProcess.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }

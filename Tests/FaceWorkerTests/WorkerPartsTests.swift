@@ -25,6 +25,16 @@ final class WorkerPartsTests: XCTestCase {
         XCTAssertThrowsError(try configuration.validate()) { error in
             XCTAssertTrue("\(error)".contains("--max-queued-frames"))
         }
+        configuration.limits = WorkerLimits()
+        configuration.handoffTokenLifetime = .zero
+        XCTAssertThrowsError(try configuration.validate()) { error in
+            XCTAssertTrue("\(error)".contains("--handoff-token-lifetime-ms"))
+        }
+        configuration.handoffTokenLifetime = .milliseconds(1)
+        configuration.drainTimeout = .milliseconds(-1)
+        XCTAssertThrowsError(try configuration.validate()) { error in
+            XCTAssertTrue("\(error)".contains("--drain-timeout-ms"))
+        }
     }
 
     func testASocketPathTooLongForTheKernelIsRefused() {

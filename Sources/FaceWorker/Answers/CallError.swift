@@ -1,18 +1,50 @@
 import FaceDetection
-import FaceWorkerProtocol
 
-/// Why a call was refused or failed: a status code in gRPC's numbering and a
-/// message that says what was wrong and what is allowed. The category a
-/// failure started with (invalid argument, resource, internal) is kept in the
-/// code all the way to the client.
+/// Why a call was refused or failed: one of the status codes the worker
+/// answers with, and a message that says what was wrong and what is allowed.
+/// The category a failure started with (invalid argument, resource,
+/// internal) is kept in the code all the way to the client; each transport
+/// turns it into its own wire's status.
 struct CallError: Error, Sendable, Equatable {
+    /// The status codes the worker refuses or fails a call with: gRPC's
+    /// canonical codes, those the worker uses.
+    enum Code: Sendable, Hashable {
+        case invalidArgument
+        case notFound
+        case alreadyExists
+        case permissionDenied
+        case resourceExhausted
+        case failedPrecondition
+        case outOfRange
+        case unimplemented
+        case `internal`
+        case unavailable
+
+        /// The code's name in gRPC's spelling (`INVALID_ARGUMENT`), as logs
+        /// and the error counter's `code` label show it.
+        var name: String {
+            switch self {
+            case .invalidArgument: "INVALID_ARGUMENT"
+            case .notFound: "NOT_FOUND"
+            case .alreadyExists: "ALREADY_EXISTS"
+            case .permissionDenied: "PERMISSION_DENIED"
+            case .resourceExhausted: "RESOURCE_EXHAUSTED"
+            case .failedPrecondition: "FAILED_PRECONDITION"
+            case .outOfRange: "OUT_OF_RANGE"
+            case .unimplemented: "UNIMPLEMENTED"
+            case .internal: "INTERNAL"
+            case .unavailable: "UNAVAILABLE"
+            }
+        }
+    }
+
     /// The status code.
-    var code: Faceworker_V1_Status.Code
+    var code: Code
     /// What was wrong, for people.
     var message: String
 
     /// An error with `code` and `message`.
-    init(_ code: Faceworker_V1_Status.Code, _ message: String) {
+    init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
     }

@@ -9,10 +9,10 @@ extension ClientCalls {
             fail(callID: callID, FrameAdmission.noSharedMemory)
             return
         }
-        let shared = worker.sharedMemory
+        let shared = core.sharedMemory
         let bufferID = shared.makeBufferID()
         let token = SharedMemory.makeToken()
-        let deadline = ContinuousClock.now + SharedMemory.tokenLifetime
+        let deadline = ContinuousClock.now + shared.tokenLifetime
         do throws(CallError) {
             try buffers.reserve(bufferID, pid: peerPID, deadline: deadline)
         } catch {
@@ -44,7 +44,7 @@ extension ClientCalls {
     /// Forgets every buffer and pending handoff of the closed connection.
     func closeBuffers() {
         guard let buffers else { return }
-        worker.sharedMemory.tokens.forget(buffers)
+        core.sharedMemory.tokens.forget(buffers)
         for mapping in buffers.close() {
             logger.info("buffer unregistered", metadata: ["buffer": "\(mapping.bufferID)", "size_bytes": "\(mapping.size)", "reason": "connection closed"])
         }

@@ -6,7 +6,7 @@ extension ClientCalls {
     /// answers with the SubscribeResponse, then events, under `callID`.
     func subscribe(callID: UInt64, _ request: Faceworker_V1_SubscribeRequest) {
         let name = request.name
-        let limits = worker.configuration.limits
+        let limits = core.limits
         guard !name.isEmpty else {
             fail(callID: callID, CallError(.invalidArgument, "SubscribeRequest.name is empty; give the name the session was opened with"))
             return
@@ -16,8 +16,8 @@ extension ClientCalls {
                  "this connection already has \(subscriptions.count) subscriptions open, the most allowed (--max-subscriptions-per-connection); unsubscribe from one first"))
             return
         }
-        let session: SessionChannel
-        switch worker.sharedSessions.lookup(name) {
+        let session: SessionBroadcast
+        switch core.namedSessions.lookup(name) {
         case .found(let found): session = found
         case .unknown:
             fail(callID: callID, CallError(.notFound, "no open session is named \"\(name)\"; a session is shared by opening it with that name"))
@@ -31,12 +31,12 @@ extension ClientCalls {
                  sessionID: session.sessionID)
             return
         }
-        let subscriber = Subscriber(id: worker.sharedSessions.makeSubscriptionID(), callID: callID, session: session,
+        let subscriber = Subscriber(id: core.namedSessions.makeSubscriptionID(), callID: callID, session: session,
                                     queueLimit: limits.subscriberQueue, outbox: outbox,
-                                    registry: worker.sharedSessions, owner: subscriptions, logger: logger)
+                                    registry: core.namedSessions, owner: subscriptions, logger: logger)
         // Counted and listed before it can receive anything, so that an end
         // racing the attach finds it.
-        worker.sharedSessions.subscriptionOpened()
+        core.namedSessions.subscriptionOpened()
         subscriptions.add(subscriber)
         switch session.attach(subscriber, limit: limits.maxSubscribersPerSession) {
         case .attached(let subscribers):
@@ -77,6 +77,6 @@ extension ClientCalls {
 
     private func abandon(_ subscriber: Subscriber) {
         subscriptions.remove(subscriber.id)
-        worker.sharedSessions.subscriptionEnded()
+        core.namedSessions.subscriptionEnded()
     }
 }

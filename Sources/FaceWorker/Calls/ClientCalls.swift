@@ -14,8 +14,8 @@ import Logging
 /// connection's event loop, a gRPC call's task). Answers leave through the
 /// `Outbox`, from wherever they are made.
 final class ClientCalls {
-    let worker: WorkerContext
-    let outbox: Outbox
+    let core: WorkerCore
+    let outbox: any Outbox
     let logger: Logger
     /// The client's process, which a shared-memory handoff must come from.
     let peerPID: Int32?
@@ -32,17 +32,17 @@ final class ClientCalls {
     /// pass descriptors, whose clients have no shared memory.
     ///
     /// - Throws: `ImagingError` when no JPEG decoder can be made.
-    init(worker: WorkerContext, outbox: Outbox, peerPID: Int32?, logger: Logger) throws(ImagingError) {
-        self.worker = worker
+    init(core: WorkerCore, outbox: any Outbox, peerPID: Int32?, logger: Logger) throws(ImagingError) {
+        self.core = core
         self.outbox = outbox
         self.peerPID = peerPID
         self.logger = logger
-        let limits = worker.configuration.limits
+        let limits = core.limits
         buffers = peerPID.map { _ in
             BufferTable(maxBuffers: limits.maxBuffersPerConnection, maxMappedBytes: limits.maxMappedBytesPerConnection,
-                        counters: worker.sharedMemory.counters, logger: logger)
+                        counters: core.sharedMemory.counters, logger: logger)
         }
-        sessions = try ClientSessions(worker: worker, buffers: buffers, logger: logger)
+        sessions = try ClientSessions(core: core, buffers: buffers, logger: logger)
     }
 
     /// Answers one call. A call that needs nothing but the worker (Ping,
@@ -55,7 +55,7 @@ final class ClientCalls {
         case .ping(let ping):
             return Faceworker_V1_WorkerMessage(callID: callID, .ping(Faceworker_V1_PingResponse(echoing: ping)))
         case .getStats:
-            return Faceworker_V1_WorkerMessage(callID: callID, .getStats(worker.statistics()))
+            return Faceworker_V1_WorkerMessage(callID: callID, .getStats(core.statistics.response()))
         case .openSession(let request):
             openSession(callID: callID, request)
         case .processFrame(let request):

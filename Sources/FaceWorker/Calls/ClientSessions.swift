@@ -13,28 +13,28 @@ import Logging
 /// Not thread-safe: its owner calls it from one place at a time (the
 /// connection's event loop, a gRPC call's task).
 final class ClientSessions {
-    let worker: WorkerContext
+    let core: WorkerCore
     let logger: Logger
     /// The client's sessions, whose state the scheduler keeps; a closed
     /// session leaves at once, so later frames for it are NOT_FOUND.
-    private(set) var openSessions: [UInt64: SessionChannel] = [:]
+    private(set) var openSessions: [UInt64: SessionBroadcast] = [:]
     private let admission: FrameAdmission
 
     /// Sessions whose frames may name `buffers`, the client's shared-memory
     /// buffers (nil for a door that cannot pass descriptors).
     ///
     /// - Throws: `ImagingError` when no JPEG decoder can be made.
-    init(worker: WorkerContext, buffers: BufferTable?, logger: Logger) throws(ImagingError) {
-        self.worker = worker
+    init(core: WorkerCore, buffers: BufferTable?, logger: Logger) throws(ImagingError) {
+        self.core = core
         self.logger = logger
-        admission = try FrameAdmission(maxPixels: worker.configuration.limits.maxPixels, buffers: buffers)
+        admission = try FrameAdmission(maxPixels: core.limits.maxPixels, buffers: buffers)
     }
 
     /// OpenSession: validates the options and the name, checks the session
     /// limits, publishes the name and registers the session with the
     /// scheduler; its answers go to `producer`.
     func open(_ request: Faceworker_V1_OpenSessionRequest, producer: any SessionOutput) throws(CallError) -> Faceworker_V1_OpenSessionResponse {
-        let limits = worker.configuration.limits
+        let limits = core.limits
         guard openSessions.count < limits.maxSessionsPerConnection else {
             throw CallError(.resourceExhausted,
                             "this connection already has \(openSessions.count) sessions open, the most allowed (--max-sessions-per-connection); close one first")
@@ -42,7 +42,7 @@ final class ClientSessions {
         let pipeline: FacePipeline
         do throws(FaceError) {
             let options = try FaceOptions(wire: request.options)
-            pipeline = try FacePipeline(models: worker.models, options: options)
+            pipeline = try FacePipeline(models: core.models, options: options)
         } catch {
             throw CallError(error)
         }
@@ -50,27 +50,27 @@ final class ClientSessions {
         if let name {
             try SessionName.validate(name)
         }
-        let sessionID = worker.makeSessionID()
+        let sessionID = core.makeSessionID()
         let options = pipeline.options
-        let channel = SessionChannel(sessionID: sessionID, name: name, options: Faceworker_V1_SessionOptions(effective: options), producer: producer)
-        guard worker.sharedSessions.register(channel) else {
+        let broadcast = SessionBroadcast(sessionID: sessionID, name: name, options: Faceworker_V1_SessionOptions(effective: options), producer: producer)
+        guard core.namedSessions.register(broadcast) else {
             throw CallError(.alreadyExists,
                             "a session named \"\(name ?? "")\" is already open; names are unique among the worker's open sessions: choose another, or close that session first")
         }
-        guard worker.scheduler.open(id: sessionID, pipeline: pipeline, output: channel, limit: limits.maxSessions) else {
-            worker.sharedSessions.release(channel)
+        guard core.scheduler.open(id: sessionID, pipeline: pipeline, output: broadcast, limit: limits.maxSessions) else {
+            core.namedSessions.release(broadcast)
             throw CallError(.resourceExhausted, "the worker already has \(limits.maxSessions) sessions open, the most allowed (--max-sessions); try again later")
         }
-        openSessions[sessionID] = channel
+        openSessions[sessionID] = broadcast
         logger.info("session opened", metadata: [
             "session": "\(sessionID)", "name": "\(name ?? "")", "mode": "\(options.runningMode)", "performance": "\(options.performanceMode)",
             "mesh": "\(options.needsMesh)", "mesh_model": "\(options.meshModel)", "tracking": "\(options.trackingEnabled)", "num_faces": "\(options.numFaces)",
         ])
         var response = Faceworker_V1_OpenSessionResponse()
         response.sessionID = sessionID
-        response.options = channel.options
+        response.options = broadcast.options
         response.name = name ?? ""
-        response.blendshapeNames = channel.options.blendshapeNames
+        response.blendshapeNames = broadcast.options.blendshapeNames
         return response
     }
 
@@ -85,11 +85,11 @@ final class ClientSessions {
         let received = ContinuousClock.now
         let timestampMs = frame.timestampMs
         guard let session = openSessions[sessionID] else {
-            worker.stats.recordFailed()
+            core.stats.recordFailed()
             throw CallError(.notFound, "no session \(sessionID) is open on this connection; call OpenSession first and use the session_id it returns")
         }
-        let maxQueued = worker.configuration.limits.maxQueuedFrames
-        let outcome = worker.scheduler.submit(request: request, admission.admit(frame), timestampMs: timestampMs, to: sessionID,
+        let maxQueued = core.limits.maxQueuedFrames
+        let outcome = core.scheduler.submit(request: request, admission.admit(frame), timestampMs: timestampMs, to: sessionID,
                                               received: received, receivedUnixMicros: Self.unixMicroseconds(), maxQueued: maxQueued)
         switch outcome {
         case .queued:
@@ -99,7 +99,7 @@ final class ClientSessions {
             session.emit(dropAnswers([.frame(replaced)], sessionID: sessionID, reason: .replaced))
         case .refused(let error, let inTurn):
             if inTurn {
-                worker.stats.recordFailed()
+                core.stats.recordFailed()
                 logRefusal(request, error, sessionID: sessionID)
             } else {
                 refuseFrame(request, error, timestampMs: timestampMs, of: session)
@@ -117,10 +117,10 @@ final class ClientSessions {
     ///
     /// - Throws: NOT_FOUND when the client has no session `sessionID`.
     func close(_ request: RequestToken, sessionID: UInt64) throws(CallError) {
-        guard let channel = openSessions.removeValue(forKey: sessionID) else { throw Self.noSession(sessionID) }
-        worker.sharedSessions.release(channel)
+        guard let broadcast = openSessions.removeValue(forKey: sessionID) else { throw Self.noSession(sessionID) }
+        core.namedSessions.release(broadcast)
         var answers: [SessionAnswer]
-        switch worker.scheduler.close(sessionID, request: request) {
+        switch core.scheduler.close(sessionID, request: request) {
         case .closed(let dropped):
             answers = dropAnswers(dropped, sessionID: sessionID, reason: .sessionClosed)
             answers.append(SessionAnswer(request: request, sessionID: sessionID, output: .closed))
@@ -130,7 +130,7 @@ final class ClientSessions {
         case .unknownSession:
             throw Self.noSession(sessionID)
         }
-        channel.emit(answers)
+        broadcast.emit(answers)
         logger.info("session closed", metadata: ["session": "\(sessionID)"])
     }
 
@@ -139,10 +139,10 @@ final class ClientSessions {
     ///
     /// - Throws: NOT_FOUND when the client has no session `sessionID`.
     func reset(_ request: RequestToken, sessionID: UInt64) throws(CallError) {
-        guard let channel = openSessions[sessionID], let dropped = worker.scheduler.reset(sessionID) else { throw Self.noSession(sessionID) }
+        guard let broadcast = openSessions[sessionID], let dropped = core.scheduler.reset(sessionID) else { throw Self.noSession(sessionID) }
         var answers = dropAnswers(dropped, sessionID: sessionID, reason: .sessionReset)
         answers.append(SessionAnswer(request: request, sessionID: sessionID, output: .reset))
-        channel.emit(answers)
+        broadcast.emit(answers)
         logger.info("session reset", metadata: ["session": "\(sessionID)", "frames_dropped": "\(dropped.count)"])
     }
 
@@ -153,9 +153,9 @@ final class ClientSessions {
     /// - Returns: how many sessions it had open.
     @discardableResult
     func end() -> Int {
-        worker.scheduler.remove(openSessions.keys)
+        core.scheduler.remove(openSessions.keys)
         for session in openSessions.values where session.name != nil {
-            worker.sharedSessions.release(session)
+            core.namedSessions.release(session)
             session.end(.producerGone)
         }
         defer { openSessions.removeAll() }
@@ -168,12 +168,12 @@ final class ClientSessions {
         var metadata: Logger.Metadata = ["call": "\(request.value)", "code": "\(error.code)", "message": "\(error.message)"]
         if let sessionID { metadata["session"] = "\(sessionID)" }
         logger.info("call refused", metadata: metadata)
-        worker.stats.recordError(error.code)
+        core.stats.recordError(error.code)
     }
 
     /// A frame refused at once, answered in its place among the session's answers.
-    private func refuseFrame(_ request: RequestToken, _ error: CallError, timestampMs: Int64, of session: SessionChannel) {
-        worker.stats.recordFailed()
+    private func refuseFrame(_ request: RequestToken, _ error: CallError, timestampMs: Int64, of session: SessionBroadcast) {
+        core.stats.recordFailed()
         logRefusal(request, error, sessionID: session.sessionID)
         session.emit([SessionAnswer(request: request, sessionID: session.sessionID, output: .failed(error, timestampMs: timestampMs))])
     }
@@ -186,7 +186,7 @@ final class ClientSessions {
             case .refusal(let request, let timestampMs, let error):
                 return SessionAnswer(request: request, sessionID: sessionID, output: .failed(error, timestampMs: timestampMs))
             case .frame(let frame):
-                worker.stats.recordDropped(reason)
+                core.stats.recordDropped(reason)
                 return SessionAnswer(request: frame.request, sessionID: sessionID, output: .dropped(timestampMs: frame.frame.timestampMs, reason))
             }
         }

@@ -26,6 +26,13 @@ public struct WorkerConfiguration: Sendable {
     /// Where Prometheus metrics are served over HTTP; nil (the default): they
     /// are not.
     public var metrics: MetricsEndpoint?
+    /// How long a graceful shutdown waits for connections to finish the calls
+    /// they sent before it closes them anyway. One deadline for every door:
+    /// it starts when the first door drains.
+    public var drainTimeout = Self.defaultDrainTimeout
+    /// How long a RegisterBuffer token, and the buffer ID it reserves, stays
+    /// valid until its handoff comes.
+    public var handoffTokenLifetime = Self.defaultHandoffTokenLifetime
 
     /// A configuration with the default socket mode, limits and policy, and
     /// one inference thread per core.
@@ -35,6 +42,12 @@ public struct WorkerConfiguration: Sendable {
         inferenceThreads = Self.coreCount
         peerPolicy = PeerPolicy(workerUID: geteuid())
     }
+
+    /// The drain timeout unless one is set: 1.5 s, so that the whole shutdown
+    /// stays well under 2 s.
+    public static let defaultDrainTimeout = Duration.milliseconds(1500)
+    /// The handoff token lifetime unless one is set: 10 s.
+    public static let defaultHandoffTokenLifetime = Duration.seconds(10)
 
     /// The cores this process may run on.
     public static var coreCount: Int {
@@ -48,6 +61,12 @@ public struct WorkerConfiguration: Sendable {
         }
         guard socketMode & ~0o777 == 0 else {
             throw WorkerStartupError("--socket-mode must be permission bits between 0 and 0777, got 0\(String(socketMode, radix: 8))")
+        }
+        guard drainTimeout >= .zero else {
+            throw WorkerStartupError("--drain-timeout-ms must be 0 or more, got \(Int(drainTimeout / .milliseconds(1)))")
+        }
+        guard handoffTokenLifetime > .zero else {
+            throw WorkerStartupError("--handoff-token-lifetime-ms must be at least 1, got \(Int(handoffTokenLifetime / .milliseconds(1)))")
         }
         try limits.validate()
         try metrics?.validate()

@@ -18,7 +18,9 @@ final class ConnectionHandler: ChannelInboundHandler {
     /// shutting down.
     struct DrainEvent: Sendable {}
 
-    let worker: WorkerContext
+    let core: WorkerCore
+    let peerPolicy: PeerPolicy
+    let connections: ConnectionRegistry
     let id: UInt64
     let peer: PeerCredentials
     var logger: Logger
@@ -27,30 +29,34 @@ final class ConnectionHandler: ChannelInboundHandler {
     private var draining = false
     private var needsFlush = false
 
-    init(worker: WorkerContext, peer: PeerCredentials) {
-        self.worker = worker
+    /// A connection from `peer`, admitted by `peerPolicy`, whose calls go to
+    /// `core`, listed in `connections` while it is open.
+    init(core: WorkerCore, peerPolicy: PeerPolicy, connections: ConnectionRegistry, peer: PeerCredentials, logger: Logger) {
+        self.core = core
+        self.peerPolicy = peerPolicy
+        self.connections = connections
         self.peer = peer
-        id = worker.makeConnectionID()
-        logger = worker.logger
-        logger[metadataKey: "connection"] = "\(id)"
+        id = connections.makeID()
+        self.logger = logger
+        self.logger[metadataKey: "connection"] = "\(id)"
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        let outbox = Outbox(connection: context.channel)
-        if let refusal = worker.configuration.peerPolicy.refusal(of: peer) {
+        let outbox = ConnectionOutbox(context.channel)
+        if let refusal = peerPolicy.refusal(of: peer) {
             logger.notice("connection refused", metadata: ["peer_pid": "\(peer.pid)", "peer_uid": "\(peer.uid)", "peer_gid": "\(peer.gid)"])
-            worker.stats.recordError(refusal.code)
+            core.stats.recordError(refusal.code)
             outbox.sendAndClose(.failure(callID: 0, refusal))
             return
         }
         do throws(ImagingError) {
-            calls = try ClientCalls(worker: worker, outbox: outbox, peerPID: peer.pid, logger: logger)
+            calls = try ClientCalls(core: core, outbox: outbox, peerPID: peer.pid, logger: logger)
         } catch {
             logger.error("cannot create a JPEG decoder", metadata: ["error": "\(error)"])
             outbox.sendAndClose(.failure(callID: 0, CallError(FaceError(error))))
             return
         }
-        worker.connections.register(id, context.channel)
+        connections.register(id, context.channel)
         logger.info("connection opened", metadata: ["peer_pid": "\(peer.pid)", "peer_uid": "\(peer.uid)"])
         context.fireChannelActive()
     }
@@ -58,7 +64,7 @@ final class ConnectionHandler: ChannelInboundHandler {
     func channelInactive(context: ChannelHandlerContext) {
         if let calls {
             self.calls = nil
-            worker.connections.unregister(id)
+            connections.unregister(id)
             let freed = calls.end()
             logger.info("connection closed", metadata: ["sessions_freed": "\(freed)"])
         }
@@ -122,8 +128,8 @@ final class ConnectionHandler: ChannelInboundHandler {
         } else if let framing = error as? FramingError {
             logger.notice("connection closed: broken framing", metadata: ["message": "\(framing)"])
             let status = Faceworker_V1_Status(framing)
-            worker.stats.recordError(status.code)
-            Outbox(connection: context.channel).sendAndClose(Faceworker_V1_WorkerMessage(callID: 0, .error(status)))
+            core.stats.recordError(status.code)
+            ConnectionOutbox(context.channel).sendAndClose(Faceworker_V1_WorkerMessage(callID: 0, .error(status)))
         } else {
             logger.debug("connection error", metadata: ["error": "\(error)"])
             context.close(promise: nil)
@@ -132,7 +138,7 @@ final class ConnectionHandler: ChannelInboundHandler {
 
     /// Answers on the event loop, flushed when the current read is handled.
     private func reply(context: ChannelHandlerContext, _ message: Faceworker_V1_WorkerMessage) {
-        context.write(wrapOutboundOut(Outbox.framed(message, allocator: context.channel.allocator)), promise: nil)
+        context.write(wrapOutboundOut(message.framed(allocator: context.channel.allocator)), promise: nil)
         needsFlush = true
     }
 }

@@ -7,6 +7,13 @@ import Synchronization
 final class ConnectionRegistry: Sendable {
     private let channels = Mutex<[UInt64: any Channel]>([:])
     private let grpcConnections = Atomic<Int>(0)
+    private let lastID = Atomic<UInt64>(0)
+
+    /// A connection ID for logs, never used before by this worker, through
+    /// either door.
+    func makeID() -> UInt64 {
+        lastID.add(1, ordering: .relaxed).newValue
+    }
 
     /// Adds a connection.
     func register(_ id: UInt64, _ channel: any Channel) {

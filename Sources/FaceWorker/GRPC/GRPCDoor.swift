@@ -4,37 +4,74 @@ import GRPCNIOTransportHTTP2Posix
 import Logging
 import NIOCore
 import NIOPosix
+import ServiceLifecycle
 
 /// The worker's second door: the faceworker.v1.FaceWorker gRPC service over
 /// HTTP/2 on a Unix socket of its own (`--grpc-socket`), published like the
 /// worker's own socket (same mode, same refusal of a live worker's path), with
-/// the same peer checks, and serving the same engine.
-final class GRPCDoor: Sendable {
-    private let server: GRPCServer<HTTP2ServerTransport.Posix>
-    private let serving: Task<Void, Never>
-    private let socketFile: SocketFile
-    private let streams: GRPCStreams
+/// the same peer checks, and serving the same engine. A service: it serves
+/// until a graceful shutdown, then drains its streams.
+struct GRPCDoor: Service {
+    /// The path the door listens on.
+    let path: String
+    private let core: WorkerCore
+    private let configuration: WorkerConfiguration
+    private let connections: ConnectionRegistry
     private let logger: Logger
+    private let started: PartsStarted
+    private let deadline: DrainDeadline
 
-    private init(server: GRPCServer<HTTP2ServerTransport.Posix>, serving: Task<Void, Never>, socketFile: SocketFile, streams: GRPCStreams, logger: Logger) {
-        self.server = server
-        self.serving = serving
-        self.socketFile = socketFile
-        self.streams = streams
+    /// A door at `path`, with the socket mode, limits and peer checks of
+    /// `configuration`, whose calls go to `core`, its connections counted in
+    /// `connections`; it reports to `started` once it accepts, and drains by
+    /// `deadline`.
+    init(path: String, core: WorkerCore, configuration: WorkerConfiguration, connections: ConnectionRegistry, logger: Logger,
+         started: PartsStarted, deadline: DrainDeadline) {
+        self.path = path
+        self.core = core
+        self.configuration = configuration
+        self.connections = connections
         self.logger = logger
+        self.started = started
+        self.deadline = deadline
     }
 
-    /// The path the door listens on.
-    var path: String { socketFile.path }
-
-    /// Publishes the gRPC socket at `path` and starts serving.
+    /// Publishes the gRPC socket and serves until a graceful shutdown; then
+    /// removes the socket and asks every Session stream to drain: the frames
+    /// it read are answered, then it ends with UNAVAILABLE. Then stops the
+    /// server, which cancels the calls still open. Whatever is still open at
+    /// the drain deadline, or at once when the task is cancelled, is cut off.
     ///
-    /// - Throws: `WorkerStartupError` when a live worker answers on `path`,
+    /// - Throws: `WorkerStartupError` when a live worker answers on the path,
     ///   the path is not usable, or the listener cannot be bound.
-    static func open(at path: String, worker: WorkerContext) async throws -> GRPCDoor {
-        let configuration = worker.configuration
+    func run() async throws {
         let streams = GRPCStreams()
-        let service = FaceWorkerService(worker: worker, streams: streams)
+        let (socketFile, (server, serving)) = try await open(streams: streams)
+        started.report()
+        try? await gracefulShutdown()
+        socketFile.remove()
+        streams.drainAll()
+        let due = deadline.due()
+        await withTaskGroup(of: Void.self) { waits in
+            waits.addTask {
+                // Stopping the server cancels its calls, so the streams drain first.
+                await streams.waitUntilEmpty()
+                server.beginGracefulShutdown()
+                await serving.value
+            }
+            waits.addTask { try? await Task.sleep(until: due) }
+            await waits.next()
+            server.beginGracefulShutdown()
+            serving.cancel()
+            waits.cancelAll()
+        }
+        await serving.value
+    }
+
+    /// Publishes the socket and starts the server on it.
+    private func open(streams: GRPCStreams) async throws -> (SocketFile, (GRPCServer<HTTP2ServerTransport.Posix>, Task<Void, Never>)) {
+        let configuration = configuration
+        let service = FaceWorkerService(core: core, streams: streams, connections: connections, logger: logger)
         var config = HTTP2ServerTransport.Posix.Config.defaults
         let limits = configuration.limits
         config.rpc.maxRequestPayloadSize = limits.maxMessageBytes
@@ -48,19 +85,25 @@ final class GRPCDoor: Sendable {
         config.http2.maxFrameSize = 1 << 20
         // A stream per session or subscription, as many as a connection of the worker's own socket may hold, and a few for unary calls.
         config.http2.maxConcurrentStreams = limits.maxSessionsPerConnection + limits.maxSubscriptionsPerConnection + 8
-        let connections = worker.connections
+        // grpc-swift-nio-transport documents these callbacks as for debugging, but it has no supported
+        // place for what they do here: a server interceptor's ServerContext names the peer only as a
+        // string (no SO_PEERCRED credentials to check), `maxRequestPayloadSize` resets an oversized
+        // stream without a status (so MessageSizeCheck answers first), and no configuration sees a
+        // connection open or close (so the count is kept here). They only add handlers and count.
+        let connections = connections
         config.channelDebuggingCallbacks.onAcceptTCPConnection = { channel in
             connections.countGRPCConnection(channel)
             return channel.eventLoop.makeSucceededVoidFuture()
         }
         let policy = configuration.peerPolicy
-        let logger = worker.logger
-        let stats = worker.stats
+        let logger = logger
+        let stats = core.stats
         let maximum = limits.maxMessageBytes
         config.channelDebuggingCallbacks.onAcceptHTTP2Stream = { stream in
             Self.guardStream(stream, policy: policy, maxMessageBytes: maximum, stats: stats, logger: logger)
         }
-        let (socketFile, (server, serving)) = try await SocketFile.publish(
+        let path = path
+        return try await SocketFile.publish(
             at: path, mode: configuration.socketMode,
             listen: { address in
                 // On NIO's process-wide event loops, which are never shut down: the
@@ -89,31 +132,6 @@ final class GRPCDoor: Sendable {
                 await serving.value
             }
         )
-        return GRPCDoor(server: server, serving: serving, socketFile: socketFile, streams: streams, logger: logger)
-    }
-
-    /// Removes the socket and asks every Session stream to drain: the frames
-    /// it read are answered, then it ends with UNAVAILABLE. Then stops the
-    /// server, which cancels the calls still open. Whatever is still open
-    /// after `timeout` is cut off.
-    func shutdown(timeout: Duration) async {
-        socketFile.remove()
-        streams.drainAll()
-        let (server, serving, streams) = (server, serving, streams)
-        await withTaskGroup(of: Void.self) { waits in
-            waits.addTask {
-                // Stopping the server cancels its calls, so the streams drain first.
-                await streams.waitUntilEmpty()
-                server.beginGracefulShutdown()
-                await serving.value
-            }
-            waits.addTask { try? await Task.sleep(for: timeout) }
-            await waits.next()
-            server.beginGracefulShutdown()
-            serving.cancel()
-            waits.cancelAll()
-        }
-        await serving.value
     }
 
     /// Refuses the stream when its connection's peer may not use the worker;

@@ -10,7 +10,7 @@ extension RPCError {
 
     /// The gRPC status for `error`.
     init(_ error: CallError) {
-        self.init(code: RPCError.Code(error.code), message: error.message)
+        self.init(code: RPCError.Code(Faceworker_V1_Status.Code(error.code)), message: error.message)
     }
 }
 

@@ -14,7 +14,7 @@ import Logging
 /// were made. So a frame is admitted, scheduled and answered exactly as on
 /// the worker's own socket.
 struct SessionStream {
-    let worker: WorkerContext
+    let core: WorkerCore
     let streams: GRPCStreams
     let logger: Logger
 
@@ -29,10 +29,10 @@ struct SessionStream {
              response: RPCWriter<Faceworker_V1_SessionResponse>) async throws {
         let (items, continuation) = AsyncStream.makeStream(of: SessionStreamOutput.Item.self)
         let progress = SessionStreamProgress()
-        let worker = worker
+        let core = core
         let logger = logger
         let reader = Task {
-            await Self.read(requests, worker: worker, output: SessionStreamOutput(continuation), progress: progress, logger: logger)
+            await Self.read(requests, core: core, output: SessionStreamOutput(continuation), progress: progress, logger: logger)
         }
         let registration = streams.add { progress.drain(); reader.cancel() }
         defer { streams.remove(registration) }
@@ -63,11 +63,11 @@ struct SessionStream {
     /// worker drains; then closes the session once every request is
     /// answered. An open that fails ends the call through the writer, which
     /// sees its error.
-    private static func read(_ requests: RPCAsyncSequence<Faceworker_V1_SessionRequest, any Error>, worker: WorkerContext,
+    private static func read(_ requests: RPCAsyncSequence<Faceworker_V1_SessionRequest, any Error>, core: WorkerCore,
                              output: SessionStreamOutput, progress: SessionStreamProgress, logger: Logger) async {
         let sessions: ClientSessions
         do throws(ImagingError) {
-            sessions = try ClientSessions(worker: worker, buffers: nil, logger: logger)
+            sessions = try ClientSessions(core: core, buffers: nil, logger: logger)
         } catch {
             output.refuse(CallError(FaceError(error)))
             return
@@ -98,7 +98,7 @@ struct SessionStream {
             output.refuse(error)
             return
         }
-        let unansweredLimit = worker.configuration.limits.maxQueuedFrames + 64
+        let unansweredLimit = core.limits.maxQueuedFrames + 64
         do {
             while true {
                 await progress.wait(untilUnansweredAtMost: unansweredLimit)

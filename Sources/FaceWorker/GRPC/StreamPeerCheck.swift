@@ -1,3 +1,4 @@
+import FaceWorkerProtocol
 import NIOCore
 import NIOHPACK
 import NIOHTTP2
@@ -22,7 +23,7 @@ final class StreamPeerCheck: ChannelInboundHandler {
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
-        for frame in HTTP2Frame.FramePayload.endingCall(refusal.code, refusal.message, responseStarted: false) {
+        for frame in HTTP2Frame.FramePayload.endingCall(Faceworker_V1_Status.Code(refusal.code), refusal.message, responseStarted: false) {
             context.write(wrapOutboundOut(frame), promise: nil)
         }
         context.flush()

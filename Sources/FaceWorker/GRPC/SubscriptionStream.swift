@@ -11,7 +11,7 @@ import Logging
 struct SubscriptionStream {
     private static let subscribeCallID: UInt64 = 1
 
-    let worker: WorkerContext
+    let core: WorkerCore
     let logger: Logger
 
     /// Follows the named session until its SessionEnded is written or the
@@ -19,10 +19,10 @@ struct SubscriptionStream {
     ///
     /// - Throws: `RPCError` with the status Subscribe would have got.
     func run(_ request: Faceworker_V1_SubscribeRequest, response: RPCWriter<Faceworker_V1_SubscriptionUpdate>) async throws {
-        let (answers, continuation) = AsyncStream.makeStream(of: Outbox.Answer.self)
+        let (answers, continuation) = AsyncStream.makeStream(of: StreamOutbox.Answer.self)
         let calls: ClientCalls
         do throws(ImagingError) {
-            calls = try ClientCalls(worker: worker, outbox: Outbox(stream: continuation), peerPID: nil, logger: logger)
+            calls = try ClientCalls(core: core, outbox: StreamOutbox(continuation), peerPID: nil, logger: logger)
         } catch {
             throw RPCError(CallError(FaceError(error)))
         }

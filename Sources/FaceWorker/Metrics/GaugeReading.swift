@@ -1,4 +1,5 @@
-/// What the worker's gauges show, read from its parts at one moment.
+/// What the worker's gauges show, read from its parts at one moment (by
+/// `WorkerGauges`), for the metrics endpoint and GetStats alike.
 struct GaugeReading: Sendable {
     /// Client connections open.
     var connections: Int
@@ -14,15 +15,4 @@ struct GaugeReading: Sendable {
     var sharedBuffers: Int
     /// Bytes of shared memory mapped.
     var mappedBytes: Int
-
-    /// Reads the gauges of `worker`.
-    init(_ worker: WorkerContext) {
-        connections = worker.connections.count
-        sessions = worker.scheduler.sessionCount
-        queuedFrames = worker.scheduler.queuedFrames
-        residentMemoryBytes = ResidentMemory.bytes()
-        subscriptions = worker.sharedSessions.subscriptionCount
-        sharedBuffers = worker.sharedMemory.counters.buffers.load(ordering: .relaxed)
-        mappedBytes = worker.sharedMemory.counters.mappedBytes.load(ordering: .relaxed)
-    }
 }

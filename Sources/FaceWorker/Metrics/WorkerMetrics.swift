@@ -20,7 +20,7 @@ final class WorkerMetrics: Sendable {
     private let replaced: Counter
     private let sessionClosed: Counter
     private let sessionReset: Counter
-    private let errors: [Faceworker_V1_Status.Code: Counter]
+    private let errors: [String: Counter]
     private let gauges: MetricsGauges
 
     private static var frames: MetricNameDescriptor {
@@ -56,7 +56,7 @@ final class WorkerMetrics: Sendable {
         sessionReset = registry.makeCounter(descriptor: Self.drops, labels: [("reason", "session_reset")])
         // Every code is there from the start, at 0, so a rate over it needs no first error.
         errors = Dictionary(uniqueKeysWithValues: Faceworker_V1_Status.Code.allCases.filter { $0 != .ok }.map { code in
-            (code, registry.makeCounter(descriptor: Self.errorCalls, labels: [("code", code.metricLabel)]))
+            (code.metricLabel, registry.makeCounter(descriptor: Self.errorCalls, labels: [("code", code.metricLabel)]))
         })
         gauges = MetricsGauges(models: models, registry: registry)
     }
@@ -86,9 +86,10 @@ final class WorkerMetrics: Sendable {
         failed.increment()
     }
 
-    /// Counts an error status sent to a client.
-    func recordError(_ code: Faceworker_V1_Status.Code) {
-        (errors[code] ?? registry.makeCounter(descriptor: Self.errorCalls, labels: [("code", code.metricLabel)])).increment()
+    /// Counts an error status sent to a client, by its code's name in gRPC's
+    /// spelling.
+    func recordError(label: String) {
+        (errors[label] ?? registry.makeCounter(descriptor: Self.errorCalls, labels: [("code", label)])).increment()
     }
 
     /// The metrics in Prometheus' text format (0.0.4), the gauges set to `now`.

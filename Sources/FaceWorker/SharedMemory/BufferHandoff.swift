@@ -24,9 +24,9 @@ struct BufferHandoff {
         let answer: Faceworker_V1_WorkerMessage.OneOf_Kind
         switch handle(connection) {
         case .success(let registered): answer = .bufferRegistered(registered)
-        case .failure(let error): answer = .error(Faceworker_V1_Status(error.code, error.message))
+        case .failure(let error): answer = .error(Faceworker_V1_Status(error))
         }
-        write(Outbox.framed(Faceworker_V1_WorkerMessage(callID: 0, answer), allocator: ByteBufferAllocator()), to: connection)
+        write(Faceworker_V1_WorkerMessage(callID: 0, answer).framed(allocator: ByteBufferAllocator()), to: connection)
     }
 
     private func handle(_ connection: Int32) -> Result<Faceworker_V1_BufferRegistered, CallError> {

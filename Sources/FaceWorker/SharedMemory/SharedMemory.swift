@@ -5,22 +5,24 @@ import Synchronization
 /// the handoff socket is, the tokens waiting for their handoff, buffer IDs
 /// and the counts GetStats reports.
 final class SharedMemory: Sendable {
-    /// How long a RegisterBuffer token, and the buffer ID it reserves, stays valid.
-    static let tokenLifetime = Duration.seconds(10)
     /// The length of a token, in bytes.
     static let tokenLength = 16
 
     /// The handoff socket, as RegisterBufferResponse states it.
     let address: HandoffAddress
+    /// How long a RegisterBuffer token, and the buffer ID it reserves, stays valid.
+    let tokenLifetime: Duration
     /// The tokens of reservations whose handoff has not come yet.
     let tokens = HandoffTokens()
     /// Registered buffers and mapped bytes.
     let counters = SharedMemoryCounters()
     private let lastBufferID = Atomic<UInt64>(0)
 
-    /// The shared state of a worker whose handoff socket is at `address`.
-    init(address: HandoffAddress) {
+    /// The shared state of a worker whose handoff socket is at `address` and
+    /// whose tokens live `tokenLifetime`.
+    init(address: HandoffAddress, tokenLifetime: Duration) {
         self.address = address
+        self.tokenLifetime = tokenLifetime
     }
 
     /// A buffer ID never used before by this worker (never 0), so an ID of one

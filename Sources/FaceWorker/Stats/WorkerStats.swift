@@ -42,8 +42,14 @@ final class WorkerStats: Sendable {
     }
 
     /// Counts an error status sent to a client, for a frame or any other call.
+    func recordError(_ code: CallError.Code) {
+        metrics?.recordError(label: code.name)
+    }
+
+    /// Counts an error status the wire's own checks sent (broken framing, a
+    /// message too large).
     func recordError(_ code: Faceworker_V1_Status.Code) {
-        metrics?.recordError(code)
+        metrics?.recordError(label: code.metricLabel)
     }
 
     /// Percentiles of each stage over the recent processed frames.

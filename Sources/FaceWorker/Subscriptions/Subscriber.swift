@@ -17,11 +17,11 @@ final class Subscriber: Sendable {
     /// The Subscribe call the events answer.
     let callID: UInt64
     /// The session followed.
-    let session: SessionChannel
+    let session: SessionBroadcast
     /// Events that may wait unread before events are missed.
     let queueLimit: Int
-    private let outbox: Outbox
-    private let registry: SharedSessions
+    private let outbox: any SubscriptionOutput
+    private let registry: NamedSessions
     private let owner: ConnectionSubscriptions
     private let logger: Logger
 
@@ -36,8 +36,8 @@ final class Subscriber: Sendable {
 
     private let state = Mutex(State())
 
-    init(id: UInt64, callID: UInt64, session: SessionChannel, queueLimit: Int, outbox: Outbox,
-         registry: SharedSessions, owner: ConnectionSubscriptions, logger: Logger) {
+    init(id: UInt64, callID: UInt64, session: SessionBroadcast, queueLimit: Int, outbox: any SubscriptionOutput,
+         registry: NamedSessions, owner: ConnectionSubscriptions, logger: Logger) {
         self.id = id
         self.callID = callID
         self.session = session

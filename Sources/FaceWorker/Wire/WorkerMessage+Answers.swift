@@ -26,7 +26,7 @@ extension Faceworker_V1_Status {
 
     /// The status of `error`; a frame's carries its timestamp.
     init(_ error: CallError, sessionID: UInt64? = nil, timestampMs: Int64? = nil) {
-        self.init(error.code, error.message, sessionID: sessionID)
+        self.init(Code(error.code), error.message, sessionID: sessionID)
         if let timestampMs { self.timestampMs = timestampMs }
     }
 }

@@ -30,7 +30,10 @@ public struct FaceWorkerServer: Service {
     /// shutdown is triggered. Then it removes the socket, answers the frames
     /// already sent while refusing new calls with UNAVAILABLE, closes every
     /// connection once its answers are written (a client that does not read
-    /// them is cut off after 1.5 s), stops the threads and returns.
+    /// them is cut off after the configuration's `drainTimeout`), stops the
+    /// threads and returns. The parts start together and stop one at a time,
+    /// in the order `WorkerParts` declares; a part that cannot start stops
+    /// the ones that did.
     ///
     /// Cancelling the task ends the serving too, and cuts the drain short:
     /// every connection is closed at once.
@@ -46,23 +49,48 @@ public struct FaceWorkerServer: Service {
     /// long as its event loop answers.
     public func run() async throws {
         let notifier = ServiceManagerNotifier(environment: ProcessInfo.processInfo.environment, pid: getpid())
-        let worker = try await RunningWorker.start(configuration: configuration, logger: logger)
-        notifier?.notify("READY=1\nSTATUS=serving on \(configuration.socketPath)\nMAINPID=\(getpid())")
+        let parts = try WorkerParts(configuration: configuration, logger: logger)
+        let group = parts.serviceGroup(logger: logger)
+        let failure: (any Error)? = await withTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { await Self.announce(parts, to: notifier, logger: logger) }
+            defer { tasks.cancelAll() }
+            do {
+                // The inner group follows this task's graceful shutdown and cancellation.
+                try await group.run()
+                return nil
+            } catch {
+                return error
+            }
+        }
+        try? await parts.events.shutdownGracefully()
+        if let failure { throw failure }
+        logger.info("worker stopped", metadata: [
+            "connections_cut_off": "\(parts.socketDoor.connectionsCutOff)",
+            "frames_processed": "\(parts.core.stats.framesProcessed.load(ordering: .relaxed))",
+        ])
+    }
+
+    /// Once every part is up, logs it and tells the service manager, pings
+    /// its watchdog while the event loop answers, and says when the shutdown
+    /// starts. Returns early when cancelled before every part is up.
+    private static func announce(_ parts: WorkerParts, to notifier: ServiceManagerNotifier?, logger: Logger) async {
+        guard await parts.started.wait(for: parts.services.count) else { return }
+        parts.logStarted()
+        notifier?.notify("READY=1\nSTATUS=serving on \(parts.configuration.socketPath)\nMAINPID=\(getpid())")
         await withTaskGroup(of: Void.self) { tasks in
             if let notifier, let interval = notifier.watchdogInterval {
                 tasks.addTask {
                     // A ping says the event loop still runs tasks, not merely that this process exists.
-                    while await worker.eventLoopAnswers(), !Task.isCancelled {
+                    while await parts.socketDoor.eventLoopAnswers(), !Task.isCancelled {
                         notifier.notify("WATCHDOG=1")
                         try? await Task.sleep(for: interval)
                     }
                 }
             }
-            // Cancellation throws here; the drain then sees it and closes at once.
             try? await gracefulShutdown()
             tasks.cancelAll()
         }
+        logger.info("shutting down")
         notifier?.notify("STOPPING=1\nSTATUS=draining connections")
-        await worker.shutdown()
     }
 }

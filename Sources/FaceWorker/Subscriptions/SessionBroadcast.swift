@@ -8,7 +8,7 @@ import Synchronization
 ///
 /// Passing an answer on only queues it (to the producer's output, to each
 /// `Subscriber`'s bounded queue); nothing here waits for a reader.
-final class SessionChannel: SessionOutput {
+final class SessionBroadcast: SessionOutput {
     /// The session.
     let sessionID: UInt64
     /// The name it is shared under; nil for a private session.

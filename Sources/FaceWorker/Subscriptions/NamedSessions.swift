@@ -2,11 +2,11 @@ import Synchronization
 
 /// The worker's named sessions, by name, and the counts GetStats reports of
 /// their subscriptions.
-final class SharedSessions: Sendable {
+final class NamedSessions: Sendable {
     /// What a Subscribe found under a name.
     enum Lookup {
         /// The open session with the name.
-        case found(SessionChannel)
+        case found(SessionBroadcast)
         /// No open session has the name.
         case unknown
         /// The worker is shutting down and takes no new subscriptions.
@@ -14,7 +14,7 @@ final class SharedSessions: Sendable {
     }
 
     private struct State {
-        var named: [String: SessionChannel] = [:]
+        var named: [String: SessionBroadcast] = [:]
         var stopping = false
     }
 
@@ -25,7 +25,7 @@ final class SharedSessions: Sendable {
 
     /// Publishes a named session under its name; false when an open session
     /// already has it.
-    func register(_ session: SessionChannel) -> Bool {
+    func register(_ session: SessionBroadcast) -> Bool {
         guard let name = session.name else { return true }
         return state.withLock { state in
             guard state.named[name] == nil else { return false }
@@ -35,7 +35,7 @@ final class SharedSessions: Sendable {
     }
 
     /// Frees a session's name (it closed or its connection did).
-    func release(_ session: SessionChannel) {
+    func release(_ session: SessionBroadcast) {
         guard let name = session.name else { return }
         state.withLock { state in
             if state.named[name] === session { state.named[name] = nil }

@@ -1,0 +1,42 @@
+import FaceDetection
+import Synchronization
+
+/// What the calls of a client use of the worker, whichever door they came
+/// through: the limits, the models, the scheduler, the named sessions, the
+/// shared-memory buffers and the counters. Made once, where the parts are
+/// assembled; a door holds it and what it needs of its own (its listener,
+/// its peer checks), nothing more.
+final class WorkerCore: Sendable {
+    /// What clients may ask for.
+    let limits: WorkerLimits
+    /// The once-loaded models.
+    let models: FaceModels
+    /// The fair scheduler in front of the inference threads.
+    let scheduler: FrameScheduler
+    /// The named sessions and their subscriptions.
+    let namedSessions: NamedSessions
+    /// Shared-memory buffers: the handoff address, tokens, IDs and counts.
+    let sharedMemory: SharedMemory
+    /// Counters and latencies.
+    let stats: WorkerStats
+    /// GetStats's answer.
+    let statistics: WorkerStatistics
+    private let lastSessionID = Atomic<UInt64>(0)
+
+    /// The core of a worker made of these parts.
+    init(limits: WorkerLimits, models: FaceModels, scheduler: FrameScheduler, namedSessions: NamedSessions, sharedMemory: SharedMemory,
+         stats: WorkerStats, statistics: WorkerStatistics) {
+        self.limits = limits
+        self.models = models
+        self.scheduler = scheduler
+        self.namedSessions = namedSessions
+        self.sharedMemory = sharedMemory
+        self.stats = stats
+        self.statistics = statistics
+    }
+
+    /// A session ID never used before by this worker (never 0).
+    func makeSessionID() -> UInt64 {
+        lastSessionID.add(1, ordering: .relaxed).newValue
+    }
+}

@@ -1,0 +1,50 @@
+import Dispatch
+import FaceDetection
+import Logging
+import ServiceLifecycle
+
+/// The inference threads as a service: they take frames from the scheduler
+/// until a graceful shutdown, which stops the scheduler and waits for each
+/// thread to finish the frame it is processing.
+struct InferenceService: Service {
+    private let configuration: WorkerConfiguration
+    private let models: FaceModels
+    private let splitEngine: SplitEngine?
+    private let scheduler: FrameScheduler
+    private let stats: WorkerStats
+    private let logger: Logger
+    private let started: PartsStarted
+
+    /// Threads as `configuration` asks, running `models` (and borrowing
+    /// `splitEngine` for a frame that runs alone) for `scheduler`'s frames;
+    /// reports to `started` once they run.
+    init(configuration: WorkerConfiguration, models: FaceModels, splitEngine: SplitEngine?, scheduler: FrameScheduler, stats: WorkerStats,
+         logger: Logger, started: PartsStarted) {
+        self.configuration = configuration
+        self.models = models
+        self.splitEngine = splitEngine
+        self.scheduler = scheduler
+        self.stats = stats
+        self.logger = logger
+        self.started = started
+    }
+
+    /// Runs the threads until a graceful shutdown or cancellation.
+    func run() async throws {
+        let pool = InferencePool(
+            count: configuration.inferenceThreads, models: models, splitEngine: splitEngine, scheduler: scheduler,
+            stats: stats, maxPixels: configuration.limits.maxPixels, logger: logger
+        )
+        started.report()
+        try? await gracefulShutdown()
+        scheduler.stop()
+        // The threads return each after its frame; a thread of their own waits for
+        // them, so no thread of the concurrency pool is blocked meanwhile.
+        await withCheckedContinuation { (joined: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async {
+                pool.join()
+                joined.resume()
+            }
+        }
+    }
+}
