@@ -40,10 +40,15 @@ cmake_flags=(
   -DXNNPACK_BUILD_BENCHMARKS=OFF
   -DXNNPACK_ENABLE_KLEIDIAI=OFF
 )
-stamp=$(printf '%s\n' "${pins[@]}" "${cmake_flags[*]}")
+# One change to XNNPACK's source, backported from upstream (2025): a convolution with at most 16
+# output channels uses AVX-512 kernels 16 wide (7x16) instead of 32 wide (7x32), which would spend
+# half their work or more on padding. LiteRT's XNNPACK does the same; the Face Landmarker's mesh
+# has many 8- and 16-channel convolutions at 128x128.
+patches=("$repo/scripts/xnnpack-narrow-gemm.patch")
+stamp=$(printf '%s\n' "${pins[@]}" "${cmake_flags[*]}"; sha256sum "${patches[@]}" | cut -d' ' -f1)
 [ -f "$prefix/PINS" ] && [ "$(cat "$prefix/PINS")" = "$stamp" ] && exit 0
 
-for tool in cmake ninja; do
+for tool in cmake ninja patch; do
   command -v "$tool" >/dev/null || { echo "error: $tool is missing (scripts/install-deps.sh installs it)" >&2; exit 1; }
 done
 downloader=/usr/lib/apt/apt-helper
@@ -76,6 +81,11 @@ for pin in "${pins[@]}"; do
   else
     tar -xJf "$tarball" -C "$work/$name" --strip-components=1
   fi
+done
+
+for patch in "${patches[@]}"; do
+  patch -d "$work/xnnpack" -p1 --quiet <"$patch" \
+    || { echo "error: $(basename "$patch") does not apply to XNNPACK's source" >&2; exit 1; }
 done
 
 cmake -S "$work/xnnpack" -B "$work/build" "${cmake_flags[@]}" \

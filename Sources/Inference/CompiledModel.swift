@@ -51,16 +51,28 @@ public final class CompiledModel: Sendable {
 /// reference exists; every other access is a read.
 final class WeightStore: @unchecked Sendable {
     private let storage: [Int: UnsafeMutableBufferPointer<Float>]
+    /// Per PRELU operator index: its slopes repeated along the image width.
+    private let rowSlopes: [Int: (shape: [Int], buffer: UnsafeMutableBufferPointer<Float>)]
 
     init(graph: Model) {
         var storage: [Int: UnsafeMutableBufferPointer<Float>] = [:]
         for (index, tensor) in graph.tensors.enumerated() {
             guard let values = tensor.constant?.floats else { continue }
-            let buffer = UnsafeMutableBufferPointer<Float>.allocate(capacity: max(values.count, 1))
-            _ = buffer.initialize(from: values)
-            storage[index] = buffer
+            storage[index] = Self.copy(values)
         }
         self.storage = storage
+        var rowSlopes: [Int: (shape: [Int], buffer: UnsafeMutableBufferPointer<Float>)] = [:]
+        for (index, op) in graph.operators.enumerated() {
+            guard let slopes = RowSlopes(op, graph: graph) else { continue }
+            rowSlopes[index] = (slopes.shape, Self.copy(slopes.values))
+        }
+        self.rowSlopes = rowSlopes
+    }
+
+    private static func copy(_ values: [Float]) -> UnsafeMutableBufferPointer<Float> {
+        let buffer = UnsafeMutableBufferPointer<Float>.allocate(capacity: max(values.count, 1))
+        _ = buffer.initialize(from: values)
+        return buffer
     }
 
     /// Stable address of tensor `index`'s float data, or nil if it has none.
@@ -68,7 +80,14 @@ final class WeightStore: @unchecked Sendable {
         storage[index].map { UnsafePointer($0.baseAddress!) }
     }
 
+    /// The shape and stable address of PRELU operator `index`'s slopes
+    /// repeated along the width (see `RowSlopes`), or nil if it has none.
+    func rowSlopes(ofOperator index: Int) -> (shape: [Int], pointer: UnsafePointer<Float>)? {
+        rowSlopes[index].map { ($0.shape, UnsafePointer($0.buffer.baseAddress!)) }
+    }
+
     deinit {
         for buffer in storage.values { buffer.deallocate() }
+        for slopes in rowSlopes.values { slopes.buffer.deallocate() }
     }
 }

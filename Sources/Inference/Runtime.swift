@@ -12,7 +12,7 @@ public final class Runtime {
     /// The model this runtime executes.
     public let model: CompiledModel
     /// One XNNPACK runtime per stage; nil where a stage's segment is empty.
-    private let engines: [xnn_runtime_t?]
+    let engines: [xnn_runtime_t?]
     /// Held so the pool outlives the XNNPACK runtimes that run on it.
     private let threadPool: ThreadPool?
     /// The buffer of every tensor that crosses a boundary, keyed by tensor index.
@@ -30,16 +30,18 @@ public final class Runtime {
     }
 
     /// Builds the XNNPACK runtimes for `model` using `threads` threads (1 runs
-    /// on the calling thread only) in a pool of the runtime's own.
-    public convenience init(model: CompiledModel, threads: Int = 1) throws {
+    /// on the calling thread only) in a pool of the runtime's own; with
+    /// `profiling`, each run records the time of every XNNPACK operator (see
+    /// `operatorTimes()`), at a small cost per operator.
+    public convenience init(model: CompiledModel, threads: Int = 1, profiling: Bool = false) throws {
         guard threads >= 1 else { throw InferenceError(file: model.graph.file, problem: "thread count must be at least 1, got \(threads)") }
-        try self.init(model: model, threadPool: threads > 1 ? try ThreadPool(threads: threads) : nil)
+        try self.init(model: model, threadPool: threads > 1 ? try ThreadPool(threads: threads) : nil, profiling: profiling)
     }
 
     /// Builds the XNNPACK runtimes for `model`, splitting each operator over
     /// `threadPool` (which other runtimes may share), or running on the
     /// calling thread only when it is nil.
-    public init(model: CompiledModel, threadPool: ThreadPool?) throws {
+    public init(model: CompiledModel, threadPool: ThreadPool?, profiling: Bool = false) throws {
         let file = model.graph.file
         let initStatus = xnn_initialize(nil)
         guard initStatus == xnn_status_success else {
@@ -57,7 +59,7 @@ public final class Runtime {
         do {
             for stage in model.plan.stages {
                 engines.append(stage.segment.operators.isEmpty ? nil
-                    : try Self.engine(for: stage.segment, model: model, pool: pool, buffers: buffers))
+                    : try Self.engine(for: stage.segment, model: model, pool: pool, profiling: profiling, buffers: buffers))
             }
         } catch {
             for case let engine? in engines { xnn_delete_runtime(engine) }
@@ -80,7 +82,7 @@ public final class Runtime {
         outputBuffers = graph.outputs.map { buffers[$0]! }
     }
 
-    private static func engine(for segment: ExecutionPlan.Segment, model: CompiledModel, pool: pthreadpool_t?,
+    private static func engine(for segment: ExecutionPlan.Segment, model: CompiledModel, pool: pthreadpool_t?, profiling: Bool,
                                buffers: [Int: UnsafeMutableBufferPointer<Float>]) throws -> xnn_runtime_t {
         let file = model.graph.file
         var subgraph: xnn_subgraph_t?
@@ -92,7 +94,7 @@ public final class Runtime {
         try SubgraphBuilder(model: model, segment: segment, subgraph: subgraph).build()
 
         var runtime: xnn_runtime_t?
-        let runtimeStatus = xnn_create_runtime_v2(subgraph, pool, 0, &runtime)
+        let runtimeStatus = xnn_create_runtime_v2(subgraph, pool, profiling ? UInt32(XNN_FLAG_BASIC_PROFILING) : 0, &runtime)
         guard runtimeStatus == xnn_status_success, let runtime else {
             throw InferenceError(file: file, problem: "XNNPACK could not create a runtime: \(runtimeStatus.name)")
         }

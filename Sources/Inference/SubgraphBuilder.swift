@@ -87,7 +87,14 @@ struct SubgraphBuilder {
         case .logistic:
             status = xnn_define_unary(subgraph, xnn_unary_sigmoid, nil, input, output, 0)
         case .prelu:
-            status = xnn_define_binary(subgraph, xnn_binary_prelu, nil, input, UInt32(op.inputs[1]), output, 0)
+            var slopes = UInt32(op.inputs[1])
+            if let rows = model.weights.rowSlopes(ofOperator: index) {
+                let sizes = rows.shape.map { size_t($0) }
+                try check(xnn_define_tensor_value(subgraph, xnn_datatype_fp32, sizes.count, sizes, rows.pointer,
+                                                  XNN_INVALID_VALUE_ID, 0, &slopes),
+                          operatorIndex: index, "PRELU slopes repeated to \(rows.shape)")
+            }
+            status = xnn_define_binary(subgraph, xnn_binary_prelu, nil, input, slopes, output, 0)
         case .maxPool2D(let options):
             let range = options.activation.range
             status = xnn_define_max_pooling_2d(

@@ -11,14 +11,10 @@ import CXNNPack
 /// workers spin briefly (a thousand pause instructions), then sleep in the
 /// kernel.
 ///
-/// `park()` dates from the older pool, whose workers spun for tens of
-/// milliseconds; this one ignores the yield flag it sends and its workers
-/// sleep on their own, so `park()` now only costs a wake-up.
-///
 /// Safety of `@unchecked Sendable`: the pool handle is written only in `init`
 /// and freed only in `deinit`; pthreadpool serialises concurrent
 /// parallelisation calls on one pool with its own mutex, so any thread may
-/// run on it or park it.
+/// run on it.
 public final class ThreadPool: @unchecked Sendable {
     let handle: pthreadpool_t
     /// Threads taking part in a run, the caller included.
@@ -49,11 +45,5 @@ public final class ThreadPool: @unchecked Sendable {
                 }, task, count, 0)
             }
         }
-    }
-
-    /// Sends spinning workers to sleep: an empty task for each thread, with
-    /// the flag that makes workers sleep as soon as it is done.
-    public func park() {
-        pthreadpool_parallelize_1d(handle, { _, _ in }, nil, threads, UInt32(PTHREADPOOL_FLAG_YIELD_WORKERS))
     }
 }

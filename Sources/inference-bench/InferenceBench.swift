@@ -35,6 +35,9 @@ struct InferenceBench: ParsableCommand {
     @Option(help: "Timed runs.")
     var iterations = 500
 
+    @Flag(help: "Time every XNNPACK operator instead of whole runs: print the operators (after XNNPACK's own fusion) with their median time over the timed runs, slowest kinds first.")
+    var profile = false
+
     func validate() throws {
         guard threads >= 1 else { throw ValidationError("--threads must be at least 1") }
         guard iterations >= 1, warmup >= 0 else { throw ValidationError("--iterations must be at least 1 and --warmup at least 0") }
@@ -48,12 +51,13 @@ struct InferenceBench: ParsableCommand {
         } else {
             compiled = try CompiledModel(path: "\(models)/\(model)")
         }
-        let runtime = try Runtime(model: compiled, threads: threads)
+        let runtime = try Runtime(model: compiled, threads: threads, profiling: profile)
         // The detectors take [-1, 1]; the landmark and iris models take [0, 1].
         let lower = self.lower ?? (model.hasPrefix("face_detection") ? -1 : 0)
         let input = SplitMix64.floats(count: runtime.input().count, seed: 1, lower: lower, upper: upper ?? 1)
         _ = runtime.input().update(fromContentsOf: input)
         for _ in 0..<warmup { try runtime.invoke() }
+        if profile { return try printProfile(runtime, graphOperators: compiled.graph.operators.count) }
         var samples: [Double] = []
         samples.reserveCapacity(iterations)
         // Each step (an XNNPACK segment, or the host operators after it) is timed too.
@@ -80,6 +84,36 @@ struct InferenceBench: ParsableCommand {
             "p90_ms": samples[min(samples.count - 1, samples.count * 9 / 10)],
             "iterations": iterations,
             "steps": steps,
+        ]
+        let json = try JSONSerialization.data(withJSONObject: report, options: [.sortedKeys])
+        print(String(decoding: json, as: UTF8.self))
+    }
+
+    /// Times each operator over the timed runs and prints one JSON line: the
+    /// operator counts, every operator in run order with its median time, and
+    /// the medians summed per kind. A median per operator keeps a burst of
+    /// other work on a shared machine from landing on whichever operator ran.
+    private func printProfile(_ runtime: Runtime, graphOperators: Int) throws {
+        var samples: [[UInt64]] = []
+        var operators: [OperatorTime] = []
+        for _ in 0..<iterations {
+            try runtime.invoke()
+            operators = try runtime.operatorTimes()
+            if samples.isEmpty { samples = Array(repeating: [], count: operators.count) }
+            for (index, op) in operators.enumerated() { samples[index].append(op.microseconds) }
+        }
+        let medians = samples.map { times in times.sorted()[times.count / 2] }
+        var kinds: [String: UInt64] = [:]
+        for (op, median) in zip(operators, medians) { kinds[op.name, default: 0] += median }
+        let report: [String: Any] = [
+            "model": model,
+            "threads": threads,
+            "iterations": iterations,
+            "graph_operators": graphOperators,
+            "xnnpack_operators": operators.count,
+            "total_us": medians.reduce(0, +),
+            "kinds": kinds.sorted { $0.value > $1.value }.map { ["kind": $0.key, "median_us": $0.value] },
+            "operators": zip(operators, medians).map { ["stage": $0.stage, "kind": $0.name, "median_us": $1] },
         ]
         let json = try JSONSerialization.data(withJSONObject: report, options: [.sortedKeys])
         print(String(decoding: json, as: UTF8.self))

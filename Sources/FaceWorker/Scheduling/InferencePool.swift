@@ -31,8 +31,6 @@ final class InferencePool: Sendable {
                            let split = splitEngine.withEngineIfAvailable({ processor.process(pending, of: &job, engine: $0) }) {
                             answer = split
                         } else {
-                            // This frame shares the cores, so the split engine's workers must not spin on them.
-                            splitEngine?.park()
                             answer = processor.process(pending, of: &job, engine: engine)
                         }
                     }

@@ -12,50 +12,19 @@ import Synchronization
 /// so the engine is lent out under a lock that no thread ever waits for: a
 /// thread that finds it taken runs its frame on its own engine instead.
 ///
-/// The pool's workers spin between runs, so a lone session's next frame finds
-/// them awake. When another thread starts a frame of its own, the spinning
-/// worker would take turns with it on its core, so that thread parks the
-/// workers; if the engine is lent out just then, its borrower parks them as
-/// soon as it has finished.
+/// The pool's workers spin only briefly between operators and then sleep on
+/// their own, so frames that share the cores need not send them to sleep.
 final class SplitEngine: Sendable {
     private let engine: Mutex<FaceEngine>
-    private let pool: ThreadPool
-    private let parkRequested = Atomic(false)
-    /// Whether the workers may be awake: set when the engine is lent out,
-    /// cleared when they are parked. Parking wakes a sleeping worker to hand
-    /// it the order to sleep, so frames that share the cores skip it when
-    /// nothing can be spinning.
-    private let mayBeSpinning = Atomic(false)
 
     /// Creates the engine over a pool of `threads` threads.
     init(models: FaceModels, threads: Int) throws {
-        let pool = try ThreadPool(threads: threads)
-        self.pool = pool
-        engine = Mutex(FaceEngine(models: models, threadPool: pool))
+        engine = Mutex(FaceEngine(models: models, threadPool: try ThreadPool(threads: threads)))
     }
 
     /// Runs `body` with the split engine, or returns nil at once when another
     /// thread has it.
     func withEngineIfAvailable<Result: Sendable>(_ body: (FaceEngine) -> Result) -> Result? {
-        engine.withLockIfAvailable { engine in
-            mayBeSpinning.store(true, ordering: .sequentiallyConsistent)
-            defer { parkIfRequested() }
-            return body(engine)
-        }
-    }
-
-    /// Sends the pool's spinning workers to sleep now, or, while a frame uses
-    /// them, once that frame is done.
-    func park() {
-        guard mayBeSpinning.load(ordering: .sequentiallyConsistent) else { return }
-        parkRequested.store(true, ordering: .sequentiallyConsistent)
-        _ = engine.withLockIfAvailable { _ in parkIfRequested() }
-    }
-
-    /// Called with the engine's lock held.
-    private func parkIfRequested() {
-        guard parkRequested.exchange(false, ordering: .sequentiallyConsistent) else { return }
-        pool.park()
-        mayBeSpinning.store(false, ordering: .sequentiallyConsistent)
+        engine.withLockIfAvailable { engine in body(engine) }
     }
 }
