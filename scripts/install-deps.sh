@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(
-  cmake ninja-build python3           # building XNNPACK from Debian's sources (scripts/build-xnnpack.sh)
+  cmake ninja-build patch python3     # building XNNPACK from Debian's sources (scripts/build-xnnpack.sh)
   libturbojpeg0-dev                   # JPEG decoding
   libprotobuf-c-dev protobuf-c-compiler protobuf-compiler   # C client and `make proto`
   python3-venv python3-pip            # virtual environments for the benchmarks and clients
