@@ -11,7 +11,15 @@ The worker must be running (``make run`` in the FaceWorker repository).
 
 from . import vision
 from ._connection import MAX_ANSWER_BYTES, default_socket_path
-from .errors import FaceWorkerError, FrameDroppedError, ProtocolError, StatusCode, WorkerNotRunningError
+from .errors import (
+    ConnectionLostError,
+    FaceWorkerError,
+    FrameDroppedError,
+    ProtocolError,
+    StatusCode,
+    WorkerNotRunningError,
+    WorkerStoppingError,
+)
 from .image import Image, ImageFormat, Orientation
 from .options import BaseOptions, ReconnectPolicy
 from .shared_memory import BufferRegion, SharedFrameBuffer
@@ -22,6 +30,7 @@ __version__ = "0.1.0"
 __all__ = [
     "BaseOptions",
     "BufferRegion",
+    "ConnectionLostError",
     "FaceWorkerError",
     "FrameDroppedError",
     "Image",
@@ -35,6 +44,7 @@ __all__ = [
     "StageLatency",
     "StatusCode",
     "WorkerNotRunningError",
+    "WorkerStoppingError",
     "WorkerStats",
     "default_socket_path",
     "get_stats",

@@ -22,7 +22,7 @@ from typing import Callable, Dict, NamedTuple, Optional, Tuple
 from google.protobuf.message import DecodeError
 
 from ._proto import faceworker_pb2 as pb
-from .errors import FaceWorkerError, ProtocolError, StatusCode, WorkerNotRunningError
+from .errors import ConnectionLostError, FaceWorkerError, ProtocolError, StatusCode, WorkerNotRunningError
 
 _HEADER = struct.Struct(">BI")
 _UNCOMPRESSED = 0
@@ -244,9 +244,7 @@ class Connection:
     def _lost(self, error: Optional[BaseException] = None, cut: str = "") -> _ErrorFactory:
         detail = f": {error}" if error is not None else ""
         path = self.socket_path
-        return lambda: FaceWorkerError(
-            StatusCode.UNAVAILABLE, f"the worker at {path} closed the connection{cut}{detail}"
-        )
+        return lambda: ConnectionLostError(f"the worker at {path} closed the connection{cut}{detail}")
 
     def _read_answers(self) -> None:
         # A connection-level status (call_id 0) says why the worker is about to

@@ -78,6 +78,9 @@ class FaceWorkerError(Exception):
                 timestamp_ms,
             )
         message = status.message or f"the worker answered {code.name} without a message"
+        if code == StatusCode.UNAVAILABLE and cls is FaceWorkerError:
+            # The worker answers UNAVAILABLE only while it shuts down.
+            return WorkerStoppingError(message, session_id, timestamp_ms)
         return cls(code, message, session_id, timestamp_ms)
 
 
@@ -106,6 +109,30 @@ class WorkerNotRunningError(FaceWorkerError):
             "(DIR holds the four .tflite models that `make models` fetches).",
         )
         self.socket_path = socket_path
+
+
+class WorkerStoppingError(FaceWorkerError):
+    """The worker refused the call because it is shutting down (to restart, perhaps).
+
+    Said by the worker itself, before it closes the connection: it answers
+    every frame it has already read, and refuses what comes after with this.
+    Its code is UNAVAILABLE, as is :class:`ConnectionLostError`'s, so code
+    that only checks the code treats both alike.
+    """
+
+    def __init__(self, message: str, session_id: Optional[int] = None, timestamp_ms: Optional[int] = None) -> None:
+        super().__init__(StatusCode.UNAVAILABLE, message, session_id, timestamp_ms)
+
+
+class ConnectionLostError(FaceWorkerError):
+    """The connection to the worker was cut, with no word from the worker.
+
+    The worker stopped, was killed or restarted, or closed the connection
+    after a fault of the client's. Its code is UNAVAILABLE.
+    """
+
+    def __init__(self, message: str) -> None:
+        super().__init__(StatusCode.UNAVAILABLE, message)
 
 
 class FrameDroppedError(Exception):

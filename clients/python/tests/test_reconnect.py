@@ -16,7 +16,15 @@ from typing import Iterator, Optional
 import pytest
 
 import faceworker as mp
-from faceworker import BaseOptions, FaceWorkerError, SharedFrameBuffer, StatusCode, vision
+from faceworker import (
+    BaseOptions,
+    ConnectionLostError,
+    FaceWorkerError,
+    SharedFrameBuffer,
+    StatusCode,
+    WorkerStoppingError,
+    vision,
+)
 from faceworker._proto import faceworker_pb2 as pb
 from faceworker.vision import DropReason, Outage, ReconnectPolicy, RunningMode
 
@@ -395,10 +403,12 @@ def test_a_stopping_worker_is_told_from_a_cut_connection(tmp_path: Path) -> None
         with vision.FaceDetector.create_from_options(options) as detector:
             with pytest.raises(FaceWorkerError) as refused:
                 detector.detect(jpeg())
+            assert isinstance(refused.value, WorkerStoppingError) and not isinstance(refused.value, ConnectionLostError)
             assert refused.value.code == StatusCode.UNAVAILABLE
             assert refused.value.message == "the worker is shutting down"
             with pytest.raises(FaceWorkerError) as cut:
                 detector.detect(jpeg())
+            assert isinstance(cut.value, ConnectionLostError) and not isinstance(cut.value, WorkerStoppingError)
             assert cut.value.code == StatusCode.UNAVAILABLE
             assert "shutting down" not in cut.value.message and "closed" in cut.value.message, cut.value.message
     finally:
