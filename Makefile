@@ -80,6 +80,7 @@ test-install: deps models
 	tests/install/check-install.sh
 
 test-swift:
+	python3 scripts/folder-graph.py >/dev/null
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 

@@ -37,6 +37,21 @@ final class ClientErrorTests: XCTestCase {
         XCTAssertTrue(error?.message.contains("broke the framing") == true && error?.message.contains("compressed") == true, error?.message ?? "")
     }
 
+    func testAStoppingWorkerIsToldFromACutConnection() async throws {
+        var stopping = Faceworker_V1_WorkerMessage()
+        stopping.error.code = .unavailable
+        stopping.error.message = "the worker is shutting down"
+        let refusing = try await fakeWorker(sending: try TestFraming.frame(stopping))
+        let refused = await Expect.failure { try await FaceWorkerClient.connect(socketPath: refusing, reconnect: nil).ping() }
+        XCTAssertEqual(refused?.code, .unavailable)
+        XCTAssertEqual(refused?.isWorkerStopping, true, "the worker said it is stopping: \(String(describing: refused))")
+
+        let hangingUp = try await fakeWorker(sending: [])
+        let cut = await Expect.failure { try await FaceWorkerClient.connect(socketPath: hangingUp, reconnect: nil).ping() }
+        XCTAssertEqual(cut?.code, .unavailable)
+        XCTAssertEqual(cut?.isWorkerStopping, false, "a connection cut without a word is no stopping worker: \(String(describing: cut))")
+    }
+
     func testAnAnswerLongerThanTheCapIsRefusedFromItsHeader() async throws {
         let length = UInt32(WorkerSocket.maxAnswerBytes + 1)
         let header = [0, UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)]

@@ -49,7 +49,8 @@ final class GracefulShutdownTests: XCTestCase {
     }
 
     func testASecondSignalDuringTheDrainDoesNotCutItShort() async throws {
-        let worker = try await startWorker(["--threads", "1"])
+        // A deadline far past the frames' time: only a second signal could cut the drain short.
+        let worker = try await startWorker(["--threads", "1", "--drain-timeout-ms", "60000"])
         let socket = try UnixSocket(path: worker.socketPath)
         let (sessionID, answered) = try socket.sendFramesInFlight(8)
 

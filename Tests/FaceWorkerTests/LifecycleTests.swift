@@ -8,7 +8,9 @@ import XCTest
 /// the worker as a service.
 final class LifecycleTests: XCTestCase {
     func testSIGTERMAnswersTheFramesInFlightRemovesTheSocketAndExitsZero() async throws {
-        let worker = try await startWorker(["--threads", "1"])
+        // The drain's deadline is for clients that do not read; this one reads,
+        // so a machine slow enough to take longer for eight frames must not cut it.
+        let worker = try await startWorker(["--threads", "1", "--drain-timeout-ms", "60000"])
         let socket = try UnixSocket(path: worker.socketPath)
         // Landmarks make each frame slow enough that most are still waiting at SIGTERM.
         let sessionID = try socket.openSession(Expect.options(.video) {

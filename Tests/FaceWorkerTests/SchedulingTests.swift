@@ -35,7 +35,7 @@ final class SchedulingTests: XCTestCase {
 
     func testTheSessionOwnsTheTimestampRuleAndAResetForgetsIt() throws {
         let scheduler = FrameScheduler()
-        let outbox = SessionBroadcast(sessionID: 1, name: nil, options: Faceworker_V1_SessionOptions(), producer: ConnectionOutbox(EmbeddedChannel()))
+        let outbox = SessionBroadcast(sessionID: 1, name: nil, options: FaceOptions(), producer: ConnectionOutbox(EmbeddedChannel()))
         XCTAssertTrue(scheduler.open(id: 1, pipeline: try Self.pipeline(.video), output: outbox, limit: 8))
         guard case .queued = submit(scheduler, 1, timestampMs: 100, to: 1) else { return XCTFail("the first frame is queued") }
         guard case .refused(let stale, inTurn: true) = submit(scheduler, 2, timestampMs: 100, to: 1) else {
@@ -58,7 +58,7 @@ final class SchedulingTests: XCTestCase {
 
     func testARefusalWaitsItsTurnBehindTheFramesBeforeIt() throws {
         let scheduler = FrameScheduler()
-        let outbox = SessionBroadcast(sessionID: 1, name: nil, options: Faceworker_V1_SessionOptions(), producer: ConnectionOutbox(EmbeddedChannel()))
+        let outbox = SessionBroadcast(sessionID: 1, name: nil, options: FaceOptions(), producer: ConnectionOutbox(EmbeddedChannel()))
         let wakeup = DispatchSemaphore(value: 0)
         XCTAssertTrue(scheduler.open(id: 1, pipeline: try Self.pipeline(.image), output: outbox, limit: 8))
         guard case .refused(_, inTurn: false) = submit(scheduler, 1, to: 1, refusal: CallError(.invalidArgument, "bad")) else {
@@ -81,7 +81,7 @@ final class SchedulingTests: XCTestCase {
 
     func testAFrameRunsAloneOnlyWhenItsSessionIsTheOnlyOneAndNothingElseRuns() throws {
         let scheduler = FrameScheduler()
-        let outbox = SessionBroadcast(sessionID: 1, name: nil, options: Faceworker_V1_SessionOptions(), producer: ConnectionOutbox(EmbeddedChannel()))
+        let outbox = SessionBroadcast(sessionID: 1, name: nil, options: FaceOptions(), producer: ConnectionOutbox(EmbeddedChannel()))
         let wakeup = DispatchSemaphore(value: 0)
         XCTAssertTrue(scheduler.open(id: 1, pipeline: Self.pipeline, output: outbox, limit: 8))
         submit(scheduler, 1, to: 1)

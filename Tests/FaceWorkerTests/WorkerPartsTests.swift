@@ -7,12 +7,12 @@ import XCTest
 final class WorkerPartsTests: XCTestCase {
     func testLatencyPercentilesFollowTheRecentFrames() {
         var window = LatencyWindow()
-        XCTAssertTrue(window.percentiles() == (0, 0, 0))
+        XCTAssertTrue(window.percentiles() == (.zero, .zero, .zero))
         for value in 1...100 { window.record(.microseconds(value)) }
-        XCTAssertTrue(window.percentiles() == (50, 90, 99))
+        XCTAssertTrue(window.percentiles() == (.microseconds(50), .microseconds(90), .microseconds(99)))
         for _ in 0..<LatencyWindow.capacity { window.record(.microseconds(7)) }
         XCTAssertEqual(window.count, LatencyWindow.capacity)
-        XCTAssertTrue(window.percentiles() == (7, 7, 7), "old samples leave the window")
+        XCTAssertTrue(window.percentiles() == (.microseconds(7), .microseconds(7), .microseconds(7)), "old samples leave the window")
     }
 
     func testConfigurationsOutOfRangeAreRefused() {

@@ -1,7 +1,5 @@
 import FaceDetection
-import FaceWorkerProtocol
 import Foundation
-import Imaging
 import Logging
 
 /// The sessions of one client, whichever door it came through, as calls on
@@ -18,22 +16,17 @@ final class ClientSessions {
     /// The client's sessions, whose state the scheduler keeps; a closed
     /// session leaves at once, so later frames for it are NOT_FOUND.
     private(set) var openSessions: [UInt64: SessionBroadcast] = [:]
-    private let admission: FrameAdmission
 
-    /// Sessions whose frames may name `buffers`, the client's shared-memory
-    /// buffers (nil for a door that cannot pass descriptors).
-    ///
-    /// - Throws: `ImagingError` when no JPEG decoder can be made.
-    init(core: WorkerCore, buffers: BufferTable?, logger: Logger) throws(ImagingError) {
+    /// A client with no session open yet.
+    init(core: WorkerCore, logger: Logger) {
         self.core = core
         self.logger = logger
-        admission = try FrameAdmission(maxPixels: core.limits.maxPixels, buffers: buffers)
     }
 
-    /// OpenSession: validates the options and the name, checks the session
-    /// limits, publishes the name and registers the session with the
-    /// scheduler; its answers go to `producer`.
-    func open(_ request: Faceworker_V1_OpenSessionRequest, producer: any SessionOutput) throws(CallError) -> Faceworker_V1_OpenSessionResponse {
+    /// OpenSession: checks the session limits and the name, makes the
+    /// session's pipeline, publishes the name and registers the session with
+    /// the scheduler; its answers go to `producer`.
+    func open(options requested: FaceOptions, name: String?, producer: any SessionOutput) throws(CallError) -> SessionOpening {
         let limits = core.limits
         guard openSessions.count < limits.maxSessionsPerConnection else {
             throw CallError(.resourceExhausted,
@@ -41,18 +34,16 @@ final class ClientSessions {
         }
         let pipeline: FacePipeline
         do throws(FaceError) {
-            let options = try FaceOptions(wire: request.options)
-            pipeline = try FacePipeline(models: core.models, options: options)
+            pipeline = try FacePipeline(models: core.models, options: requested)
         } catch {
             throw CallError(error)
         }
-        let name = request.optionalName == nil ? nil : request.name
         if let name {
             try SessionName.validate(name)
         }
         let sessionID = core.makeSessionID()
         let options = pipeline.options
-        let broadcast = SessionBroadcast(sessionID: sessionID, name: name, options: Faceworker_V1_SessionOptions(effective: options), producer: producer)
+        let broadcast = SessionBroadcast(sessionID: sessionID, name: name, options: options, producer: producer)
         guard core.namedSessions.register(broadcast) else {
             throw CallError(.alreadyExists,
                             "a session named \"\(name ?? "")\" is already open; names are unique among the worker's open sessions: choose another, or close that session first")
@@ -66,30 +57,27 @@ final class ClientSessions {
             "session": "\(sessionID)", "name": "\(name ?? "")", "mode": "\(options.runningMode)", "performance": "\(options.performanceMode)",
             "mesh": "\(options.needsMesh)", "mesh_model": "\(options.meshModel)", "tracking": "\(options.trackingEnabled)", "num_faces": "\(options.numFaces)",
         ])
-        var response = Faceworker_V1_OpenSessionResponse()
-        response.sessionID = sessionID
-        response.options = broadcast.options
-        response.name = name ?? ""
-        response.blendshapeNames = broadcast.options.blendshapeNames
-        return response
+        return SessionOpening(sessionID: sessionID, name: name, options: options)
     }
 
-    /// ProcessFrame: admission checks what can be checked without decoding,
-    /// the session checks the timestamp and queues the frame (or its refusal)
-    /// for an inference thread, which answers it. Every answer, a refusal
-    /// included, goes the way of the session's other answers, so its
-    /// subscribers see it in its place.
+    /// ProcessFrame: `admit`, the door's admission of the frame, checks what
+    /// can be checked without decoding (only once the session is found, as
+    /// it may hold a shared-memory region), the session checks the
+    /// timestamp and queues the frame (or its refusal) for an inference
+    /// thread, which answers it. Every answer, a refusal included, goes the
+    /// way of the session's other answers, so its subscribers see it in its
+    /// place.
     ///
     /// - Throws: NOT_FOUND when the client has no session `sessionID`.
-    func processFrame(_ request: RequestToken, _ frame: Faceworker_V1_Frame, sessionID: UInt64) throws(CallError) {
+    func processFrame(_ request: RequestToken, timestampMs: Int64, sessionID: UInt64,
+                      admit: () -> Result<AdmittedFrame, CallError>) throws(CallError) {
         let received = ContinuousClock.now
-        let timestampMs = frame.timestampMs
         guard let session = openSessions[sessionID] else {
             core.stats.recordFailed()
             throw CallError(.notFound, "no session \(sessionID) is open on this connection; call OpenSession first and use the session_id it returns")
         }
         let maxQueued = core.limits.maxQueuedFrames
-        let outcome = core.scheduler.submit(request: request, admission.admit(frame), timestampMs: timestampMs, to: sessionID,
+        let outcome = core.scheduler.submit(request: request, admit(), timestampMs: timestampMs, to: sessionID,
                                               received: received, receivedUnixMicros: Self.unixMicroseconds(), maxQueued: maxQueued)
         switch outcome {
         case .queued:
@@ -165,10 +153,7 @@ final class ClientSessions {
     /// One line per refused call, when it is refused (its answer may follow
     /// later), and the error counted.
     func logRefusal(_ request: RequestToken, _ error: CallError, sessionID: UInt64?) {
-        var metadata: Logger.Metadata = ["call": "\(request.value)", "code": "\(error.code)", "message": "\(error.message)"]
-        if let sessionID { metadata["session"] = "\(sessionID)" }
-        logger.info("call refused", metadata: metadata)
-        core.stats.recordError(error.code)
+        core.recordRefusal(request, error, sessionID: sessionID, logger: logger)
     }
 
     /// A frame refused at once, answered in its place among the session's answers.

@@ -1,4 +1,5 @@
 import FaceDetection
+import Logging
 import Synchronization
 
 /// What the calls of a client use of the worker, whichever door they came
@@ -38,5 +39,14 @@ final class WorkerCore: Sendable {
     /// A session ID never used before by this worker (never 0).
     func makeSessionID() -> UInt64 {
         lastSessionID.add(1, ordering: .relaxed).newValue
+    }
+
+    /// Logs a refused call, when it is refused (its answer may follow later),
+    /// and counts its error.
+    func recordRefusal(_ request: RequestToken, _ error: CallError, sessionID: UInt64?, logger: Logger) {
+        var metadata: Logger.Metadata = ["call": "\(request.value)", "code": "\(error.code)", "message": "\(error.message)"]
+        if let sessionID { metadata["session"] = "\(sessionID)" }
+        logger.info("call refused", metadata: metadata)
+        stats.recordError(error.code)
     }
 }

@@ -4,46 +4,39 @@ import NIOCore
 /// has been answered and the answers have reached the socket.
 ///
 /// It sits between the decoder and the `ConnectionHandler`, where each
-/// message read is one call and each message written is one answer: every
-/// call gets exactly one answer (a frame that is never processed gets its
-/// FrameDropped), so the connection has nothing more to say when the counts
-/// meet. A subscription's events are not answers (see `StreamWrite`): only
-/// its SessionEnded is owed, and counted, like one. It only counts and passes every event on untouched. The
-/// `ConnectionHandler` stops reading on the same `DrainEvent`, so no call
-/// comes after the counts meet; answers still waiting to be written when
-/// they do are written before the close, and a client that never reads them
-/// is cut off by the worker's drain deadline.
+/// message read is one call and each message written is one answer, and
+/// keeps the connection's `AnswerLedger`: every call gets exactly one answer
+/// (a frame that is never processed gets its FrameDropped), so the
+/// connection has nothing more to say when the ledger is settled. A
+/// subscription's events are not answers (see `StreamWrite`): only its
+/// SessionEnded is owed, and counted, like one. It passes every event on
+/// untouched. The `ConnectionHandler` stops reading on the same
+/// `DrainEvent`, so no call comes after the ledger settles; answers still
+/// waiting to be written then are written before the close, and a client
+/// that never reads them is cut off by the worker's drain deadline.
 final class ConnectionDrainHandler: ChannelDuplexHandler {
     typealias InboundIn = Any
     typealias OutboundIn = Any
 
-    private var calls = 0
-    private var answers = 0
-    private var draining = false
+    private let ledger = AnswerLedger()
     private var closing = false
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        calls += 1
+        ledger.requested()
         context.fireChannelRead(data)
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         guard let stream = unwrapOutboundIn(data) as? StreamWrite else {
-            answers += 1
+            ledger.answered()
             context.write(data, promise: promise)
             closeIfAnswered(context: context)
             return
         }
-        // A subscription's SessionEnded is owed like an answer from the moment
-        // it opens, so a draining subscriber is closed only after it.
-        switch stream.kind {
-        case .opened:
-            calls += 1
-            answers += 1
-        case .event:
-            break
-        case .ended:
-            answers += 1
+        // A Subscribe call is answered by its SessionEnded, not by its
+        // SubscribeResponse, so a draining subscriber is closed only after it.
+        if stream.isEnd {
+            ledger.answered()
         }
         context.write(NIOAny(stream.bytes), promise: promise)
         closeIfAnswered(context: context)
@@ -52,13 +45,13 @@ final class ConnectionDrainHandler: ChannelDuplexHandler {
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         context.fireUserInboundEventTriggered(event)
         if event is ConnectionHandler.DrainEvent {
-            draining = true
+            ledger.drain()
             closeIfAnswered(context: context)
         }
     }
 
     private func closeIfAnswered(context: ChannelHandlerContext) {
-        guard draining, !closing, answers >= calls else { return }
+        guard ledger.isDraining, !closing, ledger.isSettled else { return }
         closing = true
         let channel = context.channel
         // Writes complete in order, so an empty one completes once every

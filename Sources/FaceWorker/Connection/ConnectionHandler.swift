@@ -128,7 +128,7 @@ final class ConnectionHandler: ChannelInboundHandler {
         } else if let framing = error as? FramingError {
             logger.notice("connection closed: broken framing", metadata: ["message": "\(framing)"])
             let status = Faceworker_V1_Status(framing)
-            core.stats.recordError(status.code)
+            core.stats.metrics?.recordError(label: status.code.metricLabel)
             ConnectionOutbox(context.channel).sendAndClose(Faceworker_V1_WorkerMessage(callID: 0, .error(status)))
         } else {
             logger.debug("connection error", metadata: ["error": "\(error)"])

@@ -1,9 +1,16 @@
 import FaceWorkerProtocol
 import NIOCore
 
-/// The answers of a connection of the worker's own socket, serialized and
-/// framed on the sending thread and written by the channel's event loop.
-struct ConnectionOutbox: Outbox {
+/// Where the answers of a connection of the worker's own socket go: its
+/// calls' answers, its sessions' answers and its subscriptions' events, each
+/// made into the socket's envelope, serialized and framed on the sending
+/// thread and written by the channel's event loop.
+///
+/// Answers leave in the order they were sent, from whichever thread: an
+/// inference thread's result and the client's later answers of the same
+/// session (a CloseSession answer, say) reach the client in that order. A
+/// closed channel drops what it is sent.
+struct ConnectionOutbox: SessionOutput, SubscriptionOutput {
     /// How long a connection refused for broken framing may keep sending
     /// before the worker closes it outright.
     static let closeGracePeriod = TimeAmount.seconds(1)
@@ -15,6 +22,7 @@ struct ConnectionOutbox: Outbox {
         self.channel = channel
     }
 
+    /// Queues `messages` behind everything sent before.
     func send(_ messages: [Faceworker_V1_WorkerMessage]) {
         guard !messages.isEmpty else { return }
         let channel = channel
@@ -29,13 +37,28 @@ struct ConnectionOutbox: Outbox {
         }
     }
 
-    func sendStream(_ writes: [(kind: StreamWrite.Kind, message: Faceworker_V1_WorkerMessage)], tracked: Int, written: @escaping @Sendable () -> Void) {
+    /// Queues a session's answers behind everything sent before.
+    func emit(_ answers: [SessionAnswer]) {
+        send(answers.map(Faceworker_V1_WorkerMessage.init))
+    }
+
+    func deliver(_ events: [SubscriptionEvent], subscriptionID: UInt64, request: RequestToken, tracked: Int,
+                 written: @escaping @Sendable () -> Void) {
         let channel = channel
-        let framed = writes.map { StreamWrite(kind: $0.kind, bytes: $0.message.framed(allocator: channel.allocator)) }
+        let framed = events.map { event in
+            Faceworker_V1_WorkerMessage(event, subscriptionID: subscriptionID, callID: request.value).map {
+                StreamWrite(isEnd: event.isEnd, bytes: $0.framed(allocator: channel.allocator))
+            }
+        }
         channel.eventLoop.execute {
             for (index, write) in framed.enumerated() {
                 guard index < tracked else {
-                    channel.write(write, promise: nil)
+                    if let write { channel.write(write, promise: nil) }
+                    continue
+                }
+                // An event with no wire form is written as far as the queue goes.
+                guard let write else {
+                    written()
                     continue
                 }
                 let promise = channel.eventLoop.makePromise(of: Void.self)
@@ -46,6 +69,13 @@ struct ConnectionOutbox: Outbox {
         }
     }
 
+    /// Queues `messages` behind everything sent before.
+    func send(_ messages: Faceworker_V1_WorkerMessage...) {
+        send(messages)
+    }
+
+    /// Queues `message`, then ends the connection once it is written: for
+    /// the status a client gets just before the worker hangs up.
     func sendAndClose(_ message: Faceworker_V1_WorkerMessage) {
         let channel = channel
         let buffer = message.framed(allocator: channel.allocator)

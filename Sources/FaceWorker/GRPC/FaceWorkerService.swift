@@ -17,7 +17,7 @@ struct FaceWorkerService: Faceworker_V1_FaceWorker.SimpleServiceProtocol {
     }
 
     func getStats(request: Faceworker_V1_GetStatsRequest, context: ServerContext) async throws -> Faceworker_V1_GetStatsResponse {
-        core.statistics.response()
+        Faceworker_V1_GetStatsResponse(core.statistics.snapshot())
     }
 
     func session(request: RPCAsyncSequence<Faceworker_V1_SessionRequest, any Error>, response: RPCWriter<Faceworker_V1_SessionResponse>,

@@ -80,7 +80,7 @@ final class MessageSizeCheck: ChannelDuplexHandler {
         refused = true
         let status = Faceworker_V1_Status(error)
         logger.notice("gRPC call ended: broken framing", metadata: ["message": "\(error)"])
-        stats.recordError(status.code)
+        stats.metrics?.recordError(label: status.code.metricLabel)
         for frame in HTTP2Frame.FramePayload.endingCall(status.code, status.message, responseStarted: responseStarted) {
             context.write(wrapOutboundOut(frame), promise: nil)
         }

@@ -28,32 +28,32 @@ struct SessionStream {
     func run(requests: RPCAsyncSequence<Faceworker_V1_SessionRequest, any Error>,
              response: RPCWriter<Faceworker_V1_SessionResponse>) async throws {
         let (items, continuation) = AsyncStream.makeStream(of: SessionStreamOutput.Item.self)
-        let progress = SessionStreamProgress()
+        let ledger = AnswerLedger()
         let core = core
         let logger = logger
         let reader = Task {
-            await Self.read(requests, core: core, output: SessionStreamOutput(continuation), progress: progress, logger: logger)
+            await Self.read(requests, core: core, output: SessionStreamOutput(continuation), ledger: ledger, logger: logger)
         }
-        let registration = streams.add { progress.drain(); reader.cancel() }
+        let registration = streams.add { ledger.drain(); reader.cancel() }
         defer { streams.remove(registration) }
         do {
             try await withRPCCancellationHandler {
-                try await Self.write(items, to: response, progress: progress)
+                try await Self.write(items, to: response, ledger: ledger)
             } onCancelRPC: {
                 continuation.finish()
             }
         } catch {
-            await Self.stop(reader, progress: progress, continuation: continuation)
+            await Self.stop(reader, ledger: ledger, continuation: continuation)
             throw error
         }
-        await Self.stop(reader, progress: progress, continuation: continuation)
+        await Self.stop(reader, ledger: ledger, continuation: continuation)
     }
 
     /// Ends the reader and waits until its session is ended, so the session
     /// is freed before the call returns.
-    private static func stop(_ reader: Task<Void, Never>, progress: SessionStreamProgress,
+    private static func stop(_ reader: Task<Void, Never>, ledger: AnswerLedger,
                              continuation: AsyncStream<SessionStreamOutput.Item>.Continuation) async {
-        progress.abandon()
+        ledger.abandon()
         continuation.finish()
         reader.cancel()
         await reader.value
@@ -64,18 +64,19 @@ struct SessionStream {
     /// answered. An open that fails ends the call through the writer, which
     /// sees its error.
     private static func read(_ requests: RPCAsyncSequence<Faceworker_V1_SessionRequest, any Error>, core: WorkerCore,
-                             output: SessionStreamOutput, progress: SessionStreamProgress, logger: Logger) async {
-        let sessions: ClientSessions
+                             output: SessionStreamOutput, ledger: AnswerLedger, logger: Logger) async {
+        let admission: FrameAdmission
         do throws(ImagingError) {
-            sessions = try ClientSessions(core: core, buffers: nil, logger: logger)
+            admission = try FrameAdmission(maxPixels: core.limits.maxPixels, buffers: nil)
         } catch {
             output.refuse(CallError(FaceError(error)))
             return
         }
+        let sessions = ClientSessions(core: core, logger: logger)
         defer { sessions.end() }
         var iterator = requests.makeAsyncIterator()
         let first = try? await iterator.next()
-        guard !progress.isDraining else {
+        guard !ledger.isDraining else {
             output.refuse(CallError(.unavailable, "the worker is shutting down"))
             return
         }
@@ -89,10 +90,11 @@ struct SessionStream {
         var request = RequestToken(1)
         let sessionID: UInt64
         do throws(CallError) {
-            let opened = try sessions.open(open, producer: output)
-            sessionID = opened.sessionID
-            progress.issued()
-            output.respond(.opened(opened))
+            let (options, name) = try open.checked()
+            let opening = try sessions.open(options: options, name: name, producer: output)
+            sessionID = opening.sessionID
+            ledger.requested()
+            output.respond(.opened(Faceworker_V1_OpenSessionResponse(opening)))
         } catch {
             sessions.logRefusal(request, error, sessionID: nil)
             output.refuse(error)
@@ -101,18 +103,18 @@ struct SessionStream {
         let unansweredLimit = core.limits.maxQueuedFrames + 64
         do {
             while true {
-                await progress.wait(untilUnansweredAtMost: unansweredLimit)
+                await ledger.wait(untilUnansweredAtMost: unansweredLimit)
                 guard let next = try await iterator.next() else { break }
                 request = RequestToken(request.value + 1)
-                progress.issued()
-                handle(next, request, sessionID: sessionID, sessions: sessions, output: output)
+                ledger.requested()
+                handle(next, request, sessionID: sessionID, sessions: sessions, admission: admission, output: output)
             }
         } catch {
             // The client's side broke off (it cancelled, or its connection went): the session is freed on the way out.
-            guard progress.isDraining else { return }
+            guard ledger.isDraining else { return }
             logger.info("session stream draining", metadata: ["session": "\(sessionID)"])
         }
-        await progress.wait(untilUnansweredAtMost: 0)
+        await ledger.wait(untilUnansweredAtMost: 0)
         let close = RequestToken(request.value + 1)
         do throws(CallError) {
             try sessions.close(close, sessionID: sessionID)
@@ -123,11 +125,11 @@ struct SessionStream {
 
     /// Makes the call a request of the stream stands for, or refuses it.
     private static func handle(_ next: Faceworker_V1_SessionRequest, _ request: RequestToken, sessionID: UInt64, sessions: ClientSessions,
-                               output: SessionStreamOutput) {
+                               admission: FrameAdmission, output: SessionStreamOutput) {
         do throws(CallError) {
             switch next.kind {
             case .frame(let frame):
-                try sessions.processFrame(request, frame, sessionID: sessionID)
+                try sessions.processFrame(request, timestampMs: frame.timestampMs, sessionID: sessionID) { admission.admit(frame) }
             case .reset:
                 try sessions.reset(request, sessionID: sessionID)
             case .open:
@@ -153,16 +155,16 @@ struct SessionStream {
     /// Writes the responses in the order they were made, until the session's
     /// close is answered.
     private static func write(_ items: AsyncStream<SessionStreamOutput.Item>, to response: RPCWriter<Faceworker_V1_SessionResponse>,
-                              progress: SessionStreamProgress) async throws {
+                              ledger: AnswerLedger) async throws {
         for await item in items {
             switch item {
             case .response(let reply):
                 try await response.write(reply)
-                progress.answered()
+                ledger.answered()
             case .refused(let error):
                 throw RPCError(error)
             case .closed:
-                if progress.isDraining {
+                if ledger.isDraining {
                     throw RPCError(CallError(.unavailable, "the worker is shutting down; every frame this stream sent before was answered"))
                 }
                 return

@@ -1,4 +1,3 @@
-import FaceWorkerProtocol
 import Prometheus
 
 /// The worker's gauges, set from a reading just before each scrape is
@@ -14,7 +13,7 @@ struct MetricsGauges: Sendable {
 
     /// The gauges, registered in `registry`, and one `faceworker_model_info`
     /// series at 1 for each of `models`.
-    init(models: [Faceworker_V1_ModelInfo], registry: PrometheusCollectorRegistry) {
+    init(models: [LoadedModel], registry: PrometheusCollectorRegistry) {
         func gauge(_ name: String, unit: String = "", _ help: String) -> Gauge {
             registry.makeGauge(descriptor: MetricNameDescriptor(namespace: "faceworker", metricName: name, unitName: unit, helpText: help))
         }

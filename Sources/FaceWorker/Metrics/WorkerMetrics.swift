@@ -42,7 +42,7 @@ final class WorkerMetrics: Sendable {
     }
 
     /// Metrics for a worker that loaded `models`.
-    init(models: [Faceworker_V1_ModelInfo]) {
+    init(models: [LoadedModel]) {
         let registry = PrometheusCollectorRegistry()
         self.registry = registry
         image = StageHistograms(mode: "image", registry: registry)

@@ -1,5 +1,3 @@
-import FaceWorkerProtocol
-
 extension PeerPolicy {
     /// The error a peer the policy refuses gets, whichever door it knocked on;
     /// nil for a peer it allows.

@@ -4,17 +4,15 @@ struct LatencyWindow: Sendable {
     /// How many recent samples are kept.
     static let capacity = 4096
 
-    private var samples: [UInt64] = []
+    private var samples: [Duration] = []
     private var next = 0
 
-    /// Adds a sample, in whole microseconds as GetStats reports it, replacing
-    /// the oldest once the window is full.
+    /// Adds a sample, replacing the oldest once the window is full.
     mutating func record(_ duration: Duration) {
-        let microseconds = UInt64(microseconds: duration)
         if samples.count < Self.capacity {
-            samples.append(microseconds)
+            samples.append(duration)
         } else {
-            samples[next] = microseconds
+            samples[next] = duration
             next = (next + 1) % Self.capacity
         }
     }
@@ -23,10 +21,10 @@ struct LatencyWindow: Sendable {
     var count: Int { samples.count }
 
     /// The 50th, 90th and 99th percentiles (nearest rank), zero when empty.
-    func percentiles() -> (p50: UInt64, p90: UInt64, p99: UInt64) {
-        guard !samples.isEmpty else { return (0, 0, 0) }
+    func percentiles() -> (p50: Duration, p90: Duration, p99: Duration) {
+        guard !samples.isEmpty else { return (.zero, .zero, .zero) }
         let sorted = samples.sorted()
-        func rank(_ percent: Int) -> UInt64 {
+        func rank(_ percent: Int) -> Duration {
             let index = (percent * sorted.count + 99) / 100 - 1
             return sorted[min(max(index, 0), sorted.count - 1)]
         }

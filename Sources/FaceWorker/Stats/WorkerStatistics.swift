@@ -1,10 +1,27 @@
-import FaceWorkerProtocol
-
 /// GetStats: the worker-wide counters, recent stage latencies and memory.
 struct WorkerStatistics: Sendable {
+    /// The statistics at one moment, which each door answers GetStats with
+    /// in its own wire format.
+    struct Snapshot: Sendable {
+        var uptime: Duration
+        var connections: Int
+        var sessions: Int
+        var framesProcessed: UInt64
+        var framesDropped: UInt64
+        var framesFailed: UInt64
+        var stageLatencies: [StageLatency]
+        var residentMemoryBytes: UInt64
+        var inferenceThreads: Int
+        var models: [LoadedModel]
+        var sharedBuffers: Int
+        var mappedBytes: Int
+        var subscriptions: Int
+        var eventsMissed: UInt64
+    }
+
     private let stats: WorkerStats
     private let inferenceThreads: Int
-    private let models: [Faceworker_V1_ModelInfo]
+    private let models: [LoadedModel]
     private let started: ContinuousClock.Instant
     private let gauges: @Sendable () -> GaugeReading
     private let eventsMissed: @Sendable () -> UInt64
@@ -12,7 +29,7 @@ struct WorkerStatistics: Sendable {
     /// Statistics of a worker started at `started` with `inferenceThreads`
     /// and `models`, whose gauges `gauges` reads (the reading the metrics
     /// endpoint serves too, so the two never count a gauge differently).
-    init(stats: WorkerStats, inferenceThreads: Int, models: [Faceworker_V1_ModelInfo], started: ContinuousClock.Instant,
+    init(stats: WorkerStats, inferenceThreads: Int, models: [LoadedModel], started: ContinuousClock.Instant,
          gauges: @escaping @Sendable () -> GaugeReading, eventsMissed: @escaping @Sendable () -> UInt64) {
         self.stats = stats
         self.inferenceThreads = inferenceThreads
@@ -22,25 +39,15 @@ struct WorkerStatistics: Sendable {
         self.eventsMissed = eventsMissed
     }
 
-    /// The GetStats answer as of now.
-    func response() -> Faceworker_V1_GetStatsResponse {
+    /// The statistics as of now.
+    func snapshot() -> Snapshot {
         let gauges = gauges()
-        var response = Faceworker_V1_GetStatsResponse()
-        let uptime = ContinuousClock.now - started
-        response.uptimeSeconds = uptime / .seconds(1)
-        response.connections = UInt32(clamping: gauges.connections)
-        response.sessions = UInt32(clamping: gauges.sessions)
-        response.framesProcessed = stats.framesProcessed.load(ordering: .relaxed)
-        response.framesDropped = stats.framesDropped.load(ordering: .relaxed)
-        response.framesFailed = stats.framesFailed.load(ordering: .relaxed)
-        response.stageLatencies = stats.stageLatencies()
-        response.residentMemoryBytes = gauges.residentMemoryBytes
-        response.inferenceThreads = UInt32(inferenceThreads)
-        response.models = models
-        response.sharedBuffers = UInt32(clamping: gauges.sharedBuffers)
-        response.mappedBytes = UInt64(clamping: gauges.mappedBytes)
-        response.subscriptions = UInt32(clamping: gauges.subscriptions)
-        response.eventsMissed = eventsMissed()
-        return response
+        return Snapshot(
+            uptime: ContinuousClock.now - started, connections: gauges.connections, sessions: gauges.sessions,
+            framesProcessed: stats.framesProcessed.load(ordering: .relaxed), framesDropped: stats.framesDropped.load(ordering: .relaxed),
+            framesFailed: stats.framesFailed.load(ordering: .relaxed), stageLatencies: stats.stageLatencies(),
+            residentMemoryBytes: gauges.residentMemoryBytes, inferenceThreads: inferenceThreads, models: models,
+            sharedBuffers: gauges.sharedBuffers, mappedBytes: gauges.mappedBytes, subscriptions: gauges.subscriptions,
+            eventsMissed: eventsMissed())
     }
 }

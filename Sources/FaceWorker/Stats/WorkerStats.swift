@@ -1,5 +1,4 @@
 import FaceDetection
-import FaceWorkerProtocol
 import Synchronization
 
 /// The worker's counters and recent latencies, updated from the event loop
@@ -46,14 +45,8 @@ final class WorkerStats: Sendable {
         metrics?.recordError(label: code.name)
     }
 
-    /// Counts an error status the wire's own checks sent (broken framing, a
-    /// message too large).
-    func recordError(_ code: Faceworker_V1_Status.Code) {
-        metrics?.recordError(label: code.metricLabel)
-    }
-
     /// Percentiles of each stage over the recent processed frames.
-    func stageLatencies() -> [Faceworker_V1_StageLatency] {
+    func stageLatencies() -> [StageLatency] {
         // Copy under the lock, sort outside it: the inference threads must not
         // wait for a GetStats.
         let snapshot = latencies.withLock { $0 }
@@ -77,19 +70,13 @@ private struct StageLatencies: Sendable {
         total.record(timings.total)
     }
 
-    func report() -> [Faceworker_V1_StageLatency] {
-        let stages: [(Faceworker_V1_Stage, LatencyWindow)] = [
+    func report() -> [StageLatency] {
+        let stages: [(StageLatency.Stage, LatencyWindow)] = [
             (.queued, queued), (.decode, decode), (.detect, detect), (.landmarks, landmarks), (.total, total),
         ]
         return stages.map { stage, window in
             let (p50, p90, p99) = window.percentiles()
-            var latency = Faceworker_V1_StageLatency()
-            latency.stage = stage
-            latency.p50Us = p50
-            latency.p90Us = p90
-            latency.p99Us = p99
-            latency.count = UInt64(window.count)
-            return latency
+            return StageLatency(stage: stage, p50: p50, p90: p90, p99: p99, count: window.count)
         }
     }
 }

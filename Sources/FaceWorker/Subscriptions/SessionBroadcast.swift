@@ -1,4 +1,4 @@
-import FaceWorkerProtocol
+import FaceDetection
 import Synchronization
 
 /// The one point every answer of a session passes through: to its producer's
@@ -14,7 +14,7 @@ final class SessionBroadcast: SessionOutput {
     /// The name it is shared under; nil for a private session.
     let name: String?
     /// The options in effect, as OpenSession answered them.
-    let options: Faceworker_V1_SessionOptions
+    let options: FaceOptions
     /// The producer's side of its transport.
     let producer: any SessionOutput
 
@@ -35,7 +35,7 @@ final class SessionBroadcast: SessionOutput {
 
     private let state = Mutex(State())
 
-    init(sessionID: UInt64, name: String?, options: Faceworker_V1_SessionOptions, producer: any SessionOutput) {
+    init(sessionID: UInt64, name: String?, options: FaceOptions, producer: any SessionOutput) {
         self.sessionID = sessionID
         self.name = name
         self.options = options
@@ -69,7 +69,7 @@ final class SessionBroadcast: SessionOutput {
     }
 
     /// Adds a subscriber unless the session has `limit` already or ended; its
-    /// SubscribeResponse is queued before any event of the session.
+    /// opening event is queued before any event of the session.
     func attach(_ subscriber: Subscriber, limit: Int) -> AttachOutcome {
         state.withLock { state in
             guard !state.ended else { return .ended }
@@ -92,7 +92,7 @@ final class SessionBroadcast: SessionOutput {
 
     /// Ends every subscription for `reason` (the producer is gone, or the
     /// worker stops); the session sends nothing more to subscribers.
-    func end(_ reason: Faceworker_V1_SessionEnded.Reason) {
+    func end(_ reason: SubscriptionEnd) {
         let subscribers = state.withLock { state -> [Subscriber] in
             state.ended = true
             defer { state.subscribers = [:] }

@@ -1,14 +1,15 @@
 import Synchronization
 
-/// How far a gRPC Session stream has got: requests handed to the worker
-/// against answers written back, so that the reader can wait for the writer.
+/// The rule every door keeps, kept in one place: each request a client
+/// makes gets exactly one answer. A door counts each request it takes in,
+/// and each answer once its transport has written it; when the worker
+/// drains, the client is owed nothing more once the two counts meet.
 ///
-/// Every request gets exactly one answer, as every call on the worker's own
-/// socket does, so the stream is idle when the two counts meet. The reader
-/// waits for that before it closes a session whose client has ended its side,
-/// and waits for room when the client sends faster than it reads, which keeps
-/// what the worker holds for one stream bounded.
-final class SessionStreamProgress: Sendable {
+/// The worker's own socket closes a draining connection then
+/// (`ConnectionDrainHandler`); a gRPC Session stream closes its session
+/// then, and waits for room while its client sends faster than it reads
+/// (`SessionStream`).
+final class AnswerLedger: Sendable {
     private struct State {
         var unanswered = 0
         var draining = false
@@ -18,15 +19,18 @@ final class SessionStreamProgress: Sendable {
 
     private let state = Mutex(State())
 
-    /// A request was handed to the worker.
-    func issued() {
-        state.withLock { $0.unanswered += 1 }
+    /// A ledger with nothing owed.
+    init() {}
+
+    /// `count` requests were taken in.
+    func requested(_ count: Int = 1) {
+        state.withLock { $0.unanswered += count }
     }
 
-    /// An answer was written to the client.
-    func answered() {
+    /// `count` answers were written.
+    func answered(_ count: Int = 1) {
         let resumed = state.withLock { state -> CheckedContinuation<Void, Never>? in
-            state.unanswered -= 1
+            state.unanswered -= count
             guard let waiter = state.waiter, state.unanswered <= waiter.limit else { return nil }
             state.waiter = nil
             return waiter.continuation
@@ -34,9 +38,25 @@ final class SessionStreamProgress: Sendable {
         resumed?.resume()
     }
 
+    /// Whether every request taken in has had its answer written.
+    var isSettled: Bool {
+        state.withLock { $0.unanswered <= 0 }
+    }
+
+    /// The worker is stopping: the client's door takes no more requests and
+    /// ends once it is settled.
+    func drain() {
+        state.withLock { $0.draining = true }
+    }
+
+    /// Whether the worker asked the door to drain.
+    var isDraining: Bool {
+        state.withLock { $0.draining }
+    }
+
     /// Returns once at most `limit` requests wait for their answers, or the
-    /// stream is abandoned. Task cancellation does not end the wait: a
-    /// draining stream still waits for its answers.
+    /// client is gone. Task cancellation does not end the wait: a draining
+    /// door still waits for its answers. One waiter at a time.
     func wait(untilUnansweredAtMost limit: Int) async {
         // Most requests find room: no continuation for them.
         guard state.withLock({ $0.unanswered > limit && !$0.abandoned }) else { return }
@@ -50,18 +70,7 @@ final class SessionStreamProgress: Sendable {
         }
     }
 
-    /// The worker is stopping: the stream reads no more and ends once its
-    /// answers are written.
-    func drain() {
-        state.withLock { $0.draining = true }
-    }
-
-    /// Whether the worker asked the stream to drain.
-    var isDraining: Bool {
-        state.withLock { $0.draining }
-    }
-
-    /// The client is gone: nothing will be written, so nobody waits.
+    /// The client is gone: nothing more will be written, so nobody waits.
     func abandon() {
         let resumed = state.withLock { state -> CheckedContinuation<Void, Never>? in
             state.abandoned = true

@@ -3,36 +3,37 @@ import Imaging
 import FaceWorkerProtocol
 import Logging
 
-/// The calls of one client of the worker's own socket (and of a gRPC
-/// Subscribe call): its sessions, subscriptions and shared-memory buffers,
-/// and the answer to every call it makes, in the socket's envelope. Its
-/// sessions are a `ClientSessions`, as a gRPC Session stream's are, so a
-/// frame is checked, queued and answered the same way, with the same codes
+/// The calls of one client of the worker's own socket: its sessions,
+/// subscriptions and shared-memory buffers, and the answer to every call it
+/// makes, in the socket's envelope. Its sessions and subscriptions are a
+/// `ClientSessions` and a `ClientSubscriptions`, as the gRPC door's are, so
+/// a call is checked, queued and answered the same way, with the same codes
 /// and messages, from either door.
 ///
 /// Not thread-safe: its owner calls it from one place at a time (the
-/// connection's event loop, a gRPC call's task). Answers leave through the
-/// `Outbox`, from wherever they are made.
+/// connection's event loop). Answers leave through the connection's
+/// `ConnectionOutbox`, from wherever they are made.
 final class ClientCalls {
     let core: WorkerCore
-    let outbox: any Outbox
+    let outbox: ConnectionOutbox
     let logger: Logger
     /// The client's process, which a shared-memory handoff must come from.
     let peerPID: Int32?
     /// The client's sessions.
     let sessions: ClientSessions
     /// The client's subscriptions to other clients' sessions.
-    let subscriptions = ConnectionSubscriptions()
-    /// The client's shared-memory buffers; nil for a client of the gRPC
-    /// door, which cannot pass descriptors.
+    let subscriptions: ClientSubscriptions
+    /// The client's shared-memory buffers; nil when its process is unknown,
+    /// since a handoff must come from it.
     let buffers: BufferTable?
+    private let admission: FrameAdmission
     private var ended = false
 
-    /// Calls answered through `outbox`; `peerPID` nil for a door that cannot
-    /// pass descriptors, whose clients have no shared memory.
+    /// Calls answered through `outbox`; `peerPID` nil for a client whose
+    /// process is unknown, which gets no shared memory.
     ///
     /// - Throws: `ImagingError` when no JPEG decoder can be made.
-    init(core: WorkerCore, outbox: any Outbox, peerPID: Int32?, logger: Logger) throws(ImagingError) {
+    init(core: WorkerCore, outbox: ConnectionOutbox, peerPID: Int32?, logger: Logger) throws(ImagingError) {
         self.core = core
         self.outbox = outbox
         self.peerPID = peerPID
@@ -42,7 +43,9 @@ final class ClientCalls {
             BufferTable(maxBuffers: limits.maxBuffersPerConnection, maxMappedBytes: limits.maxMappedBytesPerConnection,
                         counters: core.sharedMemory.counters, logger: logger)
         }
-        sessions = try ClientSessions(core: core, buffers: buffers, logger: logger)
+        admission = try FrameAdmission(maxPixels: limits.maxPixels, buffers: buffers)
+        sessions = ClientSessions(core: core, logger: logger)
+        subscriptions = ClientSubscriptions(core: core, output: outbox, logger: logger)
     }
 
     /// Answers one call. A call that needs nothing but the worker (Ping,
@@ -55,12 +58,14 @@ final class ClientCalls {
         case .ping(let ping):
             return Faceworker_V1_WorkerMessage(callID: callID, .ping(Faceworker_V1_PingResponse(echoing: ping)))
         case .getStats:
-            return Faceworker_V1_WorkerMessage(callID: callID, .getStats(core.statistics.response()))
+            return Faceworker_V1_WorkerMessage(callID: callID, .getStats(Faceworker_V1_GetStatsResponse(core.statistics.snapshot())))
         case .openSession(let request):
             openSession(callID: callID, request)
         case .processFrame(let request):
             answering(callID, sessionID: request.sessionID, timestampMs: request.frame.timestampMs) { () throws(CallError) in
-                try sessions.processFrame(RequestToken(callID), request.frame, sessionID: request.sessionID)
+                try sessions.processFrame(RequestToken(callID), timestampMs: request.frame.timestampMs, sessionID: request.sessionID) {
+                    admission.admit(request.frame)
+                }
             }
         case .closeSession(let request):
             answering(callID, sessionID: request.sessionID) { () throws(CallError) in try sessions.close(RequestToken(callID), sessionID: request.sessionID) }
@@ -89,7 +94,7 @@ final class ClientCalls {
     func end() -> Int {
         guard !ended else { return 0 }
         ended = true
-        endSubscriptions()
+        subscriptions.end()
         let freed = sessions.end()
         closeBuffers()
         return freed

@@ -5,8 +5,9 @@ extension ClientCalls {
     /// go to the same outbox.
     func openSession(callID: UInt64, _ request: Faceworker_V1_OpenSessionRequest) {
         answering(callID) { () throws(CallError) in
-            let response = try sessions.open(request, producer: outbox)
-            outbox.send(Faceworker_V1_WorkerMessage(callID: callID, .openSession(response)))
+            let (options, name) = try request.checked()
+            let opening = try sessions.open(options: options, name: name, producer: outbox)
+            outbox.send(Faceworker_V1_WorkerMessage(callID: callID, .openSession(Faceworker_V1_OpenSessionResponse(opening))))
         }
     }
 
