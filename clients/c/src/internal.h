@@ -90,9 +90,13 @@ struct fw_subscription {
                                   names; NULL for an adopted subscription */
     uint32_t queue_limit;
     size_t queued;        /* events waiting, lost-event notes excluded */
-    uint64_t lost;        /* events dropped since the last one queued */
     bool ended;           /* its SessionEnded arrived */
     bool stopped;         /* ...with WORKER_STOPPING: fw_reconnect() follows it again */
+    /* While fw_reconnect() runs: its FW_SUB_RESTARTED, queued before the
+     * attempts, so that whatever the new connection brings comes after it;
+     * a failed attempt's events are dropped back to it, and giving up
+     * takes it back. NULL otherwise. */
+    struct sub_event *restart_note;
     bool abandoned;       /* fw_subscribe gave up: it is unsubscribed and its
                              events are discarded until it ends */
     struct sub_event *head, *tail;
@@ -211,9 +215,13 @@ void fwi_free_buffer(fw_buffer *b);
 int fwi_register_again(fw_client *c, fw_buffer *b, fw_error *err);
 
 /* subscriptions.c, for fw_reconnect() */
-/* Subscribes sub again by its name on a new connection, and queues
- * FW_SUB_RESTARTED. */
+/* Subscribes sub again by its name on a new connection. */
 int fwi_subscribe_again(fw_client *c, fw_subscription *sub, fw_error *err);
+/* Queues sub->restart_note, FW_SUB_RESTARTED, at the end of sub's events. */
+int fwi_note_restart(fw_subscription *sub, fw_error *err);
+/* Drops the events queued after sub->restart_note, and with `note` the
+ * note too: what a connection given up on brought. */
+void fwi_drop_since_restart(fw_subscription *sub, bool note);
 
 /* session.c, for fw_reconnect() */
 /* Opens s again with its options and name on a new connection. */

@@ -130,7 +130,7 @@ static int attempt(fw_client *c, fw_error *err)
         if ((rc = fwi_register_again(c, b, err)) != FW_OK)
             return rc;
     for (fw_subscription *sub = c->subscriptions; sub; sub = sub->next)
-        if ((!sub->ended || sub->stopped) && (rc = fwi_subscribe_again(c, sub, err)) != FW_OK)
+        if (sub->restart_note && (rc = fwi_subscribe_again(c, sub, err)) != FW_OK)
             return rc;
     return FW_OK;
 }
@@ -142,6 +142,30 @@ static bool retryable(int code)
 {
     return code == FW_ERR_CONNECT || code == FW_ERR_IO || code == FW_ERR_CLOSED || code == FW_UNAVAILABLE ||
            code == FW_DEADLINE_EXCEEDED || code == FW_NOT_FOUND;
+}
+
+/* Drops what each subscription followed again got since its restart note,
+ * and with `notes` the notes too. */
+static void drop_since_restart(fw_client *c, bool notes)
+{
+    for (fw_subscription *sub = c->subscriptions; sub; sub = sub->next)
+        if (sub->restart_note)
+            fwi_drop_since_restart(sub, notes);
+}
+
+/* Queues FW_SUB_RESTARTED on every subscription to follow again (not ended,
+ * or ended by the worker's stop) before the attempts: one note per outage,
+ * however many attempts it takes, and allocated before any attempt can
+ * succeed. */
+static int note_subscriptions(fw_client *c, fw_error *err)
+{
+    for (fw_subscription *sub = c->subscriptions; sub; sub = sub->next) {
+        if ((sub->ended && !sub->stopped) || fwi_note_restart(sub, err) == FW_OK)
+            continue;
+        drop_since_restart(c, true);
+        return FW_ERR_NOMEM;
+    }
+    return FW_OK;
 }
 
 int fw_reconnect(fw_client *c, const fw_reconnect_options *options, fw_error *err)
@@ -157,6 +181,8 @@ int fw_reconnect(fw_client *c, const fw_reconnect_options *options, fw_error *er
     if (!err)
         err = &local;
     int rc = settle_in_flight(c, err);
+    if (rc == FW_OK)
+        rc = note_subscriptions(c, err);
     if (rc != FW_OK)
         return rc;
     int64_t deadline = now_ms() + (options->deadline_ms < 0 ? 0 : options->deadline_ms);
@@ -170,9 +196,12 @@ int fw_reconnect(fw_client *c, const fw_reconnect_options *options, fw_error *er
         rc = attempt(c, err);
         c->timeout_ms = timeout;
         if (rc == FW_OK) {
+            for (fw_subscription *sub = c->subscriptions; sub; sub = sub->next)
+                sub->restart_note = NULL;
             fwi_clear_error(err);
             return FW_OK;
         }
+        drop_since_restart(c, false);
         if (!retryable(rc))
             break;
         left = deadline - now_ms();
@@ -186,6 +215,7 @@ int fw_reconnect(fw_client *c, const fw_reconnect_options *options, fw_error *er
         sleep_ms(delay < left ? delay : (int)left);
         delay = delay * 2 < options->max_delay_ms ? delay * 2 : options->max_delay_ms;
     }
+    drop_since_restart(c, true);
     /* Every later call reports why, until the application reconnects again. */
     fw_error why = *err;
     disconnect(c);

@@ -197,10 +197,6 @@ fw_subscription *fw_subscribe(fw_client *c, const char *name, fw_error *err)
 
 int fwi_subscribe_again(fw_client *c, fw_subscription *sub, fw_error *err)
 {
-    /* Allocated first, like the subscription itself in fw_subscribe(). */
-    struct sub_event *e = calloc(1, sizeof *e);
-    if (!e)
-        return fwi_set_error(err, FW_ERR_NOMEM, 0, "out of memory for a subscription's event");
     Faceworker__V1__SubscribeRequest req = FACEWORKER__V1__SUBSCRIBE_REQUEST__INIT;
     req.name = sub->name;
     ClientMessage m = FACEWORKER__V1__CLIENT_MESSAGE__INIT;
@@ -208,10 +204,8 @@ int fwi_subscribe_again(fw_client *c, fw_subscription *sub, fw_error *err)
     m.subscribe = &req;
     WorkerMessage *answer;
     int rc = fwi_call_worker(c, &m, FACEWORKER__V1__WORKER_MESSAGE__KIND_SUBSCRIBE, &answer, err);
-    if (rc != FW_OK) {
-        free(e);
+    if (rc != FW_OK)
         return rc;
-    }
     const Faceworker__V1__SubscribeResponse *r = answer->subscribe;
     sub->call_id = m.call_id;
     sub->id = r->subscription_id;
@@ -223,9 +217,48 @@ int fwi_subscribe_again(fw_client *c, fw_subscription *sub, fw_error *err)
         faceworker__v1__worker_message__free_unpacked(sub->subscribed, NULL);
     sub->subscribed = answer;
     sub->ended = sub->stopped = false;
+    return FW_OK;
+}
+
+int fwi_note_restart(fw_subscription *sub, fw_error *err)
+{
+    struct sub_event *e = calloc(1, sizeof *e);
+    if (!e)
+        return fwi_set_error(err, FW_ERR_NOMEM, 0, "out of memory for a subscription's event");
     e->restarted = true;
     append(sub, e);
+    sub->restart_note = e;
     return FW_OK;
+}
+
+void fwi_drop_since_restart(fw_subscription *sub, bool note)
+{
+    /* The last event to keep: the note, or without it the one before it. */
+    struct sub_event *keep = sub->restart_note;
+    if (note) {
+        keep = NULL;
+        for (struct sub_event *e = sub->head; e != sub->restart_note; e = e->next)
+            keep = e;
+    }
+    struct sub_event *e = keep ? keep->next : sub->head;
+    while (e) {
+        struct sub_event *next = e->next;
+        if (e->message) {
+            faceworker__v1__worker_message__free_unpacked(e->message, NULL);
+            sub->queued--;
+        }
+        free(e);
+        e = next;
+    }
+    if (keep)
+        keep->next = NULL;
+    else
+        sub->head = NULL;
+    sub->tail = keep;
+    if (note)
+        sub->restart_note = NULL;
+    /* Whatever ended it came on the connection given up on. */
+    sub->ended = sub->stopped = false;
 }
 
 uint64_t fw_subscription_id(const fw_subscription *sub)
