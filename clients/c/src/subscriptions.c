@@ -121,9 +121,13 @@ int fwi_route_subscription(fw_client *c, WorkerMessage *m, bool *taken, fw_error
     bool last = ev->event_case == FACEWORKER__V1__SESSION_EVENT__EVENT_SESSION_ENDED;
     sub->ended = last;
     sub->stopped = last && ev->session_ended->reason == FACEWORKER__V1__SESSION_ENDED__REASON__REASON_WORKER_STOPPING;
-    if (sub->abandoned) {
+    if (sub->stopped)
+        c->stopping = true;
+    /* Under auto-reconnect the worker's stop is an outage, not an end: the
+     * subscription goes on, and its next event is FW_SUB_RESTARTED. */
+    if (sub->abandoned || (sub->stopped && c->auto_reconnect)) {
         faceworker__v1__worker_message__free_unpacked(m, NULL);
-        if (last) {
+        if (last && sub->abandoned) {
             unlink_subscription(c, sub);
             fwi_free_subscription(sub);
         }
@@ -161,6 +165,8 @@ fw_subscription *fw_subscribe(fw_client *c, const char *name, fw_error *err)
         fwi_set_error(err, FW_ERR_USAGE, 0, "fw_subscribe: no client or no name");
         return NULL;
     }
+    if (fwi_prepare(c, err) != FW_OK)
+        return NULL;
     /* Allocated first: a subscription the worker made but this client could
      * not hold would stream to it unseen. */
     fw_subscription *sub = calloc(1, sizeof *sub);
@@ -348,17 +354,22 @@ int fw_receive(fw_subscription *sub, int timeout_ms, fw_subscription_event *even
     fw_client *c = sub->client;
     int64_t deadline = fwi_deadline_after(timeout_ms);
     while (!sub->head) {
-        if (sub->ended)
+        /* A worker's stop under auto-reconnect ends nothing: see routing. */
+        if (sub->ended && !(sub->stopped && c->auto_reconnect))
             return fwi_set_error(err, FW_ERR_USAGE, 0,
                                  "fw_receive: the subscription to \"%s\" has ended; free it with fw_unsubscribe",
                                  sub->name);
-        int rc = fwi_check_usable(c, err);
+        int rc = fwi_recover(c, err);
         if (rc != FW_OK)
             return rc;
+        if (sub->head)
+            break;
         bool idle;
         rc = fwi_route_next(c, deadline, &idle, err);
-        if (rc != FW_OK || idle)
+        if (rc != FW_OK && !fwi_auto_recovers(c))
             return rc;
+        if (idle)
+            return FW_OK;
     }
     pop_event(sub, event);
     fwi_clear_error(err);
@@ -379,7 +390,7 @@ int fw_unsubscribe(fw_subscription *sub, fw_error *err)
         ClientMessage m = FACEWORKER__V1__CLIENT_MESSAGE__INIT;
         m.kind_case = FACEWORKER__V1__CLIENT_MESSAGE__KIND_UNSUBSCRIBE;
         m.unsubscribe = &req;
-        rc = fwi_call_worker_done(c, &m, FACEWORKER__V1__WORKER_MESSAGE__KIND_UNSUBSCRIBE, err);
+        rc = fwi_call_to_end(c, &m, FACEWORKER__V1__WORKER_MESSAGE__KIND_UNSUBSCRIBE, err);
         /* The end came first: the worker no longer knew it, and that is done. */
         if (rc == FW_NOT_FOUND && sub->ended)
             rc = FW_OK;
@@ -387,8 +398,8 @@ int fw_unsubscribe(fw_subscription *sub, fw_error *err)
     if (rc == FW_OK)
         fwi_clear_error(err);
     if (!sub->ended && fwi_check_usable(c, NULL) == FW_OK) {
-        /* Still streaming (the call timed out): its events are discarded
-         * until its end comes. */
+        /* Still streaming (the call timed out, or a stopping worker was not
+         * told): its events are discarded until its end comes. */
         drop_events(sub);
         sub->abandoned = true;
         return rc;

@@ -1509,6 +1509,10 @@ static void tally(struct live_tally *t, const fw_event *ev, int64_t base)
         t->errors++;
         fprintf(stderr, "    frame %lld: %s\n", (long long)ev->timestamp_ms, ev->error.message);
         break;
+    case FW_EVENT_RESTARTED:
+        t->errors++;
+        fprintf(stderr, "    the session restarted, though the worker did not\n");
+        break;
     case FW_EVENT_NONE:
         break;
     }
