@@ -221,6 +221,9 @@ FW_API void fw_reconnect_options_init(fw_reconnect_options *options);
  * (NULL: the defaults) has passed, bringing back everything the client held
  * (see above). Under socket activation the socket outlives the worker, so
  * an attempt waits in its queue for the new worker rather than failing.
+ * An attempt's calls wait for answers no longer than fw_set_timeout() and
+ * the deadline allow, but at least initial_delay_ms, so that the last
+ * attempt, at the deadline, can still be answered.
  *
  * Returns FW_OK, or, with the connection left broken by that error:
  * FW_UNAVAILABLE when no worker came back within the deadline; the

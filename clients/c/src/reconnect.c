@@ -205,13 +205,17 @@ static int attempt_until_deadline(fw_client *c, const fw_reconnect_options *opti
                                   fw_error *err)
 {
     int delay = options->initial_delay_ms < 1 ? 1 : options->initial_delay_ms;
+    /* Under socket activation a call waits in the socket's queue: it must not
+     * outlast the deadline by much. It gets the first delay at least, so that
+     * the last attempt, at the deadline, can still be answered, and a refusal
+     * it gets is not hidden behind its own timeout. */
+    int least = delay;
     int timeout = c->timeout_ms;
     int rc;
     for (;;) {
-        /* Under socket activation a call waits in the socket's queue: it
-         * must not outlast the deadline. */
         int64_t left = deadline - now_ms();
-        c->timeout_ms = timeout >= 0 && timeout < left ? timeout : (int)(left > 0 ? left : 1);
+        int wait = (int)(left > least ? left : least);
+        c->timeout_ms = timeout >= 0 && timeout < wait ? timeout : wait;
         rc = attempt(c, err);
         c->timeout_ms = timeout;
         if (rc == FW_OK) {
