@@ -56,7 +56,7 @@ INSTALLED_MODELS := $(PREFIX)/share/faceworker/models
 # Every file models.json lists, and the manifest itself, which the worker reads beside them.
 MODEL_FILES := $(shell python3 -c 'import json; print(*(f["name"] for f in json.load(open("models.json"))["files"]))') manifest.json
 UNITS := user/faceworker.socket user/faceworker.service system/faceworker.socket system/faceworker.service
-C_INSTALLED := include/faceworker.h lib/libfaceworker.a lib/libfaceworker.so lib/libfaceworker.so.3 lib/libfaceworker.so.1.2.0 lib/pkgconfig/faceworker.pc
+C_INSTALLED := include/faceworker.h lib/libfaceworker.a lib/libfaceworker.so lib/libfaceworker.so.3 lib/libfaceworker.so.1.4.0 lib/pkgconfig/faceworker.pc
 
 install: deps models
 	$(SWIFT) build -c release --product face-worker

@@ -316,7 +316,7 @@ static void take_event(struct run *r, fw_event *ev)
     int64_t received = now_ns();
     const int64_t *hit = bsearch(&ev->timestamp_ms, r->timestamps, r->cfg->frames, sizeof *r->timestamps,
                                  compare_i64);
-    if (hit && ev->type != FW_EVENT_NONE)
+    if (hit && ev->type != FW_EVENT_NONE && ev->type != FW_EVENT_RESTARTED)
         log_answer(r, (size_t)(hit - r->timestamps),
                    ev->type == FW_EVENT_RESULT ? "result" : ev->type == FW_EVENT_DROPPED ? "dropped" : "error");
     switch (ev->type) {
@@ -335,6 +335,7 @@ static void take_event(struct run *r, fw_event *ev)
                      ev->error.message);
         break;
     case FW_EVENT_NONE:
+    case FW_EVENT_RESTARTED: /* no frame's answer: those a restart cut off come as drops */
         break;
     }
 }

@@ -98,7 +98,7 @@ static bool take(struct tally *t, fw_subscription_event *ev)
         rc = keep(t, 0, "ended", arrived);
         return false;
     case FW_SUB_NONE:
-    case FW_SUB_RESTARTED: /* only after fw_reconnect(), which face-bench never calls */
+    case FW_SUB_RESTARTED: /* no frame's event: the client followed the session onto a restarted worker */
         break;
     }
     if (rc != 0) {

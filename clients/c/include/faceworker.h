@@ -33,7 +33,9 @@
  * one call (a bad option, a bad image, a timestamp that does not increase)
  * leave the client and the session usable. FW_ERR_IO, FW_ERR_CLOSED and
  * FW_ERR_PROTOCOL mean the connection is gone: every later call on the
- * client fails with the same error, and only fw_close() remains useful.
+ * client fails with the same error until fw_reconnect(). Auto-reconnect,
+ * on by default, connects again by itself when the connection closes or
+ * fails (see Reconnecting), so calls do not see FW_ERR_CLOSED or FW_ERR_IO.
  *
  * MEMORY. The library allocates only what it returns to you, plus buffers
  * inside a client that fw_close() frees. Each returned pointer says below
@@ -66,7 +68,7 @@ extern "C" {
 #endif
 
 #define FW_VERSION_MAJOR 1
-#define FW_VERSION_MINOR 3
+#define FW_VERSION_MINOR 4
 #define FW_VERSION_PATCH 0
 
 /* ------------------------------------------------------------------------
@@ -89,7 +91,8 @@ typedef enum fw_status {
     FW_OUT_OF_RANGE = 11,
     FW_UNIMPLEMENTED = 12,
     FW_INTERNAL = 13,
-    FW_UNAVAILABLE = 14,       /* the worker is shutting down */
+    FW_UNAVAILABLE = 14,       /* the worker is shutting down, went away during
+                                  the call, or did not come back */
     FW_DATA_LOSS = 15,
     FW_UNAUTHENTICATED = 16,
     /* This library's codes. */
@@ -172,54 +175,109 @@ FW_API void fw_set_timeout(fw_client *client, int timeout_ms);
  * Reconnecting
  *
  * A worker restart (systemctl restart, an upgrade, a crash and
- * Restart=on-failure) breaks the connection: calls fail with FW_ERR_CLOSED
- * or FW_ERR_IO, or with FW_UNAVAILABLE while the old worker drains. As in
- * hiredis, reconnecting is explicit: the application calls fw_reconnect()
- * when it sees such an error, and every handle it holds stays valid.
+ * Restart=on-failure) breaks the connection. By default a client survives
+ * it by itself (auto-reconnect, see fw_set_auto_reconnect()): the next call
+ * that finds the connection gone, or its worker stopping, connects again to
+ * the same socket path before it does its work. With auto-reconnect off,
+ * calls fail with FW_ERR_CLOSED or FW_ERR_IO (or FW_UNAVAILABLE while the
+ * old worker drains) until the application calls fw_reconnect(), as in
+ * hiredis. Either way every handle the application holds stays valid, and
+ * a reconnect brings back everything the client held:
+ *
+ *   - Each open session is opened again with its options and its name
+ *     (fw_session_id() changes). Tracking starts anew: the session's first
+ *     result after it has fw_result_session_restarted() set, and fw_poll()
+ *     returns FW_EVENT_RESTARTED once.
+ *   - Each shared-memory buffer is registered again (fw_buffer_id()
+ *     changes; the memory and its contents stay).
+ *   - Each subscription that has not ended, or ended only because the
+ *     worker stopped (FW_END_WORKER_STOPPING), is subscribed again by its
+ *     name: fw_receive() returns FW_SUB_RESTARTED once, then the new
+ *     worker's events.
+ *
+ * Nothing is lost or answered twice. Each frame sent with fw_send() and
+ * never answered comes out of fw_poll() as FW_EVENT_DROPPED with
+ * FW_DROP_WORKER_RESTARTED, after the answers that came before the cut and
+ * before FW_EVENT_RESTARTED. A blocking call (fw_process(), fw_ping(),
+ * fw_open_session(), ...) that was waiting for its answer when the
+ * connection broke has failed, once; it is not sent again, since the old
+ * worker may have acted on it, and the next call works.
  * ------------------------------------------------------------------------ */
 
-/* How fw_reconnect() waits for a worker. Fill it with
+/* How a reconnect waits for a worker. Fill it with
  * fw_reconnect_options_init(), then change what you need. */
 typedef struct fw_reconnect_options {
     int initial_delay_ms; /* the wait after the first failed attempt (50) */
     int max_delay_ms;     /* the wait doubles up to this (500) */
-    int deadline_ms;      /* give up this long after the call began (30000) */
+    int deadline_ms;      /* give up this long after the reconnect began (30000) */
 } fw_reconnect_options;
 
 FW_API void fw_reconnect_options_init(fw_reconnect_options *options);
 
-/* Closes the client's connection, whatever its state, and connects again to
- * the same socket path, trying until options->deadline_ms (NULL: the
- * defaults) has passed. On the new connection it re-opens every open session
- * with its options and name (fw_session_id() changes; tracking starts anew),
- * re-registers every shared-memory buffer (fw_buffer_id() changes; the
- * memory and its contents stay), and subscribes every subscription again
- * that has not ended, or ended with FW_END_WORKER_STOPPING: its next event
- * from fw_receive() is FW_SUB_RESTARTED.
+/* Reads what the client's connection still holds (waiting, up to the
+ * deadline, for a stopping worker to answer what it read and close it),
+ * closes it, whatever its state, and connects again to the same socket
+ * path, with attempts a doubling wait apart until options->deadline_ms
+ * (NULL: the defaults) has passed, bringing back everything the client held
+ * (see above). Under socket activation the socket outlives the worker, so
+ * an attempt waits in its queue for the new worker rather than failing.
+ * An attempt's calls wait for answers no longer than fw_set_timeout() and
+ * the deadline allow, but at least initial_delay_ms, so that the last
+ * attempt, at the deadline, can still be answered.
  *
- * Nothing is lost or answered twice: each frame sent with fw_send() and
- * never answered is returned by fw_poll() as FW_EVENT_DROPPED with
- * FW_DROP_WORKER_RESTARTED, after the answers that came before the cut. A
- * blocking fw_process() cut off has already failed, once; the next works.
- *
- * Under socket activation the socket outlives the worker, so an attempt
- * waits in its queue for the new worker rather than failing. Returns FW_OK,
- * or, with the connection left broken by that error: FW_UNAVAILABLE when no
- * worker came back within the deadline; the worker's own error when it
- * refused a session, buffer or subscription for a reason no retry changes
- * (FW_FAILED_PRECONDITION, FW_RESOURCE_EXHAUSTED, ...; FW_NOT_FOUND for a
- * subscribed name that never came back is retried until the deadline); and
- * FW_ERR_PROTOCOL for a worker that speaks another protocol.
- *
- * The first result of each session after it (fw_process(), or FW_EVENT_RESULT
- * from fw_poll()) has fw_result_session_restarted() set. */
+ * Returns FW_OK, or, with the connection left broken by that error:
+ * FW_UNAVAILABLE when no worker came back within the deadline; the
+ * worker's own error and message when it refused a session, buffer or
+ * subscription for a reason no retry changes (FW_FAILED_PRECONDITION,
+ * FW_RESOURCE_EXHAUSTED, FW_INVALID_ARGUMENT, ...; FW_NOT_FOUND for a
+ * subscribed name that has not come back is retried until the deadline);
+ * FW_ERR_PROTOCOL for a worker that speaks another protocol. Every later
+ * call fails at once with that error, auto-reconnect or not, until
+ * fw_reconnect() succeeds. */
 FW_API int fw_reconnect(fw_client *client, const fw_reconnect_options *options, fw_error *err);
 
-/* For an application that calls fw_reconnect() after a restart: with on, a
- * frame sent with fw_send() that a stopping worker refuses with
+/* Turns auto-reconnect on or off. It is on from fw_connect(), with the
+ * defaults of fw_reconnect_options_init(); options (NULL: the defaults) is
+ * copied. With it on:
+ *
+ *   - A call that writes a request first takes what the worker sent
+ *     meanwhile (one poll(2) that does not wait). When it finds the
+ *     connection closed or failed (where auto-reconnect off says
+ *     FW_ERR_CLOSED or FW_ERR_IO), or its worker stopping (an FW_UNAVAILABLE
+ *     refusal, an FW_END_WORKER_STOPPING end), it reconnects as
+ *     fw_reconnect() does with these options, then does its work. It may
+ *     wait up to options->deadline_ms for that.
+ *   - A blocking call whose connection breaks while it waits for its answer,
+ *     or that a stopping worker refuses, fails once with FW_UNAVAILABLE and
+ *     a message that says so and that the next call connects again.
+ *     fw_send() of a frame whose connection breaks while it is written
+ *     returns FW_OK: the frame is in flight, and comes out of fw_poll() as
+ *     dropped, as the others the cut leaves unanswered do.
+ *   - fw_poll() and fw_receive() reconnect when the connection breaks under
+ *     them (waiting, then, past their own timeout, up to the deadline), so
+ *     that a loop of fw_send() and fw_poll(), or of fw_receive(), runs on
+ *     across a restart. They read a stopping worker's connection to its
+ *     end first, for the answers it still owes.
+ *   - A subscription does not end when the worker stops: its next event is
+ *     FW_SUB_RESTARTED.
+ *   - fw_set_restart_drops() is in effect, whatever it was set to.
+ *   - fw_close_session(), fw_unsubscribe() and fw_unregister_buffer() on a
+ *     connection that is gone or going free their handle and return FW_OK
+ *     without reconnecting: what they end went with the connection.
+ *
+ * When the reconnect gives up, the call that made it returns its error
+ * (see fw_reconnect()), and later calls fail at once with it: nothing
+ * waits for a worker again until the application calls fw_reconnect(). A
+ * connection that broke for another reason (FW_ERR_PROTOCOL, FW_ERR_NOMEM)
+ * is left broken, as with auto-reconnect off. */
+FW_API void fw_set_auto_reconnect(fw_client *client, bool on, const fw_reconnect_options *options);
+
+/* For an application that calls fw_reconnect() itself after a restart: with
+ * on, a frame sent with fw_send() that a stopping worker refuses with
  * FW_UNAVAILABLE comes out of fw_poll() as FW_EVENT_DROPPED with
  * FW_DROP_WORKER_RESTARTED, as the frames the cut leaves unanswered do,
- * rather than as FW_EVENT_ERROR. Off by default. */
+ * rather than as FW_EVENT_ERROR. Off by default; always in effect under
+ * auto-reconnect. */
 FW_API void fw_set_restart_drops(fw_client *client, bool on);
 
 /* The longest busy-poll window fw_set_busy_poll() accepts: 10 ms. */
@@ -442,7 +500,11 @@ typedef enum fw_event_type {
     FW_EVENT_NONE = 0,    /* nothing arrived within the timeout */
     FW_EVENT_RESULT = 1,  /* the frame's result: `result` */
     FW_EVENT_DROPPED = 2, /* the frame was never processed: `drop_reason` */
-    FW_EVENT_ERROR = 3    /* the worker refused the frame: `error` */
+    FW_EVENT_ERROR = 3,   /* the worker refused the frame: `error` */
+    FW_EVENT_RESTARTED = 4 /* the client reconnected and opened the session
+                              again on a restarted worker: tracking starts
+                              anew. Once per outage, after the drops of the
+                              frames it cut off; no frame's answer */
 } fw_event_type;
 
 typedef enum fw_drop_reason {
@@ -457,7 +519,8 @@ typedef enum fw_drop_reason {
 /* The answer to one fw_send(). */
 typedef struct fw_event {
     fw_event_type type;
-    int64_t timestamp_ms; /* the frame's timestamp (not for FW_EVENT_NONE) */
+    int64_t timestamp_ms; /* the frame's timestamp (not for FW_EVENT_NONE and
+                             FW_EVENT_RESTARTED) */
     fw_result *result;    /* FW_EVENT_RESULT: owned by the caller, who frees it
                              with fw_result_free(); NULL otherwise */
     fw_drop_reason drop_reason; /* FW_EVENT_DROPPED */
@@ -465,14 +528,17 @@ typedef struct fw_event {
 } fw_event;
 
 /* Returns the next answer to a frame of this session sent with fw_send(),
- * waiting up to timeout_ms for one (0: do not wait; negative: wait until one
- * comes). Answers are returned in the order they arrived. With nothing to
- * return in time, *event has type FW_EVENT_NONE and the call returns FW_OK.
- * A non-zero return is an error of the connection, not of a frame. */
+ * or FW_EVENT_RESTARTED, waiting up to timeout_ms for one (0: do not wait;
+ * negative: wait until one comes; a reconnect may wait longer, see
+ * fw_set_auto_reconnect()). Answers are returned in the order they arrived.
+ * With nothing to return in time, *event has type FW_EVENT_NONE and the
+ * call returns FW_OK. A non-zero return is an error of the connection, not
+ * of a frame. */
 FW_API int fw_poll(fw_session *session, int timeout_ms, fw_event *event, fw_error *err);
 
 /* Frames sent with fw_send() whose answers fw_poll() has not returned yet.
- * Every frame is answered, so polling until this is 0 drains the session. */
+ * Every frame is answered, so polling until this is 0 drains the session
+ * (FW_EVENT_RESTARTED answers no frame and is not counted). */
 FW_API size_t fw_session_pending(const fw_session *session);
 
 /* ------------------------------------------------------------------------
@@ -522,9 +588,10 @@ typedef enum fw_subscription_event_type {
     FW_SUB_RESET = 5,       /* the producer reset the session: tracking starts
                                again and timestamps may restart */
     FW_SUB_ENDED = 6,       /* the last event: `end_reason` */
-    FW_SUB_RESTARTED = 7    /* fw_reconnect() subscribed again on a restarted
-                               worker: events in between were lost, and the
-                               session's tracking starts anew there */
+    FW_SUB_RESTARTED = 7    /* the client reconnected and subscribed again on
+                               a restarted worker: events in between were
+                               lost, and the session's tracking starts anew
+                               there. Once per outage */
 } fw_subscription_event_type;
 
 typedef enum fw_end_reason {
@@ -532,7 +599,8 @@ typedef enum fw_end_reason {
     FW_END_SESSION_CLOSED = 1,  /* the producer closed the session */
     FW_END_PRODUCER_GONE = 2,   /* the producer's connection closed */
     FW_END_UNSUBSCRIBED = 3,    /* this client unsubscribed */
-    FW_END_WORKER_STOPPING = 4  /* the worker is shutting down */
+    FW_END_WORKER_STOPPING = 4  /* the worker is shutting down (not an end
+                                   under auto-reconnect) */
 } fw_end_reason;
 
 /* One thing that happened to a followed session. */
@@ -551,7 +619,8 @@ typedef struct fw_subscription_event {
 } fw_subscription_event;
 
 /* Returns the subscription's next event, waiting up to timeout_ms for one
- * (0: do not wait; negative: wait until one comes). With nothing in time,
+ * (0: do not wait; negative: wait until one comes; a reconnect may wait
+ * longer, see fw_set_auto_reconnect()). With nothing in time,
  * *event has type FW_SUB_NONE and the call returns FW_OK. After the
  * FW_SUB_ENDED event the subscription has nothing more: further calls fail
  * with FW_ERR_USAGE. A non-zero return is otherwise an error of the
@@ -645,7 +714,7 @@ FW_API uint32_t fw_result_image_width(const fw_result *result);
 FW_API uint32_t fw_result_image_height(const fw_result *result);
 /* False when every face was followed from the previous frame instead. */
 FW_API bool fw_result_detector_ran(const fw_result *result);
-/* True on the first result of a session after fw_reconnect() opened it again
+/* True on the first result of a session after a reconnect opened it again
  * on a restarted worker: tracking started anew (new tracking IDs, no faces
  * followed from before). Always false for a subscription's result, which
  * hears FW_SUB_RESTARTED instead. */

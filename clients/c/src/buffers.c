@@ -92,6 +92,8 @@ fw_buffer *fw_register_buffer(fw_client *c, size_t size, fw_error *err)
                       size, (long long)INT64_MAX);
         return NULL;
     }
+    if (fwi_prepare(c, err) != FW_OK)
+        return NULL;
     fw_buffer *b = calloc(1, sizeof *b);
     if (!b) {
         fwi_set_error(err, FW_ERR_NOMEM, 0, "out of memory for a buffer");
@@ -110,6 +112,8 @@ fw_buffer *fw_register_fd(fw_client *c, int fd, fw_error *err)
         fwi_set_error(err, FW_ERR_USAGE, 0, "fw_register_fd: no client, or descriptor %d", fd);
         return NULL;
     }
+    if (fwi_prepare(c, err) != FW_OK)
+        return NULL;
     fw_buffer *b = calloc(1, sizeof *b);
     if (!b) {
         fwi_set_error(err, FW_ERR_NOMEM, 0, "out of memory for a buffer");
@@ -157,7 +161,7 @@ int fw_unregister_buffer(fw_buffer *b, fw_error *err)
     ClientMessage m = FACEWORKER__V1__CLIENT_MESSAGE__INIT;
     m.kind_case = FACEWORKER__V1__CLIENT_MESSAGE__KIND_UNREGISTER_BUFFER;
     m.unregister_buffer = &req;
-    int rc = fwi_call_worker_done(c, &m, FACEWORKER__V1__WORKER_MESSAGE__KIND_UNREGISTER_BUFFER, err);
+    int rc = fwi_call_to_end(c, &m, FACEWORKER__V1__WORKER_MESSAGE__KIND_UNREGISTER_BUFFER, err);
     for (fw_buffer **link = &c->buffers; *link; link = &(*link)->next) {
         if (*link == b) {
             *link = b->next;

@@ -3,11 +3,14 @@
  * it. The answer a blocking call waits for is returned to it; answers to
  * frames sent with fw_send() are queued on their session until fw_poll()
  * takes them; events of subscriptions go to their subscription; answers to
- * calls given up on are dropped.
+ * calls given up on are dropped. A stopping worker's refusal is noted on the
+ * way, whoever it answers: the connection will close.
  */
 #include "internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 void fwi_free_call(struct call *call)
 {
@@ -39,8 +42,29 @@ int fwi_route_next(fw_client *c, int64_t deadline, bool *idle, fw_error *err)
     return fwi_route(c, m, err);
 }
 
+/* Whether m is a stopping worker's refusal: the worker sends UNAVAILABLE
+ * for nothing else. */
+static bool refused_by_stopping_worker(const WorkerMessage *m)
+{
+    return m->kind_case == FACEWORKER__V1__WORKER_MESSAGE__KIND_ERROR && m->error &&
+           m->error->code == FACEWORKER__V1__STATUS__CODE__UNAVAILABLE;
+}
+
+int fwi_route_arrived(fw_client *c, fw_error *err)
+{
+    int64_t now = fwi_deadline_after(0);
+    bool idle;
+    int rc;
+    do
+        rc = fwi_route_next(c, now, &idle, err);
+    while (rc == FW_OK && !idle);
+    return rc;
+}
+
 int fwi_route(fw_client *c, WorkerMessage *m, fw_error *err)
 {
+    if (refused_by_stopping_worker(m))
+        c->stopping = true;
     if (m->call_id == 0) {
         if (m->kind_case == FACEWORKER__V1__WORKER_MESSAGE__KIND_ERROR)
             fwi_status_error(&c->farewell, m->error);
@@ -97,6 +121,32 @@ static int abandon(fw_client *c, uint64_t call_id, fw_error *err)
     return fwi_set_error(err, FW_DEADLINE_EXCEEDED, 0, "no answer from face-worker within %d ms", c->timeout_ms);
 }
 
+/* A call whose connection broke while its request was written or once it
+ * was: the worker may or may not have acted on it, so it is not sent again.
+ * Under auto-reconnect it fails once with FW_UNAVAILABLE, and the next call
+ * connects again. */
+static int cut_short(fw_client *c, int rc, fw_error *err)
+{
+    if (!c->auto_reconnect || c->reconnecting || (rc != FW_ERR_CLOSED && rc != FW_ERR_IO))
+        return rc;
+    return fwi_set_error(err, FW_UNAVAILABLE, c->broken.sys_errno,
+                         "face-worker went away before answering (%s); the next call connects again",
+                         c->broken.message);
+}
+
+/* A stopping worker refused the call, and will close the connection once
+ * it has answered what it read: under auto-reconnect the next call waits
+ * for that and connects again. */
+static int refused_stopping(fw_client *c, int rc, fw_error *err)
+{
+    c->stopping = true;
+    if (c->auto_reconnect && !c->reconnecting && err) {
+        size_t len = strlen(err->message);
+        snprintf(err->message + len, sizeof err->message - len, "; the next call connects again");
+    }
+    return rc;
+}
+
 int fwi_call_worker(fw_client *c, ClientMessage *m, int expected, WorkerMessage **answer, fw_error *err)
 {
     *answer = NULL;
@@ -107,24 +157,25 @@ int fwi_call_worker(fw_client *c, ClientMessage *m, int expected, WorkerMessage 
     int64_t deadline = fwi_deadline_after(c->timeout_ms);
     rc = fwi_send_message(c, m, deadline, err);
     if (rc != FW_OK)
-        return rc;
+        return cut_short(c, rc, err);
     for (;;) {
         WorkerMessage *got;
         rc = fwi_receive_message(c, deadline, &got, err);
         if (rc != FW_OK)
-            return rc;
+            return cut_short(c, rc, err);
         if (!got)
             return abandon(c, m->call_id, err);
         if (got->call_id != m->call_id) {
             rc = fwi_route(c, got, err);
             if (rc != FW_OK)
-                return rc;
+                return cut_short(c, rc, err);
             continue;
         }
         if (got->kind_case == FACEWORKER__V1__WORKER_MESSAGE__KIND_ERROR) {
+            bool stopping = refused_by_stopping_worker(got);
             rc = fwi_status_error(err, got->error);
             faceworker__v1__worker_message__free_unpacked(got, NULL);
-            return rc;
+            return stopping ? refused_stopping(c, rc, err) : rc;
         }
         if (expected != FACEWORKER__V1__WORKER_MESSAGE__KIND__NOT_SET && (int)got->kind_case != expected)
             return fwi_unexpected_answer(c, got, fwi_message_kind_name(expected), err);
@@ -140,5 +191,16 @@ int fwi_call_worker_done(fw_client *c, ClientMessage *m, int expected, fw_error 
     int rc = fwi_call_worker(c, m, expected, &answer, err);
     if (rc == FW_OK)
         faceworker__v1__worker_message__free_unpacked(answer, NULL);
+    return rc;
+}
+
+int fwi_call_to_end(fw_client *c, ClientMessage *m, int expected, fw_error *err)
+{
+    int rc = fwi_auto_recovers(c) ? FW_OK : fwi_call_worker_done(c, m, expected, err);
+    /* Cut or refused while ending it: it went all the same. */
+    if (rc != FW_OK && fwi_auto_recovers(c))
+        rc = FW_OK;
+    if (rc == FW_OK)
+        fwi_clear_error(err);
     return rc;
 }

@@ -27,6 +27,8 @@ fw_client *fw_connect(const char *socket_path, fw_error *err)
         fw_default_socket_path(c->path, sizeof c->path);
     c->timeout_ms = -1;
     c->next_call_id = 1;
+    c->auto_reconnect = true;
+    fw_reconnect_options_init(&c->auto_options);
     fwi_clear_error(err);
     return c;
 }
@@ -69,6 +71,15 @@ void fw_set_timeout(fw_client *c, int timeout_ms)
 void fw_set_restart_drops(fw_client *c, bool on)
 {
     c->restart_drops = on;
+}
+
+void fw_set_auto_reconnect(fw_client *c, bool on, const fw_reconnect_options *options)
+{
+    c->auto_reconnect = on;
+    if (options)
+        c->auto_options = *options;
+    else
+        fw_reconnect_options_init(&c->auto_options);
 }
 
 void fw_set_busy_poll(fw_client *c, int busy_poll_us)

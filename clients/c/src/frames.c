@@ -111,8 +111,11 @@ int fw_process(fw_session *s, const fw_frame *frame, fw_result **out, fw_error *
     if (s->options.running_mode == FW_MODE_LIVE_STREAM)
         return fwi_set_error(err, FW_ERR_USAGE, 0,
                              "fw_process: a LIVE_STREAM session may drop frames; use fw_send and fw_poll");
+    int rc = fwi_prepare(s->client, err);
+    if (rc != FW_OK)
+        return rc;
     struct frame_request r;
-    int rc = build_frame(s, frame, &r, err);
+    rc = build_frame(s, frame, &r, err);
     if (rc != FW_OK)
         return rc;
     WorkerMessage *answer;
@@ -144,7 +147,7 @@ int fw_send(fw_session *s, const fw_frame *frame, fw_error *err)
     if (!s)
         return fwi_set_error(err, FW_ERR_USAGE, 0, "fw_send: no session");
     fw_client *c = s->client;
-    int rc = fwi_check_usable(c, err);
+    int rc = fwi_prepare(c, err);
     if (rc != FW_OK)
         return rc;
     struct frame_request r;
@@ -157,7 +160,10 @@ int fw_send(fw_session *s, const fw_frame *frame, fw_error *err)
         return fwi_set_error(err, FW_ERR_NOMEM, 0, "out of memory for a frame's call");
     r.message.call_id = c->next_call_id++;
     rc = fwi_send_message(c, &r.message, fwi_deadline_after(c->timeout_ms), err);
-    if (rc != FW_OK) {
+    /* Under auto-reconnect a frame the connection broke under is in flight
+     * like any other: the reconnect reports it dropped. */
+    bool cut = c->auto_reconnect && (rc == FW_ERR_CLOSED || rc == FW_ERR_IO);
+    if (rc != FW_OK && !cut) {
         free(call);
         return rc;
     }
@@ -185,6 +191,8 @@ static int pop_event(fw_session *s, fw_event *ev, fw_error *err)
     if (!s->events_head)
         s->events_tail = NULL;
     s->pending--;
+    if (s->notice_after > 0)
+        s->notice_after--;
     WorkerMessage *m = call->answer;
     ev->timestamp_ms = call->timestamp_ms;
     switch (m->kind_case) {
@@ -198,7 +206,8 @@ static int pop_event(fw_session *s, fw_event *ev, fw_error *err)
         ev->drop_reason = (fw_drop_reason)m->frame_dropped->reason;
         break;
     case FACEWORKER__V1__WORKER_MESSAGE__KIND_ERROR:
-        if (s->client->restart_drops && m->error && m->error->code == FACEWORKER__V1__STATUS__CODE__UNAVAILABLE) {
+        if ((s->client->restart_drops || s->client->auto_reconnect) && m->error &&
+            m->error->code == FACEWORKER__V1__STATUS__CODE__UNAVAILABLE) {
             /* A stopping worker refused it: to an application that reconnects, the restart dropped it. */
             ev->type = FW_EVENT_DROPPED;
             ev->drop_reason = FW_DROP_WORKER_RESTARTED;
@@ -223,19 +232,25 @@ int fw_poll(fw_session *s, int timeout_ms, fw_event *ev, fw_error *err)
     if (!s || !ev)
         return fwi_set_error(err, FW_ERR_USAGE, 0, "fw_poll: no session or no event");
     memset(ev, 0, sizeof *ev);
-    if (s->events_head)
-        return pop_event(s, ev, err);
     fw_client *c = s->client;
-    int rc = fwi_check_usable(c, err);
-    if (rc != FW_OK)
-        return rc;
     int64_t deadline = fwi_deadline_after(timeout_ms);
+    bool idle = false;
     for (;;) {
-        bool idle;
-        rc = fwi_route_next(c, deadline, &idle, err);
-        if (rc != FW_OK || idle)
-            return rc;
+        if (s->notice_due && s->notice_after == 0) {
+            s->notice_due = false;
+            ev->type = FW_EVENT_RESTARTED;
+            fwi_clear_error(err);
+            return FW_OK;
+        }
         if (s->events_head)
             return pop_event(s, ev, err);
+        if (idle)
+            return FW_OK;
+        int rc = fwi_recover(c, err);
+        if (rc != FW_OK)
+            return rc;
+        rc = fwi_route_next(c, deadline, &idle, err);
+        if (rc != FW_OK && !fwi_auto_recovers(c))
+            return rc;
     }
 }

@@ -18,7 +18,8 @@
  *   subscriptions.c  following named sessions: their events, in order
  *   buffers.c   shared-memory buffers: the memfd, registering, forgetting
  *   handoff.c   passing a buffer's descriptor to the worker (SCM_RIGHTS)
- *   reconnect.c connecting again after a worker restart, with everything
+ *   reconnect.c connecting again after a worker restart, with everything,
+ *               when asked or before a call finds the connection gone
  */
 #ifndef FW_INTERNAL_H
 #define FW_INTERNAL_H
@@ -66,6 +67,12 @@ struct fw_session {
      * restarted_from on says so. */
     bool restarted;
     uint64_t restarted_from;
+    /* ...and fw_poll() says so once, as FW_EVENT_RESTARTED, after the
+     * notice_after events queued before the reconnect. A flag rather than
+     * a queued event: a session that is never polled holds one notice
+     * however many outages it lives through. */
+    bool notice_due;
+    size_t notice_after;
     struct call *events_head;
     struct call *events_tail;
 };
@@ -90,9 +97,13 @@ struct fw_subscription {
                                   names; NULL for an adopted subscription */
     uint32_t queue_limit;
     size_t queued;        /* events waiting, lost-event notes excluded */
-    uint64_t lost;        /* events dropped since the last one queued */
     bool ended;           /* its SessionEnded arrived */
     bool stopped;         /* ...with WORKER_STOPPING: fw_reconnect() follows it again */
+    /* While fw_reconnect() runs: its FW_SUB_RESTARTED, queued before the
+     * attempts, so that whatever the new connection brings comes after it;
+     * a failed attempt's events are dropped back to it, and giving up
+     * takes it back. NULL otherwise. */
+    struct sub_event *restart_note;
     bool abandoned;       /* fw_subscribe gave up: it is unsubscribed and its
                              events are discarded until it ends */
     struct sub_event *head, *tail;
@@ -113,6 +124,15 @@ struct fw_client {
     int timeout_ms;
     int busy_poll_us;
     bool restart_drops; /* fw_set_restart_drops() */
+    bool auto_reconnect; /* fw_set_auto_reconnect() */
+    fw_reconnect_options auto_options;
+    bool reconnecting; /* inside fw_reconnect(), whose own calls must neither
+                          reconnect nor report a cut as FW_UNAVAILABLE */
+    bool gave_up;      /* the last reconnect failed: calls repeat why at once
+                          until fw_reconnect() succeeds */
+    bool stopping;     /* the worker said it is shutting down (an UNAVAILABLE
+                          refusal, a WORKER_STOPPING end): it closes the
+                          connection once it has answered what it read */
     uint64_t next_call_id;
     fw_session *sessions;
     fw_subscription *subscriptions;
@@ -173,13 +193,22 @@ int fwi_route(fw_client *c, WorkerMessage *m, fw_error *err);
 /* Receives the next message and routes it (fwi_route); FW_OK with *idle set,
  * and err cleared, when none arrived before the deadline. */
 int fwi_route_next(fw_client *c, int64_t deadline, bool *idle, fw_error *err);
+/* Routes every message that has arrived, without waiting for more. */
+int fwi_route_arrived(fw_client *c, fw_error *err);
 /* Sends m as a new call and waits for its answer, routing every other
  * message meanwhile. A worker Status comes back as its code; on FW_OK,
  * *answer is the caller's to free. `expected` is the answer's kind, or
- * KIND__NOT_SET to accept any. */
+ * KIND__NOT_SET to accept any. Under auto-reconnect, a connection that
+ * breaks once the request is written fails the call with FW_UNAVAILABLE,
+ * and the next call connects again. */
 int fwi_call_worker(fw_client *c, ClientMessage *m, int expected, WorkerMessage **answer, fw_error *err);
 /* fwi_call_worker() for a call whose answer says nothing but that it is done. */
 int fwi_call_worker_done(fw_client *c, ClientMessage *m, int expected, fw_error *err);
+/* fwi_call_worker_done() for a call that ends what the worker holds for
+ * this client (a session, subscription or buffer). Under auto-reconnect, a
+ * connection that is gone or going takes it along: that is FW_OK, nothing
+ * is sent, and the next reconnect does not bring it back. */
+int fwi_call_to_end(fw_client *c, ClientMessage *m, int expected, fw_error *err);
 
 /* options.c */
 /* Every optional field is sent as present, so the worker applies exactly
@@ -211,13 +240,35 @@ void fwi_free_buffer(fw_buffer *b);
 int fwi_register_again(fw_client *c, fw_buffer *b, fw_error *err);
 
 /* subscriptions.c, for fw_reconnect() */
-/* Subscribes sub again by its name on a new connection, and queues
- * FW_SUB_RESTARTED. */
+/* Subscribes sub again by its name on a new connection. */
 int fwi_subscribe_again(fw_client *c, fw_subscription *sub, fw_error *err);
+
+/* Queues sub->restart_note, FW_SUB_RESTARTED, at the end of sub's events. */
+int fwi_note_restart(fw_subscription *sub, fw_error *err);
+/* Drops the events queued after sub->restart_note, and with `note` the
+ * note too: what a connection given up on brought. */
+void fwi_drop_since_restart(fw_subscription *sub, bool note);
 
 /* session.c, for fw_reconnect() */
 /* Opens s again with its options and name on a new connection. */
 int fwi_open_again(fw_client *c, fw_session *s, fw_error *err);
+
+/* reconnect.c, for every call */
+/* Whether a call now would connect again first: auto-reconnect is on, no
+ * reconnect has given up since, and the connection broke (closed, or a
+ * read or write failed) or its worker is stopping. */
+bool fwi_auto_recovers(const fw_client *c);
+/* Before a call writes a request: FW_OK when the connection can take it.
+ * Under auto-reconnect it first takes what the worker sent meanwhile, so
+ * that a connection the worker closed is found before a request is lost in
+ * it, and connects again when the connection is gone or going. Callers
+ * build their request after it: ids change when it reconnects. */
+int fwi_prepare(fw_client *c, fw_error *err);
+/* For calls that only read (fw_poll, fw_receive): FW_OK when there is a
+ * connection to read; under auto-reconnect, connects again when it broke.
+ * A stopping worker's connection is read on, for the answers it still
+ * owes. */
+int fwi_recover(fw_client *c, fw_error *err);
 
 /* handoff.c */
 /* Hands fd to the worker for the reservation `token`, at `address` ("@" for

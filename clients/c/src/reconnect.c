@@ -1,8 +1,12 @@
 /*
- * Connecting again after a worker restart: the frames the cut left
- * unanswered become drop notices, then attempts with a doubling wait until
- * one re-opens every session, re-registers every buffer and subscribes every
- * subscription again on a fresh connection, or the deadline passes.
+ * Connecting again after a worker restart, when the application asks
+ * (fw_reconnect) or by itself before a call (auto-reconnect): what the old
+ * connection still holds is read, the frames it leaves unanswered become
+ * drop notices, then attempts with a doubling wait until one re-opens every
+ * session, re-registers every buffer and subscribes every subscription
+ * again on a fresh connection, or the deadline passes. The application
+ * hears of it once: FW_EVENT_RESTARTED on each session, FW_SUB_RESTARTED on
+ * each subscription.
  */
 #include "internal.h"
 
@@ -102,6 +106,22 @@ static int settle_in_flight(fw_client *c, fw_error *err)
     return FW_OK;
 }
 
+/* Reads what the old connection still holds, so that answers that came
+ * before the cut are answers rather than drops (a write that found the
+ * connection closed leaves them unread). A stopping worker answers what it
+ * read, then closes: it is waited for until `deadline`. A stream that broke
+ * the protocol cannot be read on. */
+static void salvage(fw_client *c, int64_t deadline)
+{
+    if (c->fd < 0 || c->broken.code == FW_ERR_PROTOCOL || c->broken.code == FW_ERR_NOMEM)
+        return;
+    if (!c->stopping)
+        deadline = fwi_deadline_after(0);
+    bool idle = false;
+    while (!idle && fwi_route_next(c, deadline, &idle, NULL) == FW_OK)
+        ;
+}
+
 /* Drops the connection and whatever was read from it. */
 static void disconnect(fw_client *c)
 {
@@ -111,6 +131,7 @@ static void disconnect(fw_client *c)
     c->roff = c->rlen = 0;
     fwi_free_calls(c->in_flight);
     c->in_flight = NULL;
+    c->stopping = false;
     fwi_clear_error(&c->broken);
     fwi_clear_error(&c->farewell);
 }
@@ -121,7 +142,7 @@ static int attempt(fw_client *c, fw_error *err)
     disconnect(c);
     c->fd = fwi_open_socket(c->path, err);
     if (c->fd < 0)
-        return err ? err->code : FW_ERR_CONNECT;
+        return err->code;
     int rc;
     for (fw_session *s = c->sessions; s; s = s->next)
         if ((rc = fwi_open_again(c, s, err)) != FW_OK)
@@ -130,7 +151,7 @@ static int attempt(fw_client *c, fw_error *err)
         if ((rc = fwi_register_again(c, b, err)) != FW_OK)
             return rc;
     for (fw_subscription *sub = c->subscriptions; sub; sub = sub->next)
-        if ((!sub->ended || sub->stopped) && (rc = fwi_subscribe_again(c, sub, err)) != FW_OK)
+        if (sub->restart_note && (rc = fwi_subscribe_again(c, sub, err)) != FW_OK)
             return rc;
     return FW_OK;
 }
@@ -144,35 +165,68 @@ static bool retryable(int code)
            code == FW_DEADLINE_EXCEEDED || code == FW_NOT_FOUND;
 }
 
-int fw_reconnect(fw_client *c, const fw_reconnect_options *options, fw_error *err)
+/* Drops what each subscription followed again got since its restart note,
+ * and with `notes` the notes too. */
+static void drop_since_restart(fw_client *c, bool notes)
 {
-    if (!c)
-        return fwi_set_error(err, FW_ERR_USAGE, 0, "fw_reconnect: no client");
-    fw_reconnect_options defaults;
-    if (!options) {
-        fw_reconnect_options_init(&defaults);
-        options = &defaults;
+    for (fw_subscription *sub = c->subscriptions; sub; sub = sub->next)
+        if (sub->restart_note)
+            fwi_drop_since_restart(sub, notes);
+}
+
+/* Queues FW_SUB_RESTARTED on every subscription to follow again (not ended,
+ * or ended by the worker's stop) before the attempts: one note per outage,
+ * however many attempts it takes, and allocated before any attempt can
+ * succeed. */
+static int note_subscriptions(fw_client *c, fw_error *err)
+{
+    for (fw_subscription *sub = c->subscriptions; sub; sub = sub->next) {
+        if ((sub->ended && !sub->stopped) || fwi_note_restart(sub, err) == FW_OK)
+            continue;
+        drop_since_restart(c, true);
+        return FW_ERR_NOMEM;
     }
-    fw_error local;
-    if (!err)
-        err = &local;
-    int rc = settle_in_flight(c, err);
-    if (rc != FW_OK)
-        return rc;
-    int64_t deadline = now_ms() + (options->deadline_ms < 0 ? 0 : options->deadline_ms);
+    return FW_OK;
+}
+
+/* Every session was opened again: fw_poll() says so after the events it
+ * already holds. A notice not yet taken stands for this outage too. */
+static void tell_sessions(fw_client *c)
+{
+    for (fw_session *s = c->sessions; s; s = s->next) {
+        if (s->notice_due)
+            continue;
+        s->notice_due = true;
+        s->notice_after = s->pending; /* no frame is in flight: all are queued */
+    }
+}
+
+static int attempt_until_deadline(fw_client *c, const fw_reconnect_options *options, int64_t deadline,
+                                  fw_error *err)
+{
     int delay = options->initial_delay_ms < 1 ? 1 : options->initial_delay_ms;
+    /* Under socket activation a call waits in the socket's queue: it must not
+     * outlast the deadline by much. It gets the first delay at least, so that
+     * the last attempt, at the deadline, can still be answered, and a refusal
+     * it gets is not hidden behind its own timeout. */
+    int least = delay;
     int timeout = c->timeout_ms;
+    int rc;
     for (;;) {
-        /* Under socket activation a call waits in the socket's queue: it
-         * must not outlast the deadline. */
         int64_t left = deadline - now_ms();
-        c->timeout_ms = timeout >= 0 && timeout < left ? timeout : (int)(left > 0 ? left : 1);
+        int wait = (int)(left > least ? left : least);
+        c->timeout_ms = timeout >= 0 && timeout < wait ? timeout : wait;
         rc = attempt(c, err);
         c->timeout_ms = timeout;
         if (rc == FW_OK) {
+            for (fw_subscription *sub = c->subscriptions; sub; sub = sub->next)
+                sub->restart_note = NULL;
+            tell_sessions(c);
+            c->gave_up = false;
             fwi_clear_error(err);
             return FW_OK;
         }
+        drop_since_restart(c, false);
         if (!retryable(rc))
             break;
         left = deadline - now_ms();
@@ -186,10 +240,68 @@ int fw_reconnect(fw_client *c, const fw_reconnect_options *options, fw_error *er
         sleep_ms(delay < left ? delay : (int)left);
         delay = delay * 2 < options->max_delay_ms ? delay * 2 : options->max_delay_ms;
     }
+    drop_since_restart(c, true);
     /* Every later call reports why, until the application reconnects again. */
     fw_error why = *err;
     disconnect(c);
     fwi_break_connection(c, NULL, why.code, why.sys_errno, "%s", why.message);
+    c->gave_up = true;
     *err = why;
     return why.code;
+}
+
+static int reconnect(fw_client *c, const fw_reconnect_options *options, fw_error *err)
+{
+    int deadline_ms = options->deadline_ms < 0 ? 0 : options->deadline_ms;
+    int64_t deadline = now_ms() + deadline_ms;
+    c->reconnecting = true;
+    salvage(c, fwi_deadline_after(deadline_ms));
+    int rc = settle_in_flight(c, err);
+    if (rc == FW_OK)
+        rc = note_subscriptions(c, err);
+    if (rc == FW_OK)
+        rc = attempt_until_deadline(c, options, deadline, err);
+    c->reconnecting = false;
+    return rc;
+}
+
+int fw_reconnect(fw_client *c, const fw_reconnect_options *options, fw_error *err)
+{
+    if (!c)
+        return fwi_set_error(err, FW_ERR_USAGE, 0, "fw_reconnect: no client");
+    fw_reconnect_options defaults;
+    if (!options) {
+        fw_reconnect_options_init(&defaults);
+        options = &defaults;
+    }
+    fw_error local;
+    return reconnect(c, options, err ? err : &local);
+}
+
+bool fwi_auto_recovers(const fw_client *c)
+{
+    if (!c->auto_reconnect || c->reconnecting || c->gave_up)
+        return false;
+    int code = c->broken.code;
+    return code == FW_ERR_CLOSED || code == FW_ERR_IO || (code == FW_OK && c->stopping);
+}
+
+int fwi_prepare(fw_client *c, fw_error *err)
+{
+    if (!c->auto_reconnect || c->reconnecting)
+        return fwi_check_usable(c, err);
+    if (c->broken.code == FW_OK && !c->stopping && fwi_route_arrived(c, err) == FW_OK && !c->stopping)
+        return FW_OK;
+    if (!fwi_auto_recovers(c))
+        return fwi_check_usable(c, err);
+    fw_error local;
+    return reconnect(c, &c->auto_options, err ? err : &local);
+}
+
+int fwi_recover(fw_client *c, fw_error *err)
+{
+    if (c->broken.code == FW_OK || !fwi_auto_recovers(c))
+        return fwi_check_usable(c, err);
+    fw_error local;
+    return reconnect(c, &c->auto_options, err ? err : &local);
 }

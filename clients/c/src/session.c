@@ -20,6 +20,8 @@ void fwi_free_session(fw_session *s)
 /* name NULL: a private session. */
 static fw_session *open_session(fw_client *c, const fw_session_options *options, const char *name, fw_error *err)
 {
+    if (fwi_prepare(c, err) != FW_OK)
+        return NULL;
     fw_session_options defaults;
     if (!options) {
         fw_session_options_init(&defaults);
@@ -147,7 +149,7 @@ int fw_close_session(fw_session *s, fw_error *err)
     ClientMessage m = FACEWORKER__V1__CLIENT_MESSAGE__INIT;
     m.kind_case = FACEWORKER__V1__CLIENT_MESSAGE__KIND_CLOSE_SESSION;
     m.close_session = &req;
-    int rc = fwi_call_worker_done(c, &m, FACEWORKER__V1__WORKER_MESSAGE__KIND_CLOSE_SESSION, err);
+    int rc = fwi_call_to_end(c, &m, FACEWORKER__V1__WORKER_MESSAGE__KIND_CLOSE_SESSION, err);
     /* Answers still to come for this session are no one's any more. */
     for (struct call *call = c->in_flight; call; call = call->next)
         if (call->session == s)
@@ -166,6 +168,9 @@ int fw_reset_session(fw_session *s, fw_error *err)
 {
     if (!s)
         return fwi_set_error(err, FW_ERR_USAGE, 0, "fw_reset_session: no session");
+    int rc = fwi_prepare(s->client, err);
+    if (rc != FW_OK)
+        return rc;
     Faceworker__V1__ResetSessionRequest req = FACEWORKER__V1__RESET_SESSION_REQUEST__INIT;
     req.session_id = s->id;
     ClientMessage m = FACEWORKER__V1__CLIENT_MESSAGE__INIT;

@@ -121,9 +121,13 @@ int fwi_route_subscription(fw_client *c, WorkerMessage *m, bool *taken, fw_error
     bool last = ev->event_case == FACEWORKER__V1__SESSION_EVENT__EVENT_SESSION_ENDED;
     sub->ended = last;
     sub->stopped = last && ev->session_ended->reason == FACEWORKER__V1__SESSION_ENDED__REASON__REASON_WORKER_STOPPING;
-    if (sub->abandoned) {
+    if (sub->stopped)
+        c->stopping = true;
+    /* Under auto-reconnect the worker's stop is an outage, not an end: the
+     * subscription goes on, and its next event is FW_SUB_RESTARTED. */
+    if (sub->abandoned || (sub->stopped && c->auto_reconnect)) {
         faceworker__v1__worker_message__free_unpacked(m, NULL);
-        if (last) {
+        if (last && sub->abandoned) {
             unlink_subscription(c, sub);
             fwi_free_subscription(sub);
         }
@@ -161,6 +165,8 @@ fw_subscription *fw_subscribe(fw_client *c, const char *name, fw_error *err)
         fwi_set_error(err, FW_ERR_USAGE, 0, "fw_subscribe: no client or no name");
         return NULL;
     }
+    if (fwi_prepare(c, err) != FW_OK)
+        return NULL;
     /* Allocated first: a subscription the worker made but this client could
      * not hold would stream to it unseen. */
     fw_subscription *sub = calloc(1, sizeof *sub);
@@ -197,10 +203,6 @@ fw_subscription *fw_subscribe(fw_client *c, const char *name, fw_error *err)
 
 int fwi_subscribe_again(fw_client *c, fw_subscription *sub, fw_error *err)
 {
-    /* Allocated first, like the subscription itself in fw_subscribe(). */
-    struct sub_event *e = calloc(1, sizeof *e);
-    if (!e)
-        return fwi_set_error(err, FW_ERR_NOMEM, 0, "out of memory for a subscription's event");
     Faceworker__V1__SubscribeRequest req = FACEWORKER__V1__SUBSCRIBE_REQUEST__INIT;
     req.name = sub->name;
     ClientMessage m = FACEWORKER__V1__CLIENT_MESSAGE__INIT;
@@ -208,10 +210,8 @@ int fwi_subscribe_again(fw_client *c, fw_subscription *sub, fw_error *err)
     m.subscribe = &req;
     WorkerMessage *answer;
     int rc = fwi_call_worker(c, &m, FACEWORKER__V1__WORKER_MESSAGE__KIND_SUBSCRIBE, &answer, err);
-    if (rc != FW_OK) {
-        free(e);
+    if (rc != FW_OK)
         return rc;
-    }
     const Faceworker__V1__SubscribeResponse *r = answer->subscribe;
     sub->call_id = m.call_id;
     sub->id = r->subscription_id;
@@ -223,9 +223,48 @@ int fwi_subscribe_again(fw_client *c, fw_subscription *sub, fw_error *err)
         faceworker__v1__worker_message__free_unpacked(sub->subscribed, NULL);
     sub->subscribed = answer;
     sub->ended = sub->stopped = false;
+    return FW_OK;
+}
+
+int fwi_note_restart(fw_subscription *sub, fw_error *err)
+{
+    struct sub_event *e = calloc(1, sizeof *e);
+    if (!e)
+        return fwi_set_error(err, FW_ERR_NOMEM, 0, "out of memory for a subscription's event");
     e->restarted = true;
     append(sub, e);
+    sub->restart_note = e;
     return FW_OK;
+}
+
+void fwi_drop_since_restart(fw_subscription *sub, bool note)
+{
+    /* The last event to keep: the note, or without it the one before it. */
+    struct sub_event *keep = sub->restart_note;
+    if (note) {
+        keep = NULL;
+        for (struct sub_event *e = sub->head; e != sub->restart_note; e = e->next)
+            keep = e;
+    }
+    struct sub_event *e = keep ? keep->next : sub->head;
+    while (e) {
+        struct sub_event *next = e->next;
+        if (e->message) {
+            faceworker__v1__worker_message__free_unpacked(e->message, NULL);
+            sub->queued--;
+        }
+        free(e);
+        e = next;
+    }
+    if (keep)
+        keep->next = NULL;
+    else
+        sub->head = NULL;
+    sub->tail = keep;
+    if (note)
+        sub->restart_note = NULL;
+    /* Whatever ended it came on the connection given up on. */
+    sub->ended = sub->stopped = false;
 }
 
 uint64_t fw_subscription_id(const fw_subscription *sub)
@@ -315,17 +354,22 @@ int fw_receive(fw_subscription *sub, int timeout_ms, fw_subscription_event *even
     fw_client *c = sub->client;
     int64_t deadline = fwi_deadline_after(timeout_ms);
     while (!sub->head) {
-        if (sub->ended)
+        /* A worker's stop under auto-reconnect ends nothing: see routing. */
+        if (sub->ended && !(sub->stopped && c->auto_reconnect))
             return fwi_set_error(err, FW_ERR_USAGE, 0,
                                  "fw_receive: the subscription to \"%s\" has ended; free it with fw_unsubscribe",
                                  sub->name);
-        int rc = fwi_check_usable(c, err);
+        int rc = fwi_recover(c, err);
         if (rc != FW_OK)
             return rc;
+        if (sub->head)
+            break;
         bool idle;
         rc = fwi_route_next(c, deadline, &idle, err);
-        if (rc != FW_OK || idle)
+        if (rc != FW_OK && !fwi_auto_recovers(c))
             return rc;
+        if (idle)
+            return FW_OK;
     }
     pop_event(sub, event);
     fwi_clear_error(err);
@@ -346,7 +390,7 @@ int fw_unsubscribe(fw_subscription *sub, fw_error *err)
         ClientMessage m = FACEWORKER__V1__CLIENT_MESSAGE__INIT;
         m.kind_case = FACEWORKER__V1__CLIENT_MESSAGE__KIND_UNSUBSCRIBE;
         m.unsubscribe = &req;
-        rc = fwi_call_worker_done(c, &m, FACEWORKER__V1__WORKER_MESSAGE__KIND_UNSUBSCRIBE, err);
+        rc = fwi_call_to_end(c, &m, FACEWORKER__V1__WORKER_MESSAGE__KIND_UNSUBSCRIBE, err);
         /* The end came first: the worker no longer knew it, and that is done. */
         if (rc == FW_NOT_FOUND && sub->ended)
             rc = FW_OK;
@@ -354,8 +398,8 @@ int fw_unsubscribe(fw_subscription *sub, fw_error *err)
     if (rc == FW_OK)
         fwi_clear_error(err);
     if (!sub->ended && fwi_check_usable(c, NULL) == FW_OK) {
-        /* Still streaming (the call timed out): its events are discarded
-         * until its end comes. */
+        /* Still streaming (the call timed out, or a stopping worker was not
+         * told): its events are discarded until its end comes. */
         drop_events(sub);
         sub->abandoned = true;
         return rc;

@@ -11,6 +11,9 @@ int fw_ping(fw_client *c, const void *payload, size_t len, fw_error *err)
 {
     if (!c || (len > 0 && !payload))
         return fwi_set_error(err, FW_ERR_USAGE, 0, "fw_ping: no client, or a length without a payload");
+    int rc = fwi_prepare(c, err);
+    if (rc != FW_OK)
+        return rc;
     Faceworker__V1__PingRequest ping = FACEWORKER__V1__PING_REQUEST__INIT;
     ping.payload.len = len;
     ping.payload.data = (uint8_t *)(uintptr_t)payload; /* only read while packing */
@@ -18,7 +21,7 @@ int fw_ping(fw_client *c, const void *payload, size_t len, fw_error *err)
     m.kind_case = FACEWORKER__V1__CLIENT_MESSAGE__KIND_PING;
     m.ping = &ping;
     WorkerMessage *answer;
-    int rc = fwi_call_worker(c, &m, FACEWORKER__V1__WORKER_MESSAGE__KIND_PING, &answer, err);
+    rc = fwi_call_worker(c, &m, FACEWORKER__V1__WORKER_MESSAGE__KIND_PING, &answer, err);
     if (rc != FW_OK)
         return rc;
     const ProtobufCBinaryData *echo = &answer->ping->payload;
@@ -36,12 +39,15 @@ int fw_get_stats(fw_client *c, fw_stats *out, fw_error *err)
 {
     if (!c || !out)
         return fwi_set_error(err, FW_ERR_USAGE, 0, "fw_get_stats: no client or no place for the stats");
+    int rc = fwi_prepare(c, err);
+    if (rc != FW_OK)
+        return rc;
     Faceworker__V1__GetStatsRequest req = FACEWORKER__V1__GET_STATS_REQUEST__INIT;
     ClientMessage m = FACEWORKER__V1__CLIENT_MESSAGE__INIT;
     m.kind_case = FACEWORKER__V1__CLIENT_MESSAGE__KIND_GET_STATS;
     m.get_stats = &req;
     WorkerMessage *answer;
-    int rc = fwi_call_worker(c, &m, FACEWORKER__V1__WORKER_MESSAGE__KIND_GET_STATS, &answer, err);
+    rc = fwi_call_worker(c, &m, FACEWORKER__V1__WORKER_MESSAGE__KIND_GET_STATS, &answer, err);
     if (rc != FW_OK)
         return rc;
     const Faceworker__V1__GetStatsResponse *s = answer->get_stats;

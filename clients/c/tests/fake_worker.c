@@ -224,6 +224,8 @@ fw_client *fake_connect(fake_script script, void *arg, fake_worker **w)
     if (!c) {
         fprintf(stderr, "    fw_connect: %s\n", err.message);
         fake_worker_stop(*w);
+    } else {
+        fw_set_auto_reconnect(c, false, NULL);
     }
     return c;
 }

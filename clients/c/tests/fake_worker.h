@@ -59,8 +59,10 @@ void fake_answer_open(int fd, const Faceworker__V1__ClientMessage *m, uint64_t s
 /* Reads until the client hangs up, so that a script ends with its test. */
 void fake_wait_for_hangup(int fd);
 
-/* Starts a fake worker running script and connects a client to it; NULL,
- * with the worker stopped and the reason on stderr, if either fails. */
+/* Starts a fake worker running script and connects a client to it, with
+ * auto-reconnect off: a script's worker never comes back, and the tests see
+ * the connection as the script leaves it. NULL, with the worker stopped and
+ * the reason on stderr, if either fails. */
 fw_client *fake_connect(fake_script script, void *arg, fake_worker **w);
 
 /* Closes the client, then waits for the script to end: the client hangs up

@@ -1064,6 +1064,79 @@ static void test_wire_restart_drops_turn_a_stopping_refusal_into_a_drop(void)
     fake_disconnect(c, w);
 }
 
+static void test_wire_auto_reconnect_turns_a_stopping_refusal_into_a_drop(void)
+{
+    fake_worker *w;
+    fw_client *c = fake_connect(script_stopping, NULL, &w);
+    REQUIRE(c, "fake worker");
+    fw_set_auto_reconnect(c, true, NULL);
+    fw_error err;
+    fw_event ev;
+    fw_session *s = open_mode(c, FW_MODE_LIVE_STREAM, false);
+    const uint8_t jpeg[] = {0xff, 0xd8};
+    if (CHECK_AT(s != NULL, "session")) {
+        CHECK(fw_send_jpeg(s, jpeg, 2, 1, &err) == FW_OK, "%s", err.message);
+        CHECK(fw_poll(s, -1, &ev, &err) == FW_OK && ev.type == FW_EVENT_DROPPED &&
+                  ev.drop_reason == FW_DROP_WORKER_RESTARTED && ev.timestamp_ms == 1,
+              "restart drops come with auto-reconnect: %d %d", ev.type, ev.drop_reason);
+    }
+    fake_disconnect(c, w);
+}
+
+/* Opens sessions, then hangs up on the first other call without answering
+ * it, as a worker that dies does. */
+static void script_open_then_hang_up(int fd, void *arg)
+{
+    (void)arg;
+    ClientMessage *m;
+    while ((m = fake_read(fd)) != NULL) {
+        bool open = m->kind_case == FACEWORKER__V1__CLIENT_MESSAGE__KIND_OPEN_SESSION;
+        if (open)
+            fake_answer_open(fd, m, 4, m->open_session->options);
+        faceworker__v1__client_message__free_unpacked(m, NULL);
+        if (!open)
+            return;
+    }
+}
+
+static void test_wire_auto_reconnect_fails_a_cut_call_once_then_gives_up(void)
+{
+    fake_worker *w;
+    fw_client *c = fake_connect(script_open_then_hang_up, NULL, &w);
+    REQUIRE(c, "fake worker");
+    fw_reconnect_options o;
+    fw_reconnect_options_init(&o);
+    o.deadline_ms = 300;
+    fw_set_auto_reconnect(c, true, &o);
+    fw_error err;
+    fw_session *s = open_mode(c, FW_MODE_IMAGE, false);
+    const uint8_t jpeg[] = {0xff, 0xd8};
+    fw_result *r;
+    if (CHECK_AT(s != NULL, "session")) {
+        int rc = fw_process_jpeg(s, jpeg, 2, 0, &r, &err);
+        CHECK(rc == FW_UNAVAILABLE && contains(err.message, "went away before answering (face-worker closed the "
+                                                            "connection); the next call connects again"),
+              "the cut call fails once, saying so: %s %s", fw_status_name(rc), err.message);
+        /* The fake accepts no second connection: the session's re-opening
+         * waits in its queue until the deadline. */
+        struct timespec a, b;
+        clock_gettime(CLOCK_MONOTONIC, &a);
+        rc = fw_process_jpeg(s, jpeg, 2, 0, &r, &err);
+        clock_gettime(CLOCK_MONOTONIC, &b);
+        long took = (b.tv_sec - a.tv_sec) * 1000 + (b.tv_nsec - a.tv_nsec) / 1000000;
+        CHECK(rc == FW_UNAVAILABLE && contains(err.message, "within 300 ms"), "the next call reconnects, in vain: %s",
+              err.message);
+        CHECK(took >= 300 && took < 3000, "for the deadline: %ld ms", took);
+        clock_gettime(CLOCK_MONOTONIC, &a);
+        rc = fw_process_jpeg(s, jpeg, 2, 0, &r, &err);
+        clock_gettime(CLOCK_MONOTONIC, &b);
+        took = (b.tv_sec - a.tv_sec) * 1000 + (b.tv_nsec - a.tv_nsec) / 1000000;
+        CHECK(rc == FW_UNAVAILABLE && contains(err.message, "within 300 ms") && took < 250,
+              "then every call fails at once: %s after %ld ms", err.message, took);
+    }
+    fake_disconnect(c, w);
+}
+
 /* ------------------------------------------------------------------------
  * Worker tests
  * ------------------------------------------------------------------------ */
@@ -1509,6 +1582,10 @@ static void tally(struct live_tally *t, const fw_event *ev, int64_t base)
         t->errors++;
         fprintf(stderr, "    frame %lld: %s\n", (long long)ev->timestamp_ms, ev->error.message);
         break;
+    case FW_EVENT_RESTARTED:
+        t->errors++;
+        fprintf(stderr, "    the session restarted, though the worker did not\n");
+        break;
     case FW_EVENT_NONE:
         break;
     }
@@ -1669,6 +1746,8 @@ int main(int argc, char **argv)
     RUN(test_wire_busy_poll_keeps_timeout);
     RUN(test_wire_unread_answers_are_freed);
     RUN(test_wire_restart_drops_turn_a_stopping_refusal_into_a_drop);
+    RUN(test_wire_auto_reconnect_turns_a_stopping_refusal_into_a_drop);
+    RUN(test_wire_auto_reconnect_fails_a_cut_call_once_then_gives_up);
 
     if (worker_socket) {
         RUN(test_worker_ping);
