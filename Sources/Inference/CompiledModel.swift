@@ -8,29 +8,29 @@ import ModelFile
 /// pointers to static tensor data for the lifetime of a subgraph and its
 /// runtimes). Load each model once per process and create one `Runtime` per
 /// inference thread from it.
-public final class CompiledModel: Sendable {
+package final class CompiledModel: Sendable {
     /// The folded graph as read from the file.
-    public let graph: Model
+    package let graph: Model
     /// The shape of each model input, in order.
-    public let inputShapes: [[Int]]
+    package let inputShapes: [[Int]]
     /// The shape of each model output, in order.
-    public let outputShapes: [[Int]]
+    package let outputShapes: [[Int]]
     let weights: WeightStore
     let plan: ExecutionPlan
 
     /// Reads, folds and validates the model at `path`.
-    public convenience init(path: String) throws {
+    package convenience init(path: String) throws {
         try self.init(graph: try ModelLoader.load(path: path))
     }
 
     /// Reads, folds and validates the model stored as member `member` of a
     /// `.task` bundle, checking its SHA-256 when `sha256` is given.
-    public convenience init(bundle: TaskBundle, member: String, sha256: String? = nil) throws {
+    package convenience init(bundle: TaskBundle, member: String, sha256: String? = nil) throws {
         try self.init(graph: try bundle.model(member, sha256: sha256))
     }
 
     /// Validates a folded graph for execution.
-    public init(graph: Model) throws {
+    package init(graph: Model) throws {
         self.graph = graph
         self.inputShapes = graph.inputs.map { graph.tensors[$0].shape }
         self.outputShapes = graph.outputs.map { graph.tensors[$0].shape }
@@ -39,7 +39,7 @@ public final class CompiledModel: Sendable {
     }
 
     /// The file name without directory, for logs and reports.
-    public var name: String {
+    package var name: String {
         String(graph.file.split(separator: "/").last ?? Substring(graph.file))
     }
 }

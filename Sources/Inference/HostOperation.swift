@@ -110,16 +110,16 @@ enum HostOperation: Sendable {
 }
 
 /// Why a host kernel cannot run an operator as the model describes it.
-public struct HostOperationError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct HostOperationError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What is wrong, in words.
-    public var problem: String
+    package var problem: String
 
     /// Creates an error.
-    public init(_ problem: String) {
+    package init(_ problem: String) {
         self.problem = problem
     }
 
-    public var description: String { problem }
+    package var description: String { problem }
 }
 
 /// Concatenation as a copy of each input's chunks side by side.

@@ -3,20 +3,20 @@ import CXNNPack
 /// One operator XNNPACK ran in the last `invoke()` of a profiling runtime:
 /// what XNNPACK made of the graph after its own fusion, so the list also
 /// counts the operators a run really executes.
-public struct OperatorTime: Sendable, Equatable {
+package struct OperatorTime: Sendable, Equatable {
     /// The stage whose segment holds the operator (as in `Runtime.stepNames`).
-    public var stage: Int
+    package var stage: Int
     /// XNNPACK's name for the operator, with its microkernel type when it is not the default.
-    public var name: String
+    package var name: String
     /// Wall time from the end of the previous operator to the end of this one.
-    public var microseconds: UInt64
+    package var microseconds: UInt64
 }
 
 extension Runtime {
     /// Every XNNPACK operator of the last run with its time, in run order.
     ///
     /// Only a runtime created with `profiling` records times; any other throws.
-    public func operatorTimes() throws -> [OperatorTime] {
+    package func operatorTimes() throws -> [OperatorTime] {
         var times: [OperatorTime] = []
         for (stage, engine) in engines.enumerated() {
             guard let engine else { continue }

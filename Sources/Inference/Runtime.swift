@@ -8,9 +8,9 @@ import ModelFile
 /// A runtime is not thread-safe and deliberately not `Sendable`: create one on
 /// each inference thread and use it only there. Many runtimes can share one
 /// `CompiledModel`.
-public final class Runtime {
+package final class Runtime {
     /// The model this runtime executes.
-    public let model: CompiledModel
+    package let model: CompiledModel
     /// One XNNPACK runtime per stage; nil where a stage's segment is empty.
     let engines: [xnn_runtime_t?]
     /// Held so the pool outlives the XNNPACK runtimes that run on it.
@@ -33,7 +33,7 @@ public final class Runtime {
     /// on the calling thread only) in a pool of the runtime's own; with
     /// `profiling`, each run records the time of every XNNPACK operator (see
     /// `operatorTimes()`), at a small cost per operator.
-    public convenience init(model: CompiledModel, threads: Int = 1, profiling: Bool = false) throws {
+    package convenience init(model: CompiledModel, threads: Int = 1, profiling: Bool = false) throws {
         guard threads >= 1 else { throw InferenceError(file: model.graph.file, problem: "thread count must be at least 1, got \(threads)") }
         try self.init(model: model, threadPool: threads > 1 ? try ThreadPool(threads: threads) : nil, profiling: profiling)
     }
@@ -41,7 +41,7 @@ public final class Runtime {
     /// Builds the XNNPACK runtimes for `model`, splitting each operator over
     /// `threadPool` (which other runtimes may share), or running on the
     /// calling thread only when it is nil.
-    public init(model: CompiledModel, threadPool: ThreadPool?, profiling: Bool = false) throws {
+    package init(model: CompiledModel, threadPool: ThreadPool?, profiling: Bool = false) throws {
         let file = model.graph.file
         let initStatus = xnn_initialize(nil)
         guard initStatus == xnn_status_success else {
@@ -129,18 +129,18 @@ public final class Runtime {
     }
 
     /// The buffer of input `index`, to fill before `invoke()`.
-    public func input(_ index: Int = 0) -> UnsafeMutableBufferPointer<Float> {
+    package func input(_ index: Int = 0) -> UnsafeMutableBufferPointer<Float> {
         inputBuffers[index]
     }
 
     /// The result in output `index`, valid until the next `invoke()`.
-    public func output(_ index: Int) -> UnsafeBufferPointer<Float> {
+    package func output(_ index: Int) -> UnsafeBufferPointer<Float> {
         UnsafeBufferPointer(outputBuffers[index])
     }
 
     /// What each step of a run is, in order: an XNNPACK segment, or the host
     /// operators that follow it. `invoke(stepTimes:)` times the same steps.
-    public let stepNames: [String]
+    package let stepNames: [String]
 
     private static func stepNames(of model: CompiledModel) -> [String] {
         model.plan.stages.enumerated().flatMap { stage, plan -> [String] in
@@ -155,7 +155,7 @@ public final class Runtime {
     }
 
     /// Runs the model on the current input buffers.
-    public func invoke() throws {
+    package func invoke() throws {
         for stage in engines.indices {
             if let engine = engines[stage] { try run(engine) }
             for call in hostCalls[stage] { call.operation.run(call.inputs, call.outputs) }
@@ -164,7 +164,7 @@ public final class Runtime {
 
     /// Runs the model as `invoke()` does, adding each step's time to `stepTimes`
     /// (one entry per name in `stepNames`; the array is sized on first use).
-    public func invoke(stepTimes: inout [Duration]) throws {
+    package func invoke(stepTimes: inout [Duration]) throws {
         let clock = ContinuousClock()
         if stepTimes.count != stepNames.count { stepTimes = Array(repeating: .zero, count: stepNames.count) }
         var step = 0
@@ -192,7 +192,7 @@ public final class Runtime {
     }
 
     /// Copies `values` into input 0, runs, and returns copies of every output.
-    public func run(_ values: [Float]) throws -> [[Float]] {
+    package func run(_ values: [Float]) throws -> [[Float]] {
         let buffer = input(0)
         guard values.count == buffer.count else {
             throw InferenceError(file: model.graph.file, problem: "input has \(values.count) values, the model expects \(buffer.count)")

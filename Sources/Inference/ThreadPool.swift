@@ -15,13 +15,13 @@ import CXNNPack
 /// and freed only in `deinit`; pthreadpool serialises concurrent
 /// parallelisation calls on one pool with its own mutex, so any thread may
 /// run on it.
-public final class ThreadPool: @unchecked Sendable {
+package final class ThreadPool: @unchecked Sendable {
     let handle: pthreadpool_t
     /// Threads taking part in a run, the caller included.
-    public let threads: Int
+    package let threads: Int
 
     /// Creates a pool that splits runs over `threads` threads (at least 2).
-    public init(threads: Int) throws {
+    package init(threads: Int) throws {
         guard threads >= 2, let handle = pthreadpool_create(threads) else {
             throw InferenceError(file: "thread pool", problem: "could not create a pool of \(threads) threads (at least 2 are needed)")
         }
@@ -36,7 +36,7 @@ public final class ThreadPool: @unchecked Sendable {
     /// Calls `body` with every index in `0..<count`, spread over the pool's
     /// threads, and returns when all calls have returned. The calls run
     /// concurrently, so `body` must only touch what no other index touches.
-    public func parallelize(_ count: Int, _ body: (Int) -> Void) {
+    package func parallelize(_ count: Int, _ body: (Int) -> Void) {
         withoutActuallyEscaping(body) { body in
             var task = body
             withUnsafeMutablePointer(to: &task) { task in

@@ -4,7 +4,7 @@
 /// Only what option blobs hold is decoded: scalars, strings, maps and vectors
 /// of those. Every offset is checked against the blob, so a damaged blob is a
 /// thrown error, never an out-of-bounds read.
-public enum FlexValue: Sendable, Equatable {
+package enum FlexValue: Sendable, Equatable {
     case null
     case int(Int64)
     case uint(UInt64)

@@ -4,7 +4,7 @@
 /// `DEQUANTIZE` and sparse weights behind `DENSIFY` have been expanded, and those
 /// operators removed. What remains is the operators an inference engine runs.
 /// The value is immutable and can be shared freely between threads.
-public struct Model: Sendable {
+package struct Model: Sendable {
     /// Where the model came from (a path, or a label for in-memory bytes).
     package let file: String
     /// Every tensor of the subgraph, indexed as the operators refer to them.

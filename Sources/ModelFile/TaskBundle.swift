@@ -8,7 +8,7 @@ import Foundation
 /// directory entry. Reading a member checks that it is stored, then its
 /// CRC-32, and, when the caller gives one, its SHA-256. The value holds the whole file and is
 /// immutable, so it can be shared between threads.
-public struct TaskBundle: Sendable {
+package struct TaskBundle: Sendable {
     /// One member as the central directory describes it.
     package struct Member: Sendable, Equatable {
         /// The member's name inside the archive, such as `face_detector.tflite`.

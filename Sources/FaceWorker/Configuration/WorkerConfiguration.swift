@@ -3,40 +3,40 @@ import Foundation
 
 /// Everything a worker needs to start: where to listen, who may connect, the
 /// models, the inference threads, the limits and the metrics endpoint.
-public struct WorkerConfiguration: Sendable {
+package struct WorkerConfiguration: Sendable {
     /// The Unix socket's path.
-    public var socketPath: String
+    package var socketPath: String
     /// The permission bits the socket file gets (0600: only the owner may
     /// connect).
-    public var socketMode: UInt32 = 0o600
+    package var socketMode: UInt32 = 0o600
     /// The directory with the four `.tflite` files.
-    public var modelsDirectory: String
+    package var modelsDirectory: String
     /// Threads that run the models, each with its own runtimes.
-    public var inferenceThreads: Int
+    package var inferenceThreads: Int
     /// What clients may ask for.
-    public var limits = WorkerLimits()
+    package var limits = WorkerLimits()
     /// Which peers may connect besides the worker's own user.
-    public var peerPolicy: PeerPolicy
+    package var peerPolicy: PeerPolicy
     /// Where the gRPC door listens (faceworker.v1.FaceWorker over HTTP/2 on a
     /// Unix socket); nil: no gRPC door.
-    public var grpcSocketPath: String?
+    package var grpcSocketPath: String?
     /// A listening socket a service manager passed (socket activation), served
     /// instead of binding `socketPath`, and left in place on exit.
-    public var inheritedListener: Int32?
+    package var inheritedListener: Int32?
     /// Where Prometheus metrics are served over HTTP; nil (the default): they
     /// are not.
-    public var metrics: MetricsEndpoint?
+    package var metrics: MetricsEndpoint?
     /// How long a graceful shutdown waits for connections to finish the calls
     /// they sent before it closes them anyway. One deadline for every door:
     /// it starts when the first door drains.
-    public var drainTimeout = Self.defaultDrainTimeout
+    package var drainTimeout = Self.defaultDrainTimeout
     /// How long a RegisterBuffer token, and the buffer ID it reserves, stays
     /// valid until its handoff comes.
-    public var handoffTokenLifetime = Self.defaultHandoffTokenLifetime
+    package var handoffTokenLifetime = Self.defaultHandoffTokenLifetime
 
     /// A configuration with the default socket mode, limits and policy, and
     /// one inference thread per core.
-    public init(socketPath: String = WorkerSocket.path(), modelsDirectory: String) {
+    package init(socketPath: String = WorkerSocket.path(), modelsDirectory: String) {
         self.socketPath = socketPath
         self.modelsDirectory = modelsDirectory
         inferenceThreads = Self.coreCount
@@ -45,17 +45,17 @@ public struct WorkerConfiguration: Sendable {
 
     /// The drain timeout unless one is set: 1.5 s, so that the whole shutdown
     /// stays well under 2 s.
-    public static let defaultDrainTimeout = Duration.milliseconds(1500)
+    package static let defaultDrainTimeout = Duration.milliseconds(1500)
     /// The handoff token lifetime unless one is set: 10 s.
-    public static let defaultHandoffTokenLifetime = Duration.seconds(10)
+    package static let defaultHandoffTokenLifetime = Duration.seconds(10)
 
     /// The cores this process may run on.
-    public static var coreCount: Int {
+    package static var coreCount: Int {
         max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
     }
 
     /// Checks the values that do not depend on the file system.
-    public func validate() throws(WorkerStartupError) {
+    package func validate() throws(WorkerStartupError) {
         guard inferenceThreads >= 1 else {
             throw WorkerStartupError("--threads must be at least 1, got \(inferenceThreads)")
         }

@@ -1,41 +1,41 @@
 /// The limits a worker puts on what its clients may ask of it. Each is a
 /// command-line flag; the defaults suit a desktop or a small server.
-public struct WorkerLimits: Sendable, Hashable {
+package struct WorkerLimits: Sendable, Hashable {
     /// The largest message payload accepted, in bytes. A longer length prefix
     /// ends the connection, because the stream can no longer be trusted.
-    public var maxMessageBytes = 32 << 20
+    package var maxMessageBytes = 32 << 20
     /// The largest image accepted, in pixels (width times height of the stored
     /// image), checked from the JPEG header or the raw frame's dimensions
     /// before any pixel is decoded.
-    public var maxPixels = 40_000_000
+    package var maxPixels = 40_000_000
     /// The most sessions open at once over all connections.
-    public var maxSessions = 256
+    package var maxSessions = 256
     /// The most sessions one connection may have open at once.
-    public var maxSessionsPerConnection = 32
+    package var maxSessionsPerConnection = 32
     /// The most frames an image or video session may have waiting behind the
     /// one being processed; a frame beyond that is refused.
-    public var maxQueuedFrames = 8
+    package var maxQueuedFrames = 8
     /// The most shared-memory buffers one connection may have, registered or
     /// reserved by a RegisterBuffer call whose handoff has not come yet.
-    public var maxBuffersPerConnection = 8
+    package var maxBuffersPerConnection = 8
     /// The most bytes of shared memory one connection's registered buffers
     /// may map, together.
-    public var maxMappedBytesPerConnection = 1 << 30
+    package var maxMappedBytesPerConnection = 1 << 30
     /// The most subscribers one named session may have at once.
-    public var maxSubscribersPerSession = 16
+    package var maxSubscribersPerSession = 16
     /// The most subscriptions one connection may have open at once.
-    public var maxSubscriptionsPerConnection = 16
+    package var maxSubscriptionsPerConnection = 16
     /// The most events that may wait for one subscriber to read them; past
     /// that its events are counted as missed, so a slow subscriber never
     /// holds the worker's memory or slows the producer.
-    public var subscriberQueue = 64
+    package var subscriberQueue = 64
 
     /// The default limits.
-    public init() {}
+    package init() {}
 
     /// Checks that every limit is positive and that the message limit fits the
     /// wire format's 32-bit length.
-    public func validate() throws(WorkerStartupError) {
+    package func validate() throws(WorkerStartupError) {
         let positive = [
             ("max-message-bytes", maxMessageBytes), ("max-pixels", maxPixels), ("max-sessions", maxSessions),
             ("max-sessions-per-connection", maxSessionsPerConnection), ("max-queued-frames", maxQueuedFrames),

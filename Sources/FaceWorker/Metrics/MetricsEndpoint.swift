@@ -2,24 +2,24 @@ import NIOCore
 
 /// The metrics endpoint: where it listens, and the bounds that keep its
 /// clients from costing the worker more than a scrape.
-public struct MetricsEndpoint: Sendable, Hashable {
+package struct MetricsEndpoint: Sendable, Hashable {
     /// Where it listens.
-    public var address: MetricsListenAddress
+    package var address: MetricsListenAddress
     /// How long a connection may stay open, request and answer included; a
     /// client that sends nothing, or dribbles its request, is cut off then.
-    public var requestTimeout: Duration = .seconds(5)
+    package var requestTimeout: Duration = .seconds(5)
     /// The most connections served at once; more are closed as they come.
-    public var maxConnections = 16
+    package var maxConnections = 16
     /// The most bytes a request may have; a longer one is answered 431.
-    public var maxRequestBytes = 8 << 10
+    package var maxRequestBytes = 8 << 10
 
     /// An endpoint at `address` with the default bounds.
-    public init(address: MetricsListenAddress) {
+    package init(address: MetricsListenAddress) {
         self.address = address
     }
 
     /// Checks the bounds, and that a Unix socket path fits a socket address.
-    public func validate() throws(WorkerStartupError) {
+    package func validate() throws(WorkerStartupError) {
         guard requestTimeout > .zero else {
             throw WorkerStartupError("the metrics request timeout must be positive, got \(requestTimeout)")
         }

@@ -1,6 +1,6 @@
 /// Where the metrics endpoint listens: a Unix socket, or a TCP address that
 /// is the loopback interface unless a host is named.
-public enum MetricsListenAddress: Sendable, Hashable, CustomStringConvertible {
+package enum MetricsListenAddress: Sendable, Hashable, CustomStringConvertible {
     /// A Unix socket at this path.
     case unixSocket(path: String)
     /// A TCP port on this host (a name or an IP address; port 0 takes any free port).
@@ -8,12 +8,12 @@ public enum MetricsListenAddress: Sendable, Hashable, CustomStringConvertible {
 
     /// The host a TCP address without one listens on: metrics stay on the
     /// machine unless the operator opens them up.
-    public static let defaultHost = "127.0.0.1"
+    package static let defaultHost = "127.0.0.1"
 
     /// Reads `--metrics-listen`: a value with a `/`, or starting with `unix:`,
     /// is a Unix socket path; else `host:port`, `:port` or `port` (the host
     /// defaulting to 127.0.0.1), an IPv6 host in brackets (`[::1]:9464`).
-    public init(parsing text: String) throws(WorkerStartupError) {
+    package init(parsing text: String) throws(WorkerStartupError) {
         if text.hasPrefix("unix:") || text.contains("/") {
             let path = text.hasPrefix("unix:") ? String(text.dropFirst(5)) : text
             guard !path.isEmpty else {
@@ -49,7 +49,7 @@ public enum MetricsListenAddress: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `unix:<path>` or `host:port`, as logs show it.
-    public var description: String {
+    package var description: String {
         switch self {
         case .unixSocket(let path): "unix:\(path)"
         case .tcp(let host, let port): host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"

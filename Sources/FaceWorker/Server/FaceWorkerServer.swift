@@ -14,14 +14,14 @@ import ServiceLifecycle
 /// let group = ServiceGroup(services: [server], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
 /// try await group.run()   // returns once the worker has drained and stopped
 /// ```
-public struct FaceWorkerServer: Service {
+package struct FaceWorkerServer: Service {
     /// The worker's configuration.
-    public let configuration: WorkerConfiguration
+    package let configuration: WorkerConfiguration
     private let logger: Logger
 
     /// A worker that will serve with `configuration` and log to `logger`;
     /// nothing starts before `run()`.
-    public init(configuration: WorkerConfiguration, logger: Logger) {
+    package init(configuration: WorkerConfiguration, logger: Logger) {
         self.configuration = configuration
         self.logger = logger
     }
@@ -47,7 +47,7 @@ public struct FaceWorkerServer: Service {
     /// STOPPING=1 when the shutdown starts, and, when the manager asks for
     /// watchdog pings (`$WATCHDOG_USEC`), WATCHDOG=1 twice per period for as
     /// long as its event loop answers.
-    public func run() async throws {
+    package func run() async throws {
         let notifier = ServiceManagerNotifier(environment: ProcessInfo.processInfo.environment, pid: getpid())
         let parts = try WorkerParts(configuration: configuration, logger: logger)
         let group = parts.serviceGroup(logger: logger)

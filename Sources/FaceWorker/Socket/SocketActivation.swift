@@ -5,9 +5,9 @@ import Glibc
 /// `$LISTEN_FDS` for the process `$LISTEN_PID` names. The worker serves it
 /// instead of binding a socket of its own, and leaves it in place on exit:
 /// the manager owns it.
-public enum SocketActivation {
+package enum SocketActivation {
     /// The first passed descriptor, after standard input, output and error.
-    public static let firstDescriptor: Int32 = 3
+    package static let firstDescriptor: Int32 = 3
 
     /// The inherited listener `environment` announces for process `pid`; nil
     /// when none is announced for this process.
@@ -15,7 +15,7 @@ public enum SocketActivation {
     /// - Throws: `WorkerStartupError` when the announcement is not one
     ///   listening Unix stream socket: a count other than 1, or a descriptor
     ///   that is closed, not a socket, or a socket of another kind.
-    public static func inheritedListener(environment: [String: String], pid: pid_t) throws(WorkerStartupError) -> Int32? {
+    package static func inheritedListener(environment: [String: String], pid: pid_t) throws(WorkerStartupError) -> Int32? {
         guard let listenPID = environment["LISTEN_PID"], pid_t(listenPID) == pid else { return nil }
         let count = environment["LISTEN_FDS"] ?? ""
         guard count == "1" else {

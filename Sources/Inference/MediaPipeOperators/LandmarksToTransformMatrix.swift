@@ -9,27 +9,27 @@ import ModelFile
 /// The attention mesh uses it to place its lips and eye crops on the trunk's
 /// feature map. The result is a 4x4 row-major matrix whose top two rows are
 /// the affine map from crop pixels to landmark units.
-public struct LandmarksToTransformMatrix: Sendable, Equatable {
+package struct LandmarksToTransformMatrix: Sendable, Equatable {
     /// Landmarks in the input.
-    public let landmarkCount: Int
+    package let landmarkCount: Int
     /// Values per landmark (x and y are read, the rest ignored).
-    public let dimensions: Int
+    package let dimensions: Int
     /// The landmark on the left end of the line that is turned level.
-    public let leftRotationIndex: Int
+    package let leftRotationIndex: Int
     /// The landmark on the right end of that line.
-    public let rightRotationIndex: Int
+    package let rightRotationIndex: Int
     /// The landmarks whose rotated bounding box the crop covers.
-    public let subset: [Int]
-    public let outputWidth: Int
-    public let outputHeight: Int
-    public let scaleX: Float
-    public let scaleY: Float
+    package let subset: [Int]
+    package let outputWidth: Int
+    package let outputHeight: Int
+    package let scaleX: Float
+    package let scaleY: Float
     /// The angle, in radians, the line is turned to.
-    public let targetRotation: Float
+    package let targetRotation: Float
 
     /// Reads the operator's FlexBuffer options and checks them and the shapes:
     /// landmarks `[1, N, D]` with D ≥ 2, output `[1, 4, 4]`, every index in `0..<N`.
-    public init(options: FlexValue, inputShapes: [[Int]], outputShapes: [[Int]]) throws(HostOperationError) {
+    package init(options: FlexValue, inputShapes: [[Int]], outputShapes: [[Int]]) throws(HostOperationError) {
         guard inputShapes.count == 1, outputShapes.count == 1 else {
             throw HostOperationError("needs 1 input (landmarks) and 1 output, got \(inputShapes.count) and \(outputShapes.count)")
         }
@@ -88,7 +88,7 @@ public struct LandmarksToTransformMatrix: Sendable, Equatable {
     }
 
     /// Writes the 16 floats of the matrix for `landmarks` (`landmarkCount * dimensions` floats).
-    public func run(landmarks: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>) {
+    package func run(landmarks: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>) {
         func point(_ index: Int) -> (x: Float, y: Float) {
             (landmarks[index * dimensions], landmarks[index * dimensions + 1])
         }

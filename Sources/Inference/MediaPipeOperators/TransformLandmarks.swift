@@ -1,14 +1,14 @@
 /// MediaPipe's `TransformLandmarks` custom operator, version 2: each 2-D point
 /// through the top two rows of a 4x4 matrix, as the homogeneous point
 /// (x, y, 0, 1), so the matrix's z column never contributes.
-public struct TransformLandmarks: Sendable, Equatable {
+package struct TransformLandmarks: Sendable, Equatable {
     /// Points per call.
-    public let count: Int
+    package let count: Int
     /// Values per point in the tensor (2 for the attention mesh; a third is copied unchanged).
-    public let dimensions: Int
+    package let dimensions: Int
 
     /// Checks the operand shapes: points `[1, N, D]` with D of 2 or 3, a `[1, 4, 4]` matrix, output shaped like the points.
-    public init(inputShapes: [[Int]], outputShapes: [[Int]]) throws(HostOperationError) {
+    package init(inputShapes: [[Int]], outputShapes: [[Int]]) throws(HostOperationError) {
         guard inputShapes.count == 2, outputShapes.count == 1 else {
             throw HostOperationError("needs 2 inputs (points, matrix) and 1 output, got \(inputShapes.count) and \(outputShapes.count)")
         }
@@ -27,7 +27,7 @@ public struct TransformLandmarks: Sendable, Equatable {
     }
 
     /// Writes the transformed points; `landmarks` and `output` hold `count * dimensions` floats, `matrix` 16 (row-major).
-    public func run(landmarks: UnsafeBufferPointer<Float>, matrix: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>) {
+    package func run(landmarks: UnsafeBufferPointer<Float>, matrix: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>) {
         let m0 = matrix[0], m1 = matrix[1], m3 = matrix[3]
         let m4 = matrix[4], m5 = matrix[5], m7 = matrix[7]
         for point in 0..<count {

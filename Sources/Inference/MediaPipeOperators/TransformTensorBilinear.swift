@@ -9,15 +9,15 @@
 /// neighbour past the last row or column (weight zero) reads zero. The output
 /// size comes from the output tensor's shape, as on MediaPipe's CPU kernel,
 /// which parses but ignores the operator's size options.
-public struct TransformTensorBilinear: Sendable, Equatable {
-    public let inputHeight: Int
-    public let inputWidth: Int
-    public let outputHeight: Int
-    public let outputWidth: Int
-    public let channels: Int
+package struct TransformTensorBilinear: Sendable, Equatable {
+    package let inputHeight: Int
+    package let inputWidth: Int
+    package let outputHeight: Int
+    package let outputWidth: Int
+    package let channels: Int
 
     /// Checks the operand shapes: a `[1, H, W, C]` input, a `[1, 4, 4]` matrix and a `[1, h, w, C]` output.
-    public init(inputShapes: [[Int]], outputShapes: [[Int]]) throws(HostOperationError) {
+    package init(inputShapes: [[Int]], outputShapes: [[Int]]) throws(HostOperationError) {
         guard inputShapes.count == 2, outputShapes.count == 1 else {
             throw HostOperationError("needs 2 inputs (features, matrix) and 1 output, got \(inputShapes.count) and \(outputShapes.count)")
         }
@@ -39,7 +39,7 @@ public struct TransformTensorBilinear: Sendable, Equatable {
     }
 
     /// Fills `output` (`outputHeight * outputWidth * channels` floats, NHWC) from `input` through `matrix` (16 floats, row-major).
-    public func run(input: UnsafeBufferPointer<Float>, matrix: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>) {
+    package func run(input: UnsafeBufferPointer<Float>, matrix: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>) {
         let m0 = matrix[0], m1 = matrix[1], m4 = matrix[4], m5 = matrix[5]
         let m3 = matrix[3] + 0.5 * m0 + 0.5 * m1 - 0.5
         let m7 = matrix[7] + 0.5 * m4 + 0.5 * m5 - 0.5
