@@ -1,5 +1,4 @@
 import FaceDetection
-import FaceWorkerProtocol
 import Prometheus
 
 /// The worker's Prometheus metrics, in a registry of its own (no process-wide
@@ -41,8 +40,9 @@ final class WorkerMetrics: Sendable {
             helpText: "Calls and connections answered with an error status, by its gRPC code")
     }
 
-    /// Metrics for a worker that loaded `models`.
-    init(models: [LoadedModel]) {
+    /// Metrics for a worker that loaded `models` and answers errors with
+    /// `errorCodes` (gRPC's names), each counted from 0.
+    init(models: [LoadedModel], errorCodes: [String]) {
         let registry = PrometheusCollectorRegistry()
         self.registry = registry
         image = StageHistograms(mode: "image", registry: registry)
@@ -54,9 +54,8 @@ final class WorkerMetrics: Sendable {
         replaced = registry.makeCounter(descriptor: Self.drops, labels: [("reason", "replaced")])
         sessionClosed = registry.makeCounter(descriptor: Self.drops, labels: [("reason", "session_closed")])
         sessionReset = registry.makeCounter(descriptor: Self.drops, labels: [("reason", "session_reset")])
-        // Every code is there from the start, at 0, so a rate over it needs no first error.
-        errors = Dictionary(uniqueKeysWithValues: Faceworker_V1_Status.Code.allCases.filter { $0 != .ok }.map { code in
-            (code.metricLabel, registry.makeCounter(descriptor: Self.errorCalls, labels: [("code", code.metricLabel)]))
+        errors = Dictionary(uniqueKeysWithValues: errorCodes.map { code in
+            (code, registry.makeCounter(descriptor: Self.errorCalls, labels: [("code", code)]))
         })
         gauges = MetricsGauges(models: models, registry: registry)
     }

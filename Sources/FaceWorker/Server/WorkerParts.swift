@@ -1,4 +1,5 @@
 import FaceDetection
+import FaceWorkerProtocol
 import Logging
 import NIOPosix
 import ServiceLifecycle
@@ -63,7 +64,7 @@ struct WorkerParts: Sendable {
         let scheduler = FrameScheduler()
         let namedSessions = NamedSessions()
         let sharedMemory = SharedMemory(address: handoff.address, tokenLifetime: configuration.handoffTokenLifetime)
-        let stats = WorkerStats(metrics: configuration.metrics.map { _ in WorkerMetrics(models: inventory) })
+        let stats = WorkerStats(metrics: configuration.metrics.map { _ in WorkerMetrics(models: inventory, errorCodes: Faceworker_V1_Status.Code.errorMetricLabels) })
         let gauges = WorkerGauges(connections: connections, scheduler: scheduler, namedSessions: namedSessions, sharedMemory: sharedMemory)
         let statistics = WorkerStatistics(stats: stats, inferenceThreads: configuration.inferenceThreads, models: inventory, started: .now,
                                           gauges: gauges.read, eventsMissed: { namedSessions.eventsMissed })

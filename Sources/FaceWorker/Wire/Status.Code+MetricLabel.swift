@@ -1,6 +1,12 @@
 import FaceWorkerProtocol
 
 extension Faceworker_V1_Status.Code {
+    /// The label of every error code, OK left out: the error counter starts
+    /// each at 0, so a rate over it needs no first error.
+    static var errorMetricLabels: [String] {
+        allCases.filter { $0 != .ok }.map(\.metricLabel)
+    }
+
     /// The code's name in gRPC's spelling (`INVALID_ARGUMENT`), as the
     /// `code` label of the error counter.
     var metricLabel: String {
