@@ -481,6 +481,10 @@ def main() -> None:
         return
 
     seconds = args.minutes * 60
+    # No restart comes within the last 20 s, so that each is followed by clients that saw it.
+    if args.restart_every <= 0 or seconds - 20 <= args.restart_every:
+        parser.error(f"--minutes {args.minutes:g} leaves no room for a restart every {args.restart_every:g} s "
+                     "(the last 20 s take none): run longer, or restart more often (make soak RESTART_EVERY=60)")
     directory = Path(tempfile.mkdtemp(prefix="faceworker-soak-"))
     manager = Manager(args, directory)
     first_ready = manager.start()
