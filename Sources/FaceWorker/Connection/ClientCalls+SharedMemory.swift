@@ -5,10 +5,6 @@ extension ClientCalls {
     /// RegisterBuffer: reserves a buffer ID for this connection and answers
     /// with the token its handoff must bring.
     func registerBuffer(callID: UInt64) {
-        guard let buffers, let peerPID else {
-            fail(callID: callID, FrameAdmission.noSharedMemory)
-            return
-        }
         let shared = core.sharedMemory
         let bufferID = shared.makeBufferID()
         let token = SharedMemory.makeToken()
@@ -31,7 +27,7 @@ extension ClientCalls {
     /// UnregisterBuffer: forgets the buffer; frames already admitted keep
     /// their mapping until they are answered.
     func unregisterBuffer(callID: UInt64, _ bufferID: UInt64) {
-        guard let mapping = buffers?.unregister(bufferID) else {
+        guard let mapping = buffers.unregister(bufferID) else {
             fail(callID: callID, CallError(.notFound, "no buffer \(bufferID) is registered on this connection"))
             return
         }
@@ -43,7 +39,6 @@ extension ClientCalls {
 
     /// Forgets every buffer and pending handoff of the closed connection.
     func closeBuffers() {
-        guard let buffers else { return }
         core.sharedMemory.tokens.forget(buffers)
         for mapping in buffers.close() {
             logger.info("buffer unregistered", metadata: ["buffer": "\(mapping.bufferID)", "size_bytes": "\(mapping.size)", "reason": "connection closed"])

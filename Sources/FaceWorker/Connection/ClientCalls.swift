@@ -18,31 +18,27 @@ final class ClientCalls {
     let outbox: ConnectionOutbox
     let logger: Logger
     /// The client's process, which a shared-memory handoff must come from.
-    let peerPID: Int32?
+    let peerPID: Int32
     /// The client's sessions.
     let sessions: ClientSessions
     /// The client's subscriptions to other clients' sessions.
     let subscriptions: ClientSubscriptions
-    /// The client's shared-memory buffers; nil when its process is unknown,
-    /// since a handoff must come from it.
-    let buffers: BufferTable?
+    /// The client's shared-memory buffers.
+    let buffers: BufferTable
     private let admission: FrameAdmission
     private var ended = false
 
-    /// Calls answered through `outbox`; `peerPID` nil for a client whose
-    /// process is unknown, which gets no shared memory.
+    /// Calls of the client in process `peerPID`, answered through `outbox`.
     ///
     /// - Throws: `ImagingError` when no JPEG decoder can be made.
-    init(core: WorkerCore, outbox: ConnectionOutbox, peerPID: Int32?, logger: Logger) throws(ImagingError) {
+    init(core: WorkerCore, outbox: ConnectionOutbox, peerPID: Int32, logger: Logger) throws(ImagingError) {
         self.core = core
         self.outbox = outbox
         self.peerPID = peerPID
         self.logger = logger
         let limits = core.limits
-        buffers = peerPID.map { _ in
-            BufferTable(maxBuffers: limits.maxBuffersPerConnection, maxMappedBytes: limits.maxMappedBytesPerConnection,
-                        counters: core.sharedMemory.counters, logger: logger)
-        }
+        buffers = BufferTable(maxBuffers: limits.maxBuffersPerConnection, maxMappedBytes: limits.maxMappedBytesPerConnection,
+                              counters: core.sharedMemory.counters, logger: logger)
         admission = try FrameAdmission(maxPixels: limits.maxPixels, buffers: buffers)
         sessions = ClientSessions(core: core, logger: logger)
         subscriptions = ClientSubscriptions(core: core, output: outbox, logger: logger)
