@@ -2,12 +2,6 @@ import FaceWorkerProtocol
 import GRPCCore
 
 extension RPCError {
-    /// The gRPC status a failed call ends with: the code and message the
-    /// worker's own socket would have answered with.
-    init(_ status: Faceworker_V1_Status) {
-        self.init(code: RPCError.Code(status.code), message: status.message)
-    }
-
     /// The gRPC status for `error`.
     init(_ error: CallError) {
         self.init(code: RPCError.Code(Faceworker_V1_Status.Code(error.code)), message: error.message)
