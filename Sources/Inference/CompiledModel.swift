@@ -2,16 +2,14 @@ import ModelFile
 
 /// A loaded model prepared for XNNPACK: immutable and shared by every runtime.
 ///
-/// Holds the folded graph (with activations fused into the elementwise
-/// operators that feed them), its execution plan (XNNPACK segments and the host
+/// Holds the folded graph, its execution plan (XNNPACK segments and the host
 /// operators between them, checked here so a model the runtime cannot run is
 /// an error at load) and a pointer-stable copy of its weights (XNNPACK keeps
 /// pointers to static tensor data for the lifetime of a subgraph and its
 /// runtimes). Load each model once per process and create one `Runtime` per
 /// inference thread from it.
 package final class CompiledModel: Sendable {
-    /// The folded graph as read from the file, with each RELU that alone reads
-    /// an elementwise operator fused into it (see `withActivationsFused`).
+    /// The folded graph as read from the file.
     package let graph: Model
     /// The shape of each model input, in order.
     package let inputShapes: [[Int]]
@@ -32,8 +30,7 @@ package final class CompiledModel: Sendable {
     }
 
     /// Validates a folded graph for execution.
-    package init(graph folded: Model) throws {
-        let graph = folded.withActivationsFused()
+    package init(graph: Model) throws {
         self.graph = graph
         self.inputShapes = graph.inputs.map { graph.tensors[$0].shape }
         self.outputShapes = graph.outputs.map { graph.tensors[$0].shape }
