@@ -1041,24 +1041,31 @@ static void script_stopping(int fd, void *arg)
     }
 }
 
+/* Sends a frame stamped timestamp_ms to a worker running script_stopping and
+ * returns the event that answers it. */
+static fw_event frame_to_stopping_worker(fw_session *s, int64_t timestamp_ms)
+{
+    static const uint8_t jpeg[] = {0xff, 0xd8};
+    fw_error err;
+    fw_event ev = {0};
+    CHECK(fw_send_jpeg(s, jpeg, sizeof jpeg, timestamp_ms, &err) == FW_OK, "%s", err.message);
+    CHECK(fw_poll(s, -1, &ev, &err) == FW_OK, "%s", err.message);
+    return ev;
+}
+
 static void test_wire_restart_drops_turn_a_stopping_refusal_into_a_drop(void)
 {
     fake_worker *w;
     fw_client *c = fake_connect(script_stopping, NULL, &w);
     REQUIRE(c, "fake worker");
-    fw_error err;
-    fw_event ev;
     fw_session *s = open_mode(c, FW_MODE_LIVE_STREAM, false);
-    const uint8_t jpeg[] = {0xff, 0xd8};
     if (CHECK_AT(s != NULL, "session")) {
-        CHECK(fw_send_jpeg(s, jpeg, 2, 1, &err) == FW_OK, "%s", err.message);
-        CHECK(fw_poll(s, -1, &ev, &err) == FW_OK && ev.type == FW_EVENT_ERROR && ev.error.code == FW_UNAVAILABLE &&
-                  contains(ev.error.message, "shutting down"),
+        fw_event ev = frame_to_stopping_worker(s, 1);
+        CHECK(ev.type == FW_EVENT_ERROR && ev.error.code == FW_UNAVAILABLE && contains(ev.error.message, "shutting down"),
               "off by default: the worker's refusal, with its reason: %d %s", ev.type, ev.error.message);
         fw_set_restart_drops(c, true);
-        CHECK(fw_send_jpeg(s, jpeg, 2, 2, &err) == FW_OK, "%s", err.message);
-        CHECK(fw_poll(s, -1, &ev, &err) == FW_OK && ev.type == FW_EVENT_DROPPED &&
-                  ev.drop_reason == FW_DROP_WORKER_RESTARTED && ev.timestamp_ms == 2,
+        ev = frame_to_stopping_worker(s, 2);
+        CHECK(ev.type == FW_EVENT_DROPPED && ev.drop_reason == FW_DROP_WORKER_RESTARTED && ev.timestamp_ms == 2,
               "on: dropped by the restart: %d %d", ev.type, ev.drop_reason);
     }
     fake_disconnect(c, w);
@@ -1070,14 +1077,10 @@ static void test_wire_auto_reconnect_turns_a_stopping_refusal_into_a_drop(void)
     fw_client *c = fake_connect(script_stopping, NULL, &w);
     REQUIRE(c, "fake worker");
     fw_set_auto_reconnect(c, true, NULL);
-    fw_error err;
-    fw_event ev;
     fw_session *s = open_mode(c, FW_MODE_LIVE_STREAM, false);
-    const uint8_t jpeg[] = {0xff, 0xd8};
     if (CHECK_AT(s != NULL, "session")) {
-        CHECK(fw_send_jpeg(s, jpeg, 2, 1, &err) == FW_OK, "%s", err.message);
-        CHECK(fw_poll(s, -1, &ev, &err) == FW_OK && ev.type == FW_EVENT_DROPPED &&
-                  ev.drop_reason == FW_DROP_WORKER_RESTARTED && ev.timestamp_ms == 1,
+        fw_event ev = frame_to_stopping_worker(s, 1);
+        CHECK(ev.type == FW_EVENT_DROPPED && ev.drop_reason == FW_DROP_WORKER_RESTARTED && ev.timestamp_ms == 1,
               "restart drops come with auto-reconnect: %d %d", ev.type, ev.drop_reason);
     }
     fake_disconnect(c, w);
