@@ -19,8 +19,8 @@
 # It is compiled with the clang of the Swift toolchain that builds the package, not Debian 12's
 # gcc 12: gcc scalarises the AVX kernels that select lanes by sign with blendv (PReLU among them:
 # each lane's sign bit tested with a branch), and on a machine with AVX2 but not AVX-512 the
-# gcc-built library ran the Face Landmarker's mesh 2.7 times slower and the detectors 1.6 times
-# slower than the same sources built with clang, which is what XNNPACK's own builds and LiteRT use.
+# gcc-built library ran the Face Landmarker's mesh 2.7 times slower and the detectors 1.5 to 1.8
+# times slower than the same sources built with clang.
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
