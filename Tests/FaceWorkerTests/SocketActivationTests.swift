@@ -80,7 +80,8 @@ final class SocketActivationTests: XCTestCase {
 
     func testAnAnnouncementForAnotherProcessIsIgnored() async throws {
         let worker = try await startWorker([], launcher: ["/usr/bin/env", "LISTEN_PID=1", "LISTEN_FDS=1"])
-        XCTAssertTrue(worker.log.contains("socket_activation=false"), worker.log)
+        let logged = await worker.waitForLog("socket_activation=false")
+        XCTAssertTrue(logged, worker.log)
         let client = try await worker.connect()
         _ = try await client.ping()
         await client.close()
