@@ -40,7 +40,8 @@ toolchain=$(dirname "$(readlink -f "$swift")")
 cc=$toolchain/clang
 cxx=$toolchain/clang++
 [ -x "$cc" ] && [ -x "$cxx" ] || { echo "error: the Swift toolchain in $toolchain has no clang and clang++ to build XNNPACK with" >&2; exit 1; }
-# What the prefix was built from, with how: a change to either rebuilds it.
+# What the prefix was built from, with how (the flags below, the compiler above, the patches): a
+# change to any of them rebuilds it.
 cmake_flags=(
   -G Ninja
   -DCMAKE_BUILD_TYPE=Release
