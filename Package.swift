@@ -27,6 +27,7 @@ let package = Package(
         .package(url: "https://github.com/grpc/grpc-swift-nio-transport", from: "2.9.2"),
         .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
         .package(url: "https://github.com/grpc/grpc-swift-protobuf", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.0.0"),
     ],
     targets: [
         // C libraries: XNNPACK built by `make deps`, TurboJPEG from the Debian package it installs.
@@ -34,7 +35,7 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", path: "Sources/CTurboJPEG"),
 
         // Layer 1: the .tflite file, read and folded into plain float tensors.
-        .target(name: "ModelFile"),
+        .target(name: "ModelFile", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
         // Layer 2: running a loaded model on XNNPACK.
         .target(
             name: "Inference",

@@ -43,44 +43,34 @@ struct SparsityParameters {
         var strides = [Int](repeating: 1, count: rank)
         for d in stride(from: rank - 2, through: 0, by: -1) { strides[d] = strides[d + 1] * shape[d + 1] }
 
+        // A level's index moves the dense position by a fixed stride: its dimension's stride, times
+        // the block size when the dimension is split into blocks (the block's own level then moves
+        // by the dimension's stride). Every index is checked against its level's size, so every
+        // position lies inside the shape.
+        let levelStrides = traversalOrder.map { dimension in
+            dimension < rank
+                ? strides[dimension] * (blockMap.firstIndex(of: dimension).map { blockSizes[$0] } ?? 1)
+                : strides[blockMap[dimension - rank]]
+        }
         var dense = [Float](repeating: 0, count: shape.reduce(1, *))
-        var coordinate = [Int](repeating: 0, count: traversalOrder.count)
         var consumed = 0
 
-        func place() throws {
-            var original = [Int](repeating: 0, count: rank)
-            for (level, dimension) in traversalOrder.enumerated() where dimension < rank {
-                original[dimension] = coordinate[level]
-            }
-            for (level, dimension) in traversalOrder.enumerated() where dimension >= rank {
-                let block = dimension - rank
-                let target = blockMap[block]
-                original[target] = original[target] * blockSizes[block] + coordinate[level]
-            }
-            var flat = 0
-            for d in 0..<rank {
-                guard original[d] < shape[d] else {
-                    throw fail("sparse tensor index \(original) lies outside shape \(shape)")
+        func walk(level: Int, parent: Int, offset: Int) throws {
+            if level == levels.count {
+                guard consumed < values.count else {
+                    throw fail("sparse tensor has fewer values (\(values.count)) than its indices address")
                 }
-                flat += original[d] * strides[d]
+                dense[offset] = values[consumed]
+                consumed += 1
+                return
             }
-            guard consumed < values.count else {
-                throw fail("sparse tensor has fewer values (\(values.count)) than its indices address")
-            }
-            dense[flat] = values[consumed]
-            consumed += 1
-        }
-
-        func walk(level: Int, parent: Int) throws {
-            if level == levels.count { return try place() }
             switch levels[level] {
             case .dense(let size):
                 guard size == levelSizes[level] else {
                     throw fail("sparse tensor level \(level) has dense size \(size), expected \(levelSizes[level])")
                 }
                 for i in 0..<size {
-                    coordinate[level] = i
-                    try walk(level: level + 1, parent: parent * size + i)
+                    try walk(level: level + 1, parent: parent * size + i, offset: offset + i * levelStrides[level])
                 }
             case .sparse(let segments, let indices):
                 guard parent + 1 < segments.count else {
@@ -94,12 +84,11 @@ struct SparsityParameters {
                     guard indices[i] >= 0, indices[i] < levelSizes[level] else {
                         throw fail("sparse tensor level \(level) index \(indices[i]) is outside 0..<\(levelSizes[level])")
                     }
-                    coordinate[level] = indices[i]
-                    try walk(level: level + 1, parent: i)
+                    try walk(level: level + 1, parent: i, offset: offset + indices[i] * levelStrides[level])
                 }
             }
         }
-        try walk(level: 0, parent: 0)
+        try walk(level: 0, parent: 0, offset: 0)
         guard consumed == values.count else {
             throw fail("sparse tensor has \(values.count) values but its indices address \(consumed)")
         }

@@ -146,20 +146,29 @@ struct RawModel {
         if let expected = expectedElements, expected != count {
             throw reader.fail("\(tensor) has \(count) elements of data but its shape needs \(expected)")
         }
-        let base = bytes.startIndex
-        func word(_ i: Int) -> UInt32 {
-            let p = base + 4 * i
-            return UInt32(bytes[p]) | UInt32(bytes[p + 1]) << 8 | UInt32(bytes[p + 2]) << 16 | UInt32(bytes[p + 3]) << 24
-        }
-        switch type {
-        case .float32:
-            return .float((0..<count).map { Float(bitPattern: word($0)) })
-        case .float16:
-            return .float((0..<count).map { i in
-                floatFromHalf(UInt16(bytes[base + 2 * i]) | UInt16(bytes[base + 2 * i + 1]) << 8)
-            })
-        default:
-            return .int32((0..<count).map { Int32(bitPattern: word($0)) })
+        // Element by element through a raw pointer: a debug build runs this for every weight of
+        // every model at each start, and indexing the slice cost seconds there.
+        return bytes.withUnsafeBytes { raw in
+            func word(_ i: Int) -> UInt32 { UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self)) }
+            switch type {
+            case .float32:
+                return .float(Array(unsafeUninitializedCapacity: count) { values, initialized in
+                    for i in 0..<count { values[i] = Float(bitPattern: word(i)) }
+                    initialized = count
+                })
+            case .float16:
+                return .float(Array(unsafeUninitializedCapacity: count) { values, initialized in
+                    for i in 0..<count {
+                        values[i] = floatFromHalf(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: 2 * i, as: UInt16.self)))
+                    }
+                    initialized = count
+                })
+            default:
+                return .int32(Array(unsafeUninitializedCapacity: count) { values, initialized in
+                    for i in 0..<count { values[i] = Int32(bitPattern: word(i)) }
+                    initialized = count
+                })
+            }
         }
     }
 
