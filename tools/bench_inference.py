@@ -6,7 +6,9 @@
 For every model and thread count both runtimes get the same seeded input (SplitMix64, seed 1,
 see model_inputs.RANDOM_DESCRIPTION), are warmed up, and are then timed invoke by invoke.
 The pair is measured --rounds times, alternating, and each side keeps its round with the lowest
-median: on a small shared machine a burst of other work then spoils one round, not the ratio.
+median: on a small shared machine a burst of other work then spoils one round, not the ratio. The
+rounds are many and short because the virtual machines this runs on change speed in steps lasting
+0.5 to 5 s (see tools/bench.py): each side then meets the fastest level in some round.
 LiteRT is timed here with time.perf_counter_ns around Interpreter.invoke() (XNNPACK is its
 default CPU path); ours is timed by the executable itself, run as
 
@@ -216,8 +218,8 @@ def main():
     parser.add_argument("--models", type=Path, required=True, help="folder holding the .tflite files")
     parser.add_argument("--ours", type=Path, required=True, help="our inference-bench executable")
     parser.add_argument("--warmup", type=count(0), default=50, help="untimed invokes first (default 50)")
-    parser.add_argument("--iterations", type=count(1), default=500, help="timed invokes (default 500)")
-    parser.add_argument("--rounds", type=count(1), default=3, help="alternating measurements per pair (default 3)")
+    parser.add_argument("--iterations", type=count(1), default=150, help="timed invokes (default 150)")
+    parser.add_argument("--rounds", type=count(1), default=10, help="alternating measurements per pair (default 10)")
     parser.add_argument("--threads", type=thread_list, default=[1, 2], help="thread counts (default 1,2)")
     args = parser.parse_args()
 
