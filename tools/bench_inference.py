@@ -4,17 +4,22 @@
     .venv-tools/bin/python tools/bench_inference.py --models models --ours .build/release/inference-bench
 
 For every model and thread count both runtimes get the same seeded input (SplitMix64, seed 1,
-see model_inputs.RANDOM_DESCRIPTION), are warmed up, and are then timed invoke by invoke.
-The pair is measured --rounds times, alternating, and each side keeps its round with the lowest
-median: on a small shared machine a burst of other work then spoils one round, not the ratio. The
-rounds are many and short because the virtual machines this runs on change speed in steps lasting
-0.5 to 5 s (see tools/bench.py): each side then meets the fastest level in some round.
+see model_inputs.RANDOM_DESCRIPTION), are warmed up, and are then timed invoke by invoke in short
+bursts (about --burst-ms each), a burst of LiteRT's and a burst of ours in turn, --bursts times.
+A pair's ratio divides our burst's median by LiteRT's burst before it; a row's ratio is the median
+of those paired ratios, and its times are each side's median over its bursts. The virtual machines
+this runs on change speed in steps: one LiteRT process timed in 50-invoke bursts ran at 1.4, 2.1 or
+3.3 ms per invoke, each level lasting 0.5 to 5 s. Two bursts a tenth of a second apart nearly
+always see the same level, so each pair compares the two runtimes at one speed, and the median
+over the pairs drops the few that straddle a step.
+
 LiteRT is timed here with time.perf_counter_ns around Interpreter.invoke() (XNNPACK is its
-default CPU path); ours is timed by the executable itself, run as
+default CPU path); ours is timed by the executable itself, loaded and warmed up once per row, run as
 
-    <ours> --models DIR --model <file> --threads N --warmup W --iterations I
+    <ours> --models DIR --model <file> --threads N --warmup W --bursts
 
-which prints one JSON line: {"model": ..., "threads": N, "median_ms": ..., "p90_ms": ..., "iterations": I,
+which reads a count of invokes per line and answers each with one JSON line: {"model": ...,
+"threads": N, "median_ms": ..., "p90_ms": ..., "iterations": count,
 "steps": [{"step": ..., "median_ms": ..., "p90_ms": ...}, ...]}.
 
 The attention mesh (face_landmark_with_attention.tflite) holds MediaPipe's custom operators, which
@@ -35,7 +40,7 @@ segments split by host operators, as the blendshape model's layer norms and tran
 gets two more rows of ours alone: its segments' medians summed, and its host steps' medians summed.
 
 The output is a table, then, as the very last line, one JSON object:
-{"bench": "inference", "ratio_<N>t": {model: ours/LiteRT median}, ...,
+{"bench": "inference", "ratio_<N>t": {model: median paired ours/LiteRT}, ...,
  "litert_ms": {model: {"<N>t": median}}, "ours_ms": {model: {"<N>t": median}}}
 with model names lacking ".tflite" (the attention rows as attention_a, attention_b, attention_whole;
 attention_custom_ops, and <model>_segments and <model>_host for models run in several steps, in
@@ -44,25 +49,40 @@ ours_ms only). P3 is met when every 1-thread ratio is at most 1.10.
 
 import argparse
 import json
+import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
+
+import numpy as np
 
 import attention_model
 from landmarker_bundle import BUNDLE_FILE, read_member
 from model_inputs import MODELS, RANDOM_SEED, ModelSpec, random_input
 
 from bench_args import count
-from bench_process import fail, median_and_p90, require_executable, run_json, summary_ms
+from bench_process import fail, last_json_line, median_and_p90, require_executable
 
 P3_GOAL = 1.10
 OURS_TIMEOUT_S = 600
+CALIBRATION_INVOKES = 20
 
 # Members of the Face Landmarker bundle, with the value ranges of their seeded inputs.
 LANDMARKER_MODELS = (
     ModelSpec("face_landmarks_detector.tflite", (1, 256, 256, 3), (0.0, 1.0)),
     ModelSpec("face_blendshapes.tflite", (1, 146, 2), (0.0, 640.0)),
 )
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of the table: `ratio` is the median of the paired bursts' ratios, None without a peer."""
+    stem: str
+    threads: int
+    litert_ms: float | None
+    ours_ms: float
+    ratio: float | None = None
 
 
 def load_litert():
@@ -80,112 +100,141 @@ def check_inputs(models_dir, ours):
     require_executable(ours, "bench-inference")
 
 
-def time_litert(interpreter_class, path, spec, threads, warmup, iterations):
-    return time_interpreter(interpreter_class(model_path=str(path), num_threads=threads),
-                            [random_input(spec, RANDOM_SEED)], warmup, iterations)
+class LiteRTSide:
+    """LiteRT interpreters invoked one after the other in every timed iteration (one for a plain
+    model, segments A and B for the attention mesh)."""
+
+    def __init__(self, interpreters, inputs, warmup):
+        for interpreter, arrays in zip(interpreters, inputs, strict=True):
+            interpreter.allocate_tensors()
+            for detail, tensor in zip(interpreter.get_input_details(), arrays, strict=True):
+                interpreter.set_tensor(detail["index"], tensor)
+        self.invokes = [interpreter.invoke for interpreter in interpreters]
+        for _ in range(warmup):
+            for invoke in self.invokes:
+                invoke()
+
+    def burst(self, iterations):
+        """Each interpreter's median in ms over `iterations`, then the median of their sum."""
+        samples = [[] for _ in self.invokes]
+        clock = time.perf_counter_ns
+        for _ in range(iterations):
+            start = clock()
+            for invoke, times in zip(self.invokes, samples):
+                invoke()
+                end = clock()
+                times.append(end - start)
+                start = end
+        return [float(np.median(times)) / 1e6 for times in samples] + [float(np.median(np.sum(samples, axis=0))) / 1e6]
 
 
-def time_interpreter(interpreter, inputs, warmup, iterations):
-    return time_in_sequence([interpreter], [inputs], warmup, iterations)[0]
+class OursSide:
+    """Our inference-bench, loaded and warmed up once, timing a burst per line it is sent."""
+
+    def __init__(self, ours, models_dir, file, threads, warmup, value_range=None):
+        self.command = [str(ours), "--models", str(models_dir), "--model", file, "--threads", str(threads),
+                        "--warmup", str(warmup), "--bursts"]
+        if value_range is not None:
+            self.command += [f"--lower={value_range[0]!r}", f"--upper={value_range[1]!r}"]
+        self.file, self.threads = file, threads
+        self.process = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        stderr=subprocess.PIPE, text=True)
+
+    def burst(self, iterations):
+        """The JSON line of `iterations` timed invokes."""
+        self.process.stdin.write(f"{iterations}\n")
+        self.process.stdin.flush()
+        line = self.process.stdout.readline()
+        if not line:
+            self.process.stdin.close()
+            self.process.wait(OURS_TIMEOUT_S)
+            fail(f"{' '.join(self.command)} exited with status {self.process.returncode}:\n"
+                 f"{self.process.stderr.read().strip()}")
+        result = last_json_line(line, self.command)
+        median_and_p90(result, self.command)
+        if result.get("model") != self.file or result.get("threads") != self.threads:
+            fail(f"{self.command[0]} answered for {result.get('model')} with {result.get('threads')} threads, "
+                 f"asked for {self.file} with {self.threads}")
+        return result
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *_):
+        self.process.stdin.close()
+        try:
+            self.process.wait(OURS_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
 
 
-def time_ours(ours, models_dir, file, threads, warmup, iterations, value_range=None):
-    """Our median and p90 in ms, and the JSON line's per-step figures."""
-    command = [str(ours), "--models", str(models_dir), "--model", file, "--threads", str(threads),
-               "--warmup", str(warmup), "--iterations", str(iterations)]
-    if value_range is not None:
-        command += ["--lower", repr(value_range[0]), "--upper", repr(value_range[1])]
-    result = run_json(command, OURS_TIMEOUT_S)
-    median, p90 = median_and_p90(result, command)
-    if result.get("model") != file or result.get("threads") != threads:
-        fail(f"{ours} answered for {result.get('model')} with {result.get('threads')} threads, "
-             f"asked for {file} with {threads}")
-    return (median, p90), result.get("steps", [])
+def paired_bursts(litert, ours, args):
+    """--bursts pairs, LiteRT's burst then ours, each about --burst-ms long: the list of LiteRT's
+    burst figures and the list of our bursts' JSON lines."""
+    iterations = max(1, round(args.burst_ms / ours.burst(CALIBRATION_INVOKES)["median_ms"]))
+    theirs, mine = [], []
+    for _ in range(args.bursts):
+        theirs.append(litert.burst(iterations))
+        mine.append(ours.burst(iterations))
+    return theirs, mine
 
 
-def time_in_sequence(interpreters, inputs, warmup, iterations):
-    """Each interpreter's median and p90 in ms, and those of their sum, when every iteration invokes
-    them one after the other."""
-    for interpreter, arrays in zip(interpreters, inputs, strict=True):
-        interpreter.allocate_tensors()
-        for detail, tensor in zip(interpreter.get_input_details(), arrays, strict=True):
-            interpreter.set_tensor(detail["index"], tensor)
-    invokes = [interpreter.invoke for interpreter in interpreters]
-    for _ in range(warmup):
-        for invoke in invokes:
-            invoke()
-    samples = [[] for _ in invokes]
-    clock = time.perf_counter_ns
-    for _ in range(iterations):
-        start = clock()
-        for invoke, times in zip(invokes, samples):
-            invoke()
-            end = clock()
-            times.append(end - start)
-            start = end
-    return [summary_ms(times) for times in samples] + [summary_ms([sum(run) for run in zip(*samples)])]
+def steps_ms(result, kind):
+    """Our burst's step medians whose name starts with `kind` ("segment" or "host")."""
+    return [float(step["median_ms"]) for step in result.get("steps", []) if step["step"].startswith(kind)]
 
 
-def attention_rows(interpreter_class, args, threads):
-    """LiteRT's segments A and B against our steps of the whole attention mesh, best of the rounds."""
-    peers = attention_model.segments(attention_model.read_verified(args.models / attention_model.MODEL_FILE))
-    best = {}
-    for _ in range(args.rounds):
-        figures = time_in_sequence([interpreter_class(model_content=p.content, num_threads=threads) for p in peers],
-                                   [attention_model.seeded_inputs(p) for p in peers], args.warmup, args.iterations)
-        for key, figure in zip(("a", "b", "whole"), figures):
-            best[f"litert_{key}"] = min(best.get(f"litert_{key}", figure), figure)
-        whole, steps = time_ours(args.ours, args.models, attention_model.MODEL_FILE, threads, args.warmup, args.iterations)
-        segments = [(s["median_ms"], s["p90_ms"]) for s in steps if s["step"].startswith("segment")]
-        host = [(s["median_ms"], s["p90_ms"]) for s in steps if s["step"].startswith("host")]
-        if len(segments) != 2 or len(host) != 2:
-            fail(f"{args.ours} ran the attention mesh as {[s['step'] for s in steps]}; expected two segments and two host steps")
-        for key, figure in (("a", segments[0]), ("b", segments[1]), ("custom_ops", tuple(map(sum, zip(*host)))),
-                            ("whole", whole)):
-            best[f"ours_{key}"] = min(best.get(f"ours_{key}", figure), figure)
-    return [("attention_a", threads, best["litert_a"], best["ours_a"]),
-            ("attention_b", threads, best["litert_b"], best["ours_b"]),
-            ("attention_custom_ops", threads, None, best["ours_custom_ops"]),
-            ("attention_whole", threads, best["litert_whole"], best["ours_whole"])]
+def compared(stem, threads, theirs, mine):
+    """A row from paired figures: `theirs` and `mine` hold one time per burst, in the same order."""
+    theirs, mine = np.asarray(theirs), np.asarray(mine)
+    return Row(stem, threads, float(np.median(theirs)), float(np.median(mine)), float(np.median(mine / theirs)))
 
 
-def landmarker_rows(interpreter_class, args, threads):
-    """The bundle's mesh and blendshape models, ours against LiteRT, best of the rounds; for a model
-    run in several steps, also our segments and our host steps, each summed over the run."""
-    rows = []
-    for spec in LANDMARKER_MODELS:
-        content = read_member(args.models, spec.file)
-        name = f"{BUNDLE_FILE}:{spec.file}"
-        best = {}
-        for _ in range(args.rounds):
-            figure = time_interpreter(interpreter_class(model_content=content, num_threads=threads),
-                                      [random_input(spec, RANDOM_SEED)], args.warmup, args.iterations)
-            best["litert"] = min(best.get("litert", figure), figure)
-            whole, steps = time_ours(args.ours, args.models, name, threads, args.warmup, args.iterations, spec.value_range)
-            best["ours"] = min(best.get("ours", whole), whole)
-            for kind in ("segment", "host"):
-                parts = [(s["median_ms"], s["p90_ms"]) for s in steps if s["step"].startswith(kind)]
-                if parts:
-                    total = tuple(map(sum, zip(*parts)))
-                    best[kind] = min(best.get(kind, total), total)
-            best["steps"] = len(steps)
-        rows.append((spec.stem, threads, best["litert"], best["ours"]))
-        if best["steps"] > 1:
-            rows += [(f"{spec.stem}_segments", threads, None, best["segment"]),
-                     (f"{spec.stem}_host", threads, None, best.get("host", (0.0, 0.0)))]
+def alone(stem, threads, mine):
+    return Row(stem, threads, None, float(np.median(mine)))
+
+
+def model_rows(interpreter, content, spec, name, args, threads):
+    """A whole model, ours against LiteRT; for a model run in several steps, also our segments and
+    our host steps, each summed per burst."""
+    litert = LiteRTSide([interpreter(model_content=content, num_threads=threads)],
+                        [[random_input(spec, RANDOM_SEED)]], args.warmup)
+    with OursSide(args.ours, args.models, name, threads, args.warmup, spec.value_range) as ours:
+        theirs, mine = paired_bursts(litert, ours, args)
+    rows = [compared(spec.stem, threads, [t[0] for t in theirs], [m["median_ms"] for m in mine])]
+    if len(mine[0].get("steps", [])) > 1:
+        rows += [alone(f"{spec.stem}_{suffix}", threads, [sum(steps_ms(m, kind)) for m in mine])
+                 for suffix, kind in (("segments", "segment"), ("host", "host"))]
     return rows
 
 
+def attention_rows(interpreter, args, threads):
+    """LiteRT's segments A and B against our steps of the whole attention mesh."""
+    peers = attention_model.segments(attention_model.read_verified(args.models / attention_model.MODEL_FILE))
+    litert = LiteRTSide([interpreter(model_content=p.content, num_threads=threads) for p in peers],
+                        [attention_model.seeded_inputs(p) for p in peers], args.warmup)
+    with OursSide(args.ours, args.models, attention_model.MODEL_FILE, threads, args.warmup) as ours:
+        theirs, mine = paired_bursts(litert, ours, args)
+    for result in mine:
+        steps = [step["step"] for step in result.get("steps", [])]
+        if len(steps_ms(result, "segment")) != 2 or len(steps_ms(result, "host")) != 2:
+            fail(f"{args.ours} ran the attention mesh as {steps}; expected two segments and two host steps")
+    return [compared("attention_a", threads, [t[0] for t in theirs], [steps_ms(m, "segment")[0] for m in mine]),
+            compared("attention_b", threads, [t[1] for t in theirs], [steps_ms(m, "segment")[1] for m in mine]),
+            alone("attention_custom_ops", threads, [sum(steps_ms(m, "host")) for m in mine]),
+            compared("attention_whole", threads, [t[2] for t in theirs], [m["median_ms"] for m in mine])]
+
+
 def print_table(rows):
-    header = ("model", "threads", "LiteRT ms", "p90", "ours ms", "p90", "ours/LiteRT", "P3 (<= 1.10 at 1t)")
+    header = ("model", "threads", "LiteRT ms", "ours ms", "ours/LiteRT", "P3 (<= 1.10 at 1t)")
     lines = [header]
-    for stem, threads, litert, (om, op) in rows:
-        if litert is None:
-            lines.append((stem, str(threads), "-", "-", f"{om:.3f}", f"{op:.3f}", "-", "-"))
+    for row in rows:
+        if row.ratio is None:
+            lines.append((row.stem, str(row.threads), "-", f"{row.ours_ms:.3f}", "-", "-"))
             continue
-        lm, lp = litert
-        lines.append((stem, str(threads), f"{lm:.3f}", f"{lp:.3f}", f"{om:.3f}", f"{op:.3f}", f"{om / lm:.3f}",
-                      ("met" if om / lm <= P3_GOAL else "NOT met") if threads == 1 else "-"))
+        lines.append((row.stem, str(row.threads), f"{row.litert_ms:.3f}", f"{row.ours_ms:.3f}", f"{row.ratio:.3f}",
+                      ("met" if row.ratio <= P3_GOAL else "NOT met") if row.threads == 1 else "-"))
     widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
     for line in lines:
         print("  ".join(cell.ljust(width) for cell, width in zip(line, widths)).rstrip())
@@ -194,12 +243,13 @@ def print_table(rows):
 def summary_json(rows, thread_counts):
     summary = {"bench": "inference"}
     for n in thread_counts:
-        summary[f"ratio_{n}t"] = {stem: round(om / litert[0], 3) for stem, t, litert, (om, _) in rows
-                                  if t == n and litert is not None}
-    stems = list(dict.fromkeys(row[0] for row in rows))
-    summary["litert_ms"] = {stem: {f"{row[1]}t": round(row[2][0], 4) for row in rows if row[0] == stem and row[2]}
-                            for stem in stems if any(row[0] == stem and row[2] for row in rows)}
-    summary["ours_ms"] = {stem: {f"{row[1]}t": round(row[3][0], 4) for row in rows if row[0] == stem} for stem in stems}
+        summary[f"ratio_{n}t"] = {row.stem: round(row.ratio, 3) for row in rows if row.threads == n and row.ratio}
+    stems = list(dict.fromkeys(row.stem for row in rows))
+    summary["litert_ms"] = {stem: {f"{row.threads}t": round(row.litert_ms, 4) for row in rows
+                                   if row.stem == stem and row.litert_ms}
+                            for stem in stems if any(row.stem == stem and row.litert_ms for row in rows)}
+    summary["ours_ms"] = {stem: {f"{row.threads}t": round(row.ours_ms, 4) for row in rows if row.stem == stem}
+                          for stem in stems}
     return json.dumps(summary, separators=(",", ":"))
 
 
@@ -218,26 +268,23 @@ def main():
     parser.add_argument("--models", type=Path, required=True, help="folder holding the .tflite files")
     parser.add_argument("--ours", type=Path, required=True, help="our inference-bench executable")
     parser.add_argument("--warmup", type=count(0), default=50, help="untimed invokes first (default 50)")
-    parser.add_argument("--iterations", type=count(1), default=150, help="timed invokes (default 150)")
-    parser.add_argument("--rounds", type=count(1), default=10, help="alternating measurements per pair (default 10)")
+    parser.add_argument("--bursts", type=count(1), default=40, help="paired bursts per model (default 40)")
+    parser.add_argument("--burst-ms", type=count(1), default=100, help="length of a burst in ms (default 100)")
     parser.add_argument("--threads", type=thread_list, default=[1, 2], help="thread counts (default 1,2)")
     args = parser.parse_args()
 
     check_inputs(args.models, args.ours)
-    interpreter_class = load_litert()
+    interpreter = load_litert()
     rows = []
     for threads in args.threads:
         for spec in MODELS:
-            litert, ours = [], []
-            for _ in range(args.rounds):
-                litert.append(time_litert(interpreter_class, args.models / spec.file, spec, threads,
-                                          args.warmup, args.iterations))
-                ours.append(time_ours(args.ours, args.models, spec.file, threads, args.warmup, args.iterations)[0])
-            rows.append((spec.stem, threads, min(litert), min(ours)))
+            rows += model_rows(interpreter, (args.models / spec.file).read_bytes(), spec, spec.file, args, threads)
             print(f"measured {spec.stem} at {threads} thread(s)", file=sys.stderr, flush=True)
-        rows += attention_rows(interpreter_class, args, threads)
+        rows += attention_rows(interpreter, args, threads)
         print(f"measured the attention mesh at {threads} thread(s)", file=sys.stderr, flush=True)
-        rows += landmarker_rows(interpreter_class, args, threads)
+        for spec in LANDMARKER_MODELS:
+            rows += model_rows(interpreter, read_member(args.models, spec.file), spec, f"{BUNDLE_FILE}:{spec.file}",
+                               args, threads)
         print(f"measured the landmarker's mesh and blendshape models at {threads} thread(s)", file=sys.stderr, flush=True)
     print_table(rows)
     print(summary_json(rows, args.threads))

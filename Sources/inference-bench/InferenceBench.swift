@@ -35,12 +35,16 @@ struct InferenceBench: ParsableCommand {
     @Option(help: "Timed runs.")
     var iterations = 500
 
+    @Flag(help: "After the warm-up, read a count from each line of standard input, time that many runs and answer with one JSON line for them; stop at the end of the input. For a benchmark that alternates short bursts of this and another runtime, so both see the machine at the same speed.")
+    var bursts = false
+
     @Flag(help: "Time every XNNPACK operator instead of whole runs: print the operators (after XNNPACK's own fusion) with their median time over the timed runs, slowest kinds first.")
     var profile = false
 
     func validate() throws {
         guard threads >= 1 else { throw ValidationError("--threads must be at least 1") }
         guard iterations >= 1, warmup >= 0 else { throw ValidationError("--iterations must be at least 1 and --warmup at least 0") }
+        guard !(bursts && profile) else { throw ValidationError("--bursts and --profile cannot be combined") }
     }
 
     func run() throws {
@@ -58,9 +62,20 @@ struct InferenceBench: ParsableCommand {
         _ = runtime.input().update(fromContentsOf: input)
         for _ in 0..<warmup { try runtime.invoke() }
         if profile { return try printProfile(runtime, graphOperators: compiled.graph.operators.count) }
+        guard bursts else { return try printTimes(runtime, iterations: iterations) }
+        while let line = readLine() {
+            guard let count = Int(line.trimmingCharacters(in: .whitespaces)), count >= 1 else {
+                throw ValidationError("--bursts reads a positive count of runs per line, got \"\(line)\"")
+            }
+            try printTimes(runtime, iterations: count)
+        }
+    }
+
+    /// Times `iterations` runs, each step (an XNNPACK segment, or the host
+    /// operators after it) too, and prints one JSON line.
+    private func printTimes(_ runtime: Runtime, iterations: Int) throws {
         var samples: [Double] = []
         samples.reserveCapacity(iterations)
-        // Each step (an XNNPACK segment, or the host operators after it) is timed too.
         let names = runtime.stepNames
         var stepSamples = [[Double]](repeating: [], count: names.count)
         let clock = ContinuousClock()
@@ -85,8 +100,10 @@ struct InferenceBench: ParsableCommand {
             "iterations": iterations,
             "steps": steps,
         ]
-        let json = try JSONSerialization.data(withJSONObject: report, options: [.sortedKeys])
-        print(String(decoding: json, as: UTF8.self))
+        // Unbuffered, so a driver waiting on the line of each burst gets it at once.
+        var json = try JSONSerialization.data(withJSONObject: report, options: [.sortedKeys])
+        json.append(UInt8(ascii: "\n"))
+        FileHandle.standardOutput.write(json)
     }
 
     /// Times each operator over the timed runs and prints one JSON line: the
