@@ -55,11 +55,12 @@ per performance goal of DESIGN.md:
 P1, P2, P2py, P2t and P2tpy are measured on --starts separate worker processes, each started fresh.
 On each, every side is measured --rounds times, the sides alternating (MediaPipe, face-bench, and for
 P2 and P2t the Python client); each side keeps its round with the lowest median, so a burst of other work on
-a small machine spoils one round, not the ratio. The virtual machines this runs on change speed in
-steps (one LiteRT process timed in 50-invoke bursts ran at 1.4, 2.1 or 3.3 ms per invoke, each level
-lasting 0.5 to 5 s), so the rounds are many and short: each side then meets the fastest level in
-some round, and a start measured in a slow stretch no longer reads as a slow start. A start's ratio divides our kept p50 by
-MediaPipe's from the same start; the table shows the median over the starts, and their min and
+a small machine spoils one round, not the ratio. A start's ratio is the median over its rounds of
+our round's p50 divided by MediaPipe's in the same round, measured a second before it: the virtual
+machines this runs on change speed in steps (one LiteRT process timed in 50-invoke bursts ran at
+1.4, 2.1 or 3.3 ms per invoke, each level lasting 0.5 to 5 s), two rounds that close nearly always
+see the same speed, and the median drops the few pairs that straddle a step. The rounds are many
+and short for the same reason. The table shows the median of the starts' ratios, and their min and
 max. P6 and P4 run on the first of those workers, P7 and P5 on fresh ones of their own.
 
 The latency histogram of the kept rounds of every start, ours against MediaPipe, is written to
@@ -78,7 +79,7 @@ import os
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -125,6 +126,9 @@ class Run:
     median_ms: float
     samples_ms: Any
     detail: Any
+    # The median over the rounds of this side's median divided by the first side's in the same
+    # round (set by best_of_rounds on every side but the first).
+    paired_ratio: float | None = None
 
 
 @dataclass(frozen=True)
@@ -142,14 +146,17 @@ class Start:
 
 
 def best_of_rounds(rounds, sides):
-    """Runs the sides in turn, `rounds` times; for each side its round with the lowest median."""
+    """Runs the sides in turn, `rounds` times; for each side its round with the lowest median, and
+    for every side but the first the median of its paired ratios to the first side's rounds."""
     kept = [None] * len(sides)
+    ratios = [[] for _ in sides]
     for _ in range(rounds):
-        for index, side in enumerate(sides):
-            run = side()
+        runs = [side() for side in sides]
+        for index, run in enumerate(runs):
+            ratios[index].append(run.median_ms / runs[0].median_ms)
             if kept[index] is None or run.median_ms < kept[index].median_ms:
                 kept[index] = run
-    return kept
+    return [kept[0]] + [replace(run, paired_ratio=float(np.median(r))) for run, r in zip(kept[1:], ratios[1:])]
 
 
 def video_side(client, pipeline, args, scratch):
@@ -469,7 +476,8 @@ def main():
                          f"{start.p1_peer.median_ms:.3f}, P2 {start.p2_ours.median_ms:.3f} ms (Python client "
                          f"{start.p2_python.median_ms:.3f}) against {start.p2_peer.median_ms:.3f}, P2t "
                          f"{start.p2t_ours.median_ms:.3f} ms (Python client {start.p2t_python.median_ms:.3f}) "
-                         f"against {start.p2t_peer.median_ms:.3f}")
+                         f"against {start.p2t_peer.median_ms:.3f}; paired ratios P1 {start.p1_ours.paired_ratio:.3f}, "
+                         f"P2 {start.p2_ours.paired_ratio:.3f}, P2t {start.p2t_ours.paired_ratio:.3f}")
                 if index == 0:
                     live = bench.run(bench.frames("-c", str(LIVE_SESSIONS), "-m", "live", "-r", str(FPS),
                                                   "-n", str(FPS * 10), "--landmarks"))
@@ -501,15 +509,15 @@ def main():
     ])
 
     p1_ours, p1_peer = Spread([s.p1_ours.median_ms for s in starts]), Spread([s.p1_peer.median_ms for s in starts])
-    p1_ratio = Spread([s.p1_ours.median_ms / s.p1_peer.median_ms for s in starts])
+    p1_ratio = Spread([s.p1_ours.paired_ratio for s in starts])
     p2_ours, p2_peer = Spread([s.p2_ours.median_ms for s in starts]), Spread([s.p2_peer.median_ms for s in starts])
-    p2_ratio = Spread([s.p2_ours.median_ms / s.p2_peer.median_ms for s in starts])
+    p2_ratio = Spread([s.p2_ours.paired_ratio for s in starts])
     p2_python = Spread([s.p2_python.median_ms for s in starts])
-    p2_python_ratio = Spread([s.p2_python.median_ms / s.p2_peer.median_ms for s in starts])
+    p2_python_ratio = Spread([s.p2_python.paired_ratio for s in starts])
     p2t_ours, p2t_peer = Spread([s.p2t_ours.median_ms for s in starts]), Spread([s.p2t_peer.median_ms for s in starts])
-    p2t_ratio = Spread([s.p2t_ours.median_ms / s.p2t_peer.median_ms for s in starts])
+    p2t_ratio = Spread([s.p2t_ours.paired_ratio for s in starts])
     p2t_python = Spread([s.p2t_python.median_ms for s in starts])
-    p2t_python_ratio = Spread([s.p2t_python.median_ms / s.p2t_peer.median_ms for s in starts])
+    p2t_python_ratio = Spread([s.p2t_python.paired_ratio for s in starts])
     # The start whose P2 ratio is the median one (the upper middle of an even count).
     typical = starts[int(np.argsort(p2_ratio.values)[len(starts) // 2])]
 
