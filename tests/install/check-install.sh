@@ -2,7 +2,8 @@
 # `make install` into a temporary DESTDIR: checks the installed tree, builds a
 # program with the installed pkg-config file, has it ping the installed worker
 # (started without --models, so it must find the installed models), then
-# `make uninstall` and checks that nothing it installed is left.
+# `make uninstall` and checks that nothing it installed is left. INSTALL_CONFIG
+# names the build installed (release unless set; `make test-install` sets debug).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -18,7 +19,7 @@ fail() { echo "test-install: $*" >&2; exit 1; }
 prefix=/usr/local
 dest=$root/dest
 installed=$dest$prefix
-make --no-print-directory install DESTDIR="$dest" PREFIX="$prefix" >"$root/install.log" 2>&1 ||
+make --no-print-directory install DESTDIR="$dest" PREFIX="$prefix" CONFIG="${INSTALL_CONFIG:-release}" >"$root/install.log" 2>&1 ||
   { cat "$root/install.log" >&2; fail "make install failed"; }
 
 # The model files are the ones the manifest lists, and the manifest beside them.
