@@ -149,25 +149,20 @@ struct RawModel {
         // Element by element through a raw pointer: a debug build runs this for every weight of
         // every model at each start, and indexing the slice cost seconds there.
         return bytes.withUnsafeBytes { raw in
+            func elements<Element>(_ element: (Int) -> Element) -> [Element] {
+                Array(unsafeUninitializedCapacity: count) { values, initialized in
+                    for i in 0..<count { values[i] = element(i) }
+                    initialized = count
+                }
+            }
             func word(_ i: Int) -> UInt32 { UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self)) }
             switch type {
             case .float32:
-                return .float(Array(unsafeUninitializedCapacity: count) { values, initialized in
-                    for i in 0..<count { values[i] = Float(bitPattern: word(i)) }
-                    initialized = count
-                })
+                return .float(elements { Float(bitPattern: word($0)) })
             case .float16:
-                return .float(Array(unsafeUninitializedCapacity: count) { values, initialized in
-                    for i in 0..<count {
-                        values[i] = floatFromHalf(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: 2 * i, as: UInt16.self)))
-                    }
-                    initialized = count
-                })
+                return .float(elements { floatFromHalf(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: 2 * $0, as: UInt16.self))) })
             default:
-                return .int32(Array(unsafeUninitializedCapacity: count) { values, initialized in
-                    for i in 0..<count { values[i] = Int32(bitPattern: word(i)) }
-                    initialized = count
-                })
+                return .int32(elements { Int32(bitPattern: word($0)) })
             }
         }
     }
