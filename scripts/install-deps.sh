@@ -9,6 +9,7 @@ packages=(
   libprotobuf-c-dev protobuf-c-compiler protobuf-compiler   # C client and `make proto`
   python3-venv python3-pip            # virtual environments for the benchmarks and clients
   valgrind pkg-config                 # the C client's leak-checked tests and its pkg-config file
+  libuv1-dev abigail-tools            # the C client's libuv adapter and its ABI check
   nginx openssl                       # the gRPC proxy test: nginx (grpc_pass, TLS, HTTP/2) and its certificates
   libgrpc++-dev libprotobuf-dev protobuf-compiler-grpc   # grpc-bench, gRPC's C++ client for the gRPC rows of make bench
 )
