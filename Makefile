@@ -10,7 +10,7 @@ CLIENT_VENV := .venv-client
 GRPC_VENV := .venv-grpc
 GRPC_BENCH := tools/grpc-bench/build/grpc-bench
 
-.PHONY: all deps models build run test test-swift test-install install uninstall bench bench-inference bench-pipeline bench-sampling venv proto conformance clean help soak
+.PHONY: all deps deps-client deps-test deps-bench deps-proto models build run test test-swift test-install install uninstall bench bench-inference bench-pipeline bench-sampling venv proto conformance clean help soak
 
 all: build
 
@@ -31,10 +31,14 @@ help:
 	@echo "make proto            regenerate the committed protobuf code (slow: builds the plugin)"
 	@echo "make conformance      regenerate the Swift constants taken from proto/faceworker/v1/defaults.json"
 
-# Debian's packages, then XNNPACK built from Debian's sources into .deps/ (only when missing or its pins changed).
+# The Debian packages the worker needs, then XNNPACK built from Debian's sources into .deps/ (only
+# when missing or its pins changed). The other targets add the package groups they use.
 deps:
-	@scripts/install-deps.sh
+	@scripts/install-deps.sh worker
 	@scripts/build-xnnpack.sh
+
+deps-client deps-test deps-bench deps-proto:
+	@scripts/install-deps.sh $(@:deps-%=%)
 
 models:
 	@python3 scripts/fetch-models.py $(MODELS)
@@ -42,10 +46,12 @@ models:
 build: deps
 	$(SWIFT) build -c $(CONFIG)
 
-run: deps models build
+# Only the worker's product: the benchmarks and tests are not built.
+run: deps models
+	$(SWIFT) build -c $(CONFIG) --product face-worker
 	$(BIN)/face-worker --models $(MODELS)
 
-test: deps models test-swift test-python test-grpc test-c test-install
+test: deps deps-client deps-test models test-swift test-python test-grpc test-c test-install
 
 # Installs the worker (the release build, or CONFIG's), the models (the installed
 # worker's default model directory), the C library with its header and pkg-config
@@ -54,11 +60,11 @@ test: deps models test-swift test-python test-grpc test-c test-install
 PREFIX ?= /usr/local
 INSTALLED_MODELS := $(PREFIX)/share/faceworker/models
 # Every file models.json lists, and the manifest itself, which the worker reads beside them.
-MODEL_FILES := $(shell python3 -c 'import json; print(*(f["name"] for f in json.load(open("models.json"))["files"]))') manifest.json
+MODEL_FILES = $(shell python3 -c 'import json; print(*(f["name"] for f in json.load(open("models.json"))["files"]))') manifest.json
 UNITS := user/faceworker.socket user/faceworker.service system/faceworker.socket system/faceworker.service
 C_INSTALLED := include/faceworker.h lib/libfaceworker.a lib/libfaceworker.so lib/libfaceworker.so.3 lib/libfaceworker.so.1.4.0 lib/pkgconfig/faceworker.pc
 
-install: deps models
+install: deps deps-client models
 	$(SWIFT) build -c $(CONFIG) --product face-worker
 	install -D -m 755 $(BIN)/face-worker $(DESTDIR)$(PREFIX)/bin/face-worker
 	install -d $(DESTDIR)$(INSTALLED_MODELS)
@@ -79,7 +85,7 @@ uninstall:
 # installs the debug build test-swift made: a release build compiles every
 # dependency again, 10 of a fresh clone's make test minutes on 2 cores, and what
 # this checks is the same for both.
-test-install: deps models
+test-install: deps deps-client models
 	INSTALL_CONFIG=debug tests/install/check-install.sh
 
 test-swift:
@@ -94,14 +100,14 @@ $(VENV)/.ok: tools/requirements.txt
 	$(PYTHON) -m pip install --quiet -r tools/requirements.txt
 	touch $@
 
-venv: $(VENV)/.ok
+venv: deps-bench $(VENV)/.ok
 
 bench-inference: deps models venv
 	$(SWIFT) build -c release --product inference-bench
 	$(PYTHON) tools/bench_inference.py --models $(MODELS) --ours .build/release/inference-bench
 
 # Regenerates the committed swift-protobuf and Python code from proto/ (builds the plugin once).
-proto: deps
+proto: deps deps-proto
 	scripts/gen-proto.sh
 
 # Regenerates the committed Swift constants (option defaults and ranges, the socket rule) from
@@ -120,7 +126,7 @@ bench-sampling: deps venv
 # One run, one table; the latency histogram goes to out/. The Python client's row runs the
 # client from its own environment, the one test-python uses; the gRPC rows run grpcio from the
 # one test-grpc uses (the tools' MediaPipe pins a protobuf too old for grpcio-tools' stubs).
-bench: deps models venv $(CLIENT_VENV)/.ok $(GRPC_VENV)/.ok
+bench: deps deps-client models venv $(CLIENT_VENV)/.ok $(GRPC_VENV)/.ok
 	$(SWIFT) build -c release --product face-worker
 	$(MAKE) -C clients/c build/face-bench
 	$(MAKE) -C tools/grpc-bench
@@ -133,13 +139,16 @@ bench: deps models venv $(CLIENT_VENV)/.ok $(GRPC_VENV)/.ok
 # seconds under socket activation; the table, then one JSON line, go to the terminal.
 MINUTES ?= 30
 RESTART_EVERY ?= 180
-soak: deps models $(GRPC_VENV)/.ok
+soak: deps deps-bench models $(GRPC_VENV)/.ok
 	$(SWIFT) build -c release --product face-worker
 	$(GRPC_VENV)/bin/python tools/soak.py --worker .build/release/face-worker --models $(MODELS) \
 		--frames Tests/FaceDetectionTests/Fixtures/video --minutes $(MINUTES) --restart-every $(RESTART_EVERY)
 
+# Everything any target made: builds, XNNPACK, the models, every virtual environment, the C
+# client's and grpc-bench's builds, the Python client's build files, the package and out/.
 clean:
-	rm -rf .build $(VENV) out
+	rm -rf .build .build-* .deps $(MODELS) .venv* out dist
+	rm -rf clients/c/build tools/grpc-bench/build clients/python/build clients/python/*.egg-info
 
 # The Python client's tests, against a real face-worker, in a light environment
 # built from the client's own extras.
@@ -151,7 +160,7 @@ $(CLIENT_VENV)/.ok: clients/python/pyproject.toml
 	$(CLIENT_VENV)/bin/python -m pip install --quiet -e 'clients/python[numpy,annotate,test]'
 	touch $@
 
-test-python: deps models $(CLIENT_VENV)/.ok
+test-python: deps deps-test models $(CLIENT_VENV)/.ok
 	$(SWIFT) build --product face-worker
 	$(CLIENT_VENV)/bin/python -m pytest clients/python/tests
 
@@ -167,7 +176,7 @@ $(GRPC_VENV)/.ok: tests/grpc/requirements.txt clients/python/pyproject.toml
 	$(GRPC_VENV)/bin/python -m pip install --quiet -r tests/grpc/requirements.txt -e clients/python
 	touch $@
 
-test-grpc: deps models $(GRPC_VENV)/.ok
+test-grpc: deps deps-test models $(GRPC_VENV)/.ok
 	$(SWIFT) build --product face-worker
 	$(MAKE) -C tools/grpc-bench
 	$(GRPC_VENV)/bin/python -m pytest tests/grpc
@@ -175,6 +184,6 @@ test-grpc: deps models $(GRPC_VENV)/.ok
 # The C client's tests, against a real face-worker, under valgrind.
 .PHONY: test-c
 
-test-c: deps models
+test-c: deps deps-client deps-test models
 	$(SWIFT) build --product face-worker
 	$(MAKE) -C clients/c test

@@ -1,30 +1,61 @@
 #!/usr/bin/env bash
-# Installs the Debian packages FaceWorker builds against, when any is missing.
-# Safe to run again: with everything present it only checks and exits.
+# Installs the Debian packages of the named groups when any is missing:
+#
+#   scripts/install-deps.sh [worker] [client] [test] [bench] [proto]     (default: worker)
+#
+# worker alone is what `make run` needs, so a first run installs no test tools; each other
+# target names the groups it uses. Safe to run again: with everything present it only checks.
+# Without a network to Debian's archive it says so in one line and changes nothing.
 set -euo pipefail
 
-packages=(
-  cmake ninja-build patch python3     # building XNNPACK from Debian's sources (scripts/build-xnnpack.sh)
-  libturbojpeg0-dev                   # JPEG decoding
-  libprotobuf-c-dev protobuf-c-compiler protobuf-compiler   # C client and `make proto`
-  python3-venv python3-pip            # virtual environments for the benchmarks and clients
-  valgrind pkg-config                 # the C client's leak-checked tests and its pkg-config file
-  libuv1-dev abigail-tools            # the C client's libuv adapter and its ABI check
-  nginx openssl                       # the gRPC proxy test: nginx (grpc_pass, TLS, HTTP/2) and its certificates
-  libgrpc++-dev libprotobuf-dev protobuf-compiler-grpc   # grpc-bench, gRPC's C++ client for the gRPC rows of make bench
+declare -A groups=(
+  # Building XNNPACK from Debian's sources (scripts/build-xnnpack.sh), JPEG decoding, and
+  # fetching the models from PyPI's wheels (scripts/fetch-models.py).
+  [worker]="cmake ninja-build patch python3 python3-pip libturbojpeg0-dev"
+  # The C client library and its pkg-config file: make deb, the C tests, face-bench.
+  [client]="libprotobuf-c-dev protobuf-c-compiler pkg-config"
+  # The test suites: the clients' virtual environments, the C tests' leak checks, the gRPC proxy
+  # test (nginx with grpc_pass, TLS and HTTP/2, and its certificates) and grpc-bench, which the
+  # gRPC tests run too.
+  [test]="python3-venv valgrind nginx openssl libgrpc++-dev libprotobuf-dev protobuf-compiler-grpc"
+  # The benchmarks: their virtual environments and grpc-bench, gRPC's C++ client.
+  [bench]="python3-venv libgrpc++-dev libprotobuf-dev protobuf-compiler-grpc"
+  # make proto: the protobuf compiler.
+  [proto]="protobuf-compiler"
 )
 
+wanted=()
+for group in "${@:-worker}"; do
+  [ -n "${groups[$group]+set}" ] || { echo "error: no package group '$group' (groups: ${!groups[*]})" >&2; exit 2; }
+  read -r -a list <<<"${groups[$group]}"
+  wanted+=("${list[@]}")
+done
+
 missing=()
-for p in "${packages[@]}"; do
+for p in $(printf '%s\n' "${wanted[@]}" | sort -u); do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
 
-echo "Installing Debian packages: ${missing[*]}"
 if ! command -v apt-get >/dev/null 2>&1; then
   echo "error: apt-get not found. FaceWorker's set-up expects Debian 12; install these packages by hand: ${missing[*]}" >&2
   exit 1
 fi
+
+# Before anything is touched: can apt reach the first archive it is configured with? apt-get
+# update would otherwise fail after many lines, with policy-rc.d already written.
+uri=$(grep -hoE '^[^#]*https?://[^ ]+' /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
+        /etc/apt/sources.list.d/*.sources 2>/dev/null | grep -oE 'https?://[^ ]+' | head -n 1 || true)
+if [ -n "$uri" ] && [ -z "${http_proxy:-}${https_proxy:-}" ] && ! apt-config dump 2>/dev/null | grep -qi '^Acquire::https\?::Proxy '; then
+  host=${uri#*://}; host=${host%%/*}; port=80
+  case $uri in https://*) port=443 ;; esac
+  if ! timeout 15 bash -c "exec 3<>/dev/tcp/${host%:*}/$port" 2>/dev/null; then
+    echo "error: no network to Debian's archive ($host); nothing was changed. Missing: ${missing[*]}" >&2
+    exit 1
+  fi
+fi
+
+echo "Installing Debian packages: ${missing[*]}"
 sudo=()
 if [ "$(id -u)" -ne 0 ]; then
   if ! command -v sudo >/dev/null 2>&1; then
