@@ -25,6 +25,7 @@ fw_client *fw_connect(const char *socket_path, fw_error *err)
         snprintf(c->path, sizeof c->path, "%s", socket_path);
     else
         fw_default_socket_path(c->path, sizeof c->path);
+    fwi_reader_init(&c->reader, FW_MAX_ANSWER_BYTES);
     c->timeout_ms = -1;
     c->next_call_id = 1;
     c->auto_reconnect = true;
@@ -58,8 +59,8 @@ void fw_close(fw_client *c)
         fwi_free_buffer(b);
         b = next;
     }
-    free(c->rbuf);
-    free(c->wbuf);
+    fwi_reader_free(&c->reader);
+    fwi_writer_free(&c->writer);
     free(c);
 }
 

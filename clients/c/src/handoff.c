@@ -105,13 +105,13 @@ static int read_exact(int sock, uint8_t *buf, size_t len)
 /* Reads the worker's one framed answer. */
 static int read_verdict(int sock, const char *address, WorkerMessage **out, fw_error *err)
 {
-    uint8_t header[HEADER_BYTES];
+    uint8_t header[FWI_HEADER_BYTES];
     if (read_exact(sock, header, sizeof header) != 0)
         return errno ? io_error(err, errno, "reading from", address)
                      : fwi_set_error(err, FW_ERR_SYSTEM, 0,
                                      "face-worker's handoff at %s closed without an answer", address);
     uint32_t len = fwi_payload_length(header);
-    if (header[0] != UNCOMPRESSED_FLAG || len > VERDICT_MAX_BYTES)
+    if (header[0] != FWI_UNCOMPRESSED_FLAG || len > VERDICT_MAX_BYTES)
         return fwi_set_error(err, FW_ERR_SYSTEM, 0,
                              "face-worker's handoff at %s answered with flag byte 0x%02x and %u bytes, not a "
                              "message of at most %u bytes",

@@ -7,7 +7,9 @@
  *
  *   errors.c    status names, filling fw_error, breaking a connection
  *   net.c       the socket: default path, connect(2), waiting with deadlines
- *   framing.c   length-prefixed messages in and out of the socket buffers
+ *   wire.c      the I/O-free reader and writer of length-prefixed messages
+ *   framing.c   moving those messages between the socket and the reader
+ *               and writer, with deadlines
  *   calls.c     call ids, blocking calls, routing answers to their callers
  *   client.c    fw_connect(), fw_close() and the client's settings
  *   worker.c    the calls that need no session: ping and statistics
@@ -33,14 +35,7 @@
 #include <sys/un.h>
 
 #include "faceworker.h"
-#include "faceworker/v1/faceworker.pb-c.h"
-
-typedef Faceworker__V1__ClientMessage ClientMessage;
-typedef Faceworker__V1__WorkerMessage WorkerMessage;
-
-/* gRPC's length prefix: a flag byte, then the length, big-endian. */
-#define HEADER_BYTES 5
-#define UNCOMPRESSED_FLAG 0
+#include "wire.h"
 
 /* A call whose answer has not been handed to the user yet: in flight on the
  * client's list, then, once answered, queued on its session. */
@@ -138,10 +133,8 @@ struct fw_client {
     fw_subscription *subscriptions;
     fw_buffer *buffers;
     struct call *in_flight;
-    uint8_t *rbuf;
-    size_t roff, rlen, rcap; /* unparsed bytes are rbuf[roff, rlen) */
-    uint8_t *wbuf;
-    size_t wcap;
+    fwi_reader reader;
+    fwi_writer writer;
     fw_error broken;   /* code != FW_OK once the connection is unusable */
     fw_error farewell; /* the last status the worker sent under call_id 0 */
 };
@@ -179,9 +172,17 @@ int fwi_wait_socket(fw_client *c, short events, int64_t deadline);
 /* Returns the next message from the worker, or FW_OK with *out NULL when
  * none arrived before the deadline. */
 int fwi_receive_message(fw_client *c, int64_t deadline, WorkerMessage **out, fw_error *err);
-/* The payload length a 5-byte message header states. */
-uint32_t fwi_payload_length(const uint8_t *header);
+/* Queues m on the writer and writes the queue out, waiting up to the
+ * deadline. */
 int fwi_send_message(fw_client *c, ClientMessage *m, int64_t deadline, fw_error *err);
+/* Reads what the socket holds now into the reader, without waiting. */
+int fwi_fill_reader(fw_client *c, fw_error *err);
+/* The reader's next whole message, or *out NULL; a reader error breaks the
+ * connection with its reason. */
+int fwi_next_message(fw_client *c, WorkerMessage **out, fw_error *err);
+/* Writes what the writer holds, as far as the socket takes it now;
+ * *written says how much went. */
+int fwi_flush(fw_client *c, size_t *written, fw_error *err);
 
 /* calls.c */
 void fwi_free_call(struct call *call);

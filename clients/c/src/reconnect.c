@@ -128,7 +128,8 @@ static void disconnect(fw_client *c)
     if (c->fd >= 0)
         close(c->fd);
     c->fd = -1;
-    c->roff = c->rlen = 0;
+    fwi_reader_clear(&c->reader);
+    fwi_writer_clear(&c->writer);
     fwi_free_calls(c->in_flight);
     c->in_flight = NULL;
     c->stopping = false;
