@@ -10,7 +10,7 @@ CLIENT_VENV := .venv-client
 GRPC_VENV := .venv-grpc
 GRPC_BENCH := tools/grpc-bench/build/grpc-bench
 
-.PHONY: all deps deps-client deps-test deps-bench deps-proto models build run test test-swift test-install install uninstall bench bench-inference bench-pipeline bench-sampling venv proto conformance clean help soak
+.PHONY: all deps deps-client deps-test deps-bench deps-proto deps-package models build run deb test-deb test test-swift test-install install uninstall bench bench-inference bench-pipeline bench-sampling venv proto conformance clean help soak
 
 all: build
 
@@ -37,7 +37,7 @@ deps:
 	@scripts/install-deps.sh worker
 	@scripts/build-xnnpack.sh
 
-deps-client deps-test deps-bench deps-proto:
+deps-client deps-test deps-bench deps-proto deps-package:
 	@scripts/install-deps.sh $(@:deps-%=%)
 
 models:
@@ -51,7 +51,7 @@ run: deps models
 	$(SWIFT) build -c $(CONFIG) --product face-worker
 	$(BIN)/face-worker --models $(MODELS)
 
-test: deps deps-client deps-test models test-swift test-python test-grpc test-c test-install
+test: deps deps-client deps-test models test-swift test-python test-grpc test-c test-install test-deb
 
 # Installs the worker (the release build, or CONFIG's), the models (the installed
 # worker's default model directory), the C library with its header and pkg-config
@@ -87,6 +87,18 @@ uninstall:
 # this checks is the same for both.
 test-install: deps deps-client models
 	INSTALL_CONFIG=debug tests/install/check-install.sh
+
+# The Debian package: the worker built with the Swift runtime inside it (its own scratch path,
+# .build-deb), the models, the systemd units and the C library, into out/.
+DEB = out/faceworker_$(shell sed -n 's/^Version: //p' packaging/control)_amd64.deb
+
+deb: deps deps-client deps-package models
+	MODELS=$(MODELS) SWIFT=$(SWIFT) packaging/make-deb.sh out
+
+# The package installed into scratch roots by dpkg, and its worker run with the Swift toolchain's
+# runtime out of reach (tests/install/check-deb.sh says what it checks).
+test-deb: deb
+	tests/install/check-deb.sh $(DEB)
 
 test-swift:
 	python3 scripts/folder-graph.py >/dev/null

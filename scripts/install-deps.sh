@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages of the named groups when any is missing:
 #
-#   scripts/install-deps.sh [worker] [client] [test] [bench] [proto]     (default: worker)
+#   scripts/install-deps.sh [worker] [client] [test] [bench] [proto] [package]     (default: worker)
 #
 # worker alone is what `make run` needs, so a first run installs no test tools; each other
 # target names the groups it uses. Safe to run again: with everything present it only checks.
@@ -22,6 +22,8 @@ declare -A groups=(
   [bench]="python3-venv libgrpc++-dev libprotobuf-dev protobuf-compiler-grpc"
   # make proto: the protobuf compiler.
   [proto]="protobuf-compiler"
+  # make deb: dpkg-shlibdeps, which finds the package's Depends:.
+  [package]="dpkg-dev"
 )
 
 wanted=()
