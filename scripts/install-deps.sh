@@ -12,12 +12,13 @@ declare -A groups=(
   # Building XNNPACK from Debian's sources (scripts/build-xnnpack.sh), JPEG decoding, and
   # fetching the models from PyPI's wheels (scripts/fetch-models.py).
   [worker]="cmake ninja-build patch python3 python3-pip libturbojpeg0-dev"
-  # The C client library and its pkg-config file: make deb, the C tests, face-bench.
-  [client]="libprotobuf-c-dev protobuf-c-compiler pkg-config"
-  # The test suites: the clients' virtual environments, the C tests' leak checks, the gRPC proxy
-  # test (nginx with grpc_pass, TLS and HTTP/2, and its certificates) and grpc-bench, which the
-  # gRPC tests run too.
-  [test]="python3-venv valgrind nginx openssl libgrpc++-dev libprotobuf-dev protobuf-compiler-grpc"
+  # The C client library and its pkg-config file, and its libuv adapter: make deb, the C tests,
+  # face-bench.
+  [client]="libprotobuf-c-dev protobuf-c-compiler pkg-config libuv1-dev"
+  # The test suites: the clients' virtual environments, the C tests' leak checks and the C
+  # library's ABI check, the gRPC proxy test (nginx with grpc_pass, TLS and HTTP/2, and its
+  # certificates) and grpc-bench, which the gRPC tests run too.
+  [test]="python3-venv valgrind abigail-tools nginx openssl libgrpc++-dev libprotobuf-dev protobuf-compiler-grpc"
   # The benchmarks: their virtual environments and grpc-bench, gRPC's C++ client.
   [bench]="python3-venv libgrpc++-dev libprotobuf-dev protobuf-compiler-grpc"
   # make proto: the protobuf compiler.
