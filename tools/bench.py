@@ -89,6 +89,7 @@ from bench_args import count
 from bench_live import (ANSWERED_BAR, FPS, OUR_COUNTS_DOWN, OUR_COUNTS_UP, P99_BAR_MS, PEER_COUNTS_UP,
                         PeerStreams, our_streams, search, take_turns)
 from bench_process import fail, require_executable, run_json
+from bench_results import write_results
 from bench_shared import (SUBSCRIBERS, measure_raw_frames, measure_subscribers, p8_keys, p8_table_rows, p9_keys,
                           p9_table_rows)
 from bench_worker import FaceBench, GrpcBench, Worker, run_at_once
@@ -644,6 +645,7 @@ def main():
           + ", ".join(f"{p:.2f}" for p in subscribed.subscriber_p99_ms) + " ms")
     print(grpc_line(through_grpc, args.rounds, n))
     print(f"latency histogram: {args.png}")
+    write_results(summary)
     print(json.dumps(summary, separators=(",", ":")))
 
 
