@@ -1,15 +1,19 @@
 """FaceWorker's Python client: MediaPipe Tasks' face API, run by a local face-worker.
 
-``faceworker`` stands in for ``mediapipe`` and ``faceworker.vision`` for
-``mediapipe.tasks.python.vision``::
+``faceworker`` stands in for ``mediapipe``, under MediaPipe's own module
+paths: ``faceworker.tasks`` (``mp.tasks.vision.FaceLandmarker``,
+``from faceworker.tasks.python import vision``) for MediaPipe Tasks, and
+``faceworker.solutions`` for the legacy Solutions API (``face_detection``,
+``face_mesh``). ``faceworker.vision`` is the shorter path to the same tasks::
 
     import faceworker as mp
-    from faceworker import BaseOptions, vision
+    from faceworker.tasks import python
+    from faceworker.tasks.python import vision
 
 The worker must be running (``make run`` in the FaceWorker repository).
 """
 
-from . import vision
+from . import solutions, tasks, vision
 from ._connection import MAX_ANSWER_BYTES, default_socket_path
 from .errors import (
     ConnectionLostError,
@@ -49,5 +53,7 @@ __all__ = [
     "default_socket_path",
     "get_stats",
     "ping",
+    "solutions",
+    "tasks",
     "vision",
 ]

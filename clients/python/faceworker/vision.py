@@ -52,6 +52,7 @@ from typing import Any, Callable, Dict, Generic, Optional, TypeVar, Union
 
 from . import _convert, _handoff, _reconnect
 from ._connection import Connection
+from ._landmarks_connections import FaceLandmarksConnections
 from ._subscriber import FaceSubscriber
 from ._proto import faceworker_pb2 as pb
 from .errors import FaceWorkerError, FrameDroppedError, StatusCode
@@ -109,6 +110,7 @@ __all__ = [
     "FaceLandmarker",
     "FaceLandmarkerOptions",
     "FaceLandmarkerResult",
+    "FaceLandmarksConnections",
     "FaceMesh",
     "FaceSubscriber",
     "FaceSubscriberOptions",

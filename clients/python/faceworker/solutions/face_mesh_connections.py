@@ -1,0 +1,34 @@
+"""MediaPipe's face mesh connections: frozensets of (start, end) point index pairs."""
+
+from .. import _mesh_connections as _pairs
+
+__all__ = [
+    "FACEMESH_CONTOURS",
+    "FACEMESH_FACE_OVAL",
+    "FACEMESH_IRISES",
+    "FACEMESH_LEFT_EYE",
+    "FACEMESH_LEFT_EYEBROW",
+    "FACEMESH_LEFT_IRIS",
+    "FACEMESH_LIPS",
+    "FACEMESH_NOSE",
+    "FACEMESH_RIGHT_EYE",
+    "FACEMESH_RIGHT_EYEBROW",
+    "FACEMESH_RIGHT_IRIS",
+    "FACEMESH_TESSELATION",
+]
+
+FACEMESH_LIPS = frozenset(_pairs.LIPS)
+FACEMESH_LEFT_EYE = frozenset(_pairs.LEFT_EYE)
+FACEMESH_LEFT_IRIS = frozenset(_pairs.LEFT_IRIS)
+FACEMESH_LEFT_EYEBROW = frozenset(_pairs.LEFT_EYEBROW)
+FACEMESH_RIGHT_EYE = frozenset(_pairs.RIGHT_EYE)
+FACEMESH_RIGHT_EYEBROW = frozenset(_pairs.RIGHT_EYEBROW)
+FACEMESH_RIGHT_IRIS = frozenset(_pairs.RIGHT_IRIS)
+FACEMESH_FACE_OVAL = frozenset(_pairs.FACE_OVAL)
+FACEMESH_NOSE = frozenset(_pairs.NOSE)
+FACEMESH_CONTOURS = frozenset().union(
+    FACEMESH_LIPS, FACEMESH_LEFT_EYE, FACEMESH_LEFT_EYEBROW, FACEMESH_RIGHT_EYE, FACEMESH_RIGHT_EYEBROW,
+    FACEMESH_FACE_OVAL,
+)
+FACEMESH_IRISES = frozenset().union(FACEMESH_LEFT_IRIS, FACEMESH_RIGHT_IRIS)
+FACEMESH_TESSELATION = frozenset(_pairs.TESSELATION)

@@ -1,0 +1,5 @@
+"""``containers.bounding_box``."""
+
+from .....results import BoundingBox
+
+__all__ = ["BoundingBox"]

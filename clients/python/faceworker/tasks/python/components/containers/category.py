@@ -1,0 +1,5 @@
+"""``containers.category``."""
+
+from .....results import Category
+
+__all__ = ["Category"]

@@ -1,0 +1,5 @@
+"""``containers.keypoint``."""
+
+from .....results import NormalizedKeypoint
+
+__all__ = ["NormalizedKeypoint"]

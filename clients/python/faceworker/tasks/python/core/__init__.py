@@ -1,0 +1,1 @@
+"""``mediapipe.tasks.python.core``: the options every task takes."""

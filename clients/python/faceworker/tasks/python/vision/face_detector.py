@@ -1,0 +1,5 @@
+"""``vision.face_detector``."""
+
+from ....vision import FaceDetector, FaceDetectorOptions, FaceDetectorResult
+
+__all__ = ["FaceDetector", "FaceDetectorOptions", "FaceDetectorResult"]
