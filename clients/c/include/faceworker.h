@@ -633,6 +633,137 @@ FW_API int fw_receive(fw_subscription *sub, int timeout_ms, fw_subscription_even
 FW_API int fw_unsubscribe(fw_subscription *sub, fw_error *err);
 
 /* ------------------------------------------------------------------------
+ * Event loops
+ *
+ * Every call above may wait. A program that serves many cameras from one
+ * thread (an epoll or libuv loop, a GStreamer element) instead lets its loop
+ * wait on the client's descriptor and calls the library only when the
+ * descriptor is ready. Two levels:
+ *
+ *   - Non-blocking calls. fw_connect_nonblock(), fw_send_nonblock() and
+ *     fw_client_progress() never wait; fw_client_wants() says what the
+ *     client waits for on fw_client_fd(). Answers are then taken with
+ *     fw_poll(session, 0, ...) and fw_receive(sub, 0, ...).
+ *   - The asynchronous front. After fw_async_start() the client hands every
+ *     answer to a callback, from inside fw_async_handle(), which an adapter
+ *     calls when the loop finds the descriptor ready. The adapters are
+ *     headers of a few dozen lines, one per loop:
+ *     <faceworker/adapters/epoll.h>, <faceworker/adapters/poll.h> and
+ *     <faceworker/adapters/libuv.h>; any other loop needs the three
+ *     functions of fw_loop_hooks.
+ *
+ * In async mode, fw_send() never waits (it is fw_send_nonblock()),
+ * fw_close_session() and fw_unsubscribe() send their request without
+ * waiting for the answer, and every call that would wait for the worker
+ * (fw_process*(), fw_poll(), fw_receive(), fw_open_session(), fw_ping(),
+ * ...) fails at once with FW_ERR_USAGE and a message: open sessions,
+ * subscribe and register buffers before fw_async_start().
+ * ------------------------------------------------------------------------ */
+
+/* What a client waits for on its descriptor: bits of fw_client_wants(),
+ * and of the `ready` argument of fw_async_handle(). */
+#define FW_WANT_READ 1u
+#define FW_WANT_WRITE 2u
+
+/* The client's socket, to watch in an event loop; -1 while it has none (a
+ * broken connection, or between reconnect attempts). It changes when the
+ * client reconnects: the async front tells its loop through
+ * fw_loop_hooks.watch. Never read from or write to it yourself. */
+FW_API int fw_client_fd(const fw_client *client);
+
+/* fw_connect() that never waits: the connection may still be in progress
+ * when it returns. fw_client_wants() then says FW_WANT_WRITE, and
+ * fw_client_progress() finishes it once the descriptor is writable; a
+ * failure to connect comes out of fw_client_progress() as FW_ERR_CONNECT.
+ * A blocking call on a client still connecting fails with FW_ERR_USAGE. */
+FW_API fw_client *fw_connect_nonblock(const char *socket_path, fw_error *err);
+
+/* What the client waits for: FW_WANT_WRITE while connecting or while
+ * requests wait to be written, FW_WANT_READ once connected (answers may
+ * come at any time). 0 when there is no connection to wait on. */
+FW_API unsigned fw_client_wants(const fw_client *client);
+
+/* Moves the connection on without waiting: finishes connecting, writes
+ * what waits to be written as far as the socket takes it, reads what has
+ * arrived and routes every whole answer to its session or subscription,
+ * where fw_poll(session, 0, ...) and fw_receive(sub, 0, ...) find it.
+ * FW_OK, or the error that broke the connection (never reconnects: see
+ * fw_reconnect()). */
+FW_API int fw_client_progress(fw_client *client, fw_error *err);
+
+/* fw_send() that never waits: the frame is queued, and the part of it the
+ * socket does not take now is written by later calls of
+ * fw_client_progress() (fw_client_wants() says FW_WANT_WRITE meanwhile).
+ * The frame's bytes are copied: the caller's buffer is free on return. */
+FW_API int fw_send_nonblock(fw_session *session, const fw_frame *frame, fw_error *err);
+
+/* What the asynchronous front calls. Every member may be NULL. Set `size`
+ * to sizeof(fw_async_handlers) (FW_ASYNC_HANDLERS_INIT does): a later
+ * version that adds members reads only those an application built against
+ * it has. The callbacks run inside fw_async_handle() and fw_async_timeout();
+ * they may send frames and close sessions, but must not fw_close() the
+ * client. */
+typedef struct fw_async_handlers {
+    size_t size;
+    void *data; /* handed to every callback */
+    /* An answer to a frame of the session, or FW_EVENT_RESTARTED, in the
+     * order fw_poll() would return them. A result is the callback's: it
+     * frees it with fw_result_free() (now or later). */
+    void (*on_event)(fw_session *session, fw_event *event, void *data);
+    /* An event of a subscription, in the order fw_receive() would return
+     * them; a result is the callback's to free. */
+    void (*on_subscription_event)(fw_subscription *sub, fw_subscription_event *event, void *data);
+    /* The connection broke and will not come back by itself (auto-reconnect
+     * is off, gave up, or cannot mend this error): err says why. Every
+     * later call fails with it until fw_reconnect(). */
+    void (*on_connection_error)(fw_client *client, const fw_error *err, void *data);
+} fw_async_handlers;
+
+#define FW_ASYNC_HANDLERS_INIT {sizeof(fw_async_handlers), NULL, NULL, NULL, NULL}
+
+/* How the client asks an event loop for what it needs; an adapter fills it
+ * (set `size` to sizeof(fw_loop_hooks)). */
+typedef struct fw_loop_hooks {
+    size_t size;
+    void *loop; /* handed to every hook */
+    /* Watch fd for `wants` (FW_WANT_* bits), instead of what the previous
+     * call asked; fd -1: watch nothing for now. Called whenever the
+     * descriptor or the wants change. */
+    void (*watch)(void *loop, fw_client *client, int fd, unsigned wants);
+    /* Call fw_async_timeout() after timeout_ms (the wait before a
+     * reconnect attempt); -1 cancels. */
+    void (*set_timer)(void *loop, fw_client *client, int timeout_ms);
+    /* fw_close() is freeing the client: forget it. */
+    void (*cleanup)(void *loop, fw_client *client);
+} fw_loop_hooks;
+
+/* Puts the client in async mode with these handlers (copied). Answers that
+ * arrived before are handed to them at the next fw_async_handle(). */
+FW_API int fw_async_start(fw_client *client, const fw_async_handlers *handlers, fw_error *err);
+
+/* For adapters: connects the client to a loop (hooks copied) and asks it at
+ * once to watch the descriptor. */
+FW_API int fw_async_attach(fw_client *client, const fw_loop_hooks *hooks, fw_error *err);
+
+/* For adapters: the descriptor is ready for `ready` (FW_WANT_* bits; an
+ * error or hang-up on it counts as readable). Moves the connection on as
+ * fw_client_progress() does, then calls the handlers for everything that
+ * arrived, session by session in turn, one event each per round, so that
+ * no session waits behind a busy one. Under auto-reconnect, a connection
+ * that breaks is mended as in blocking mode, with the same events: the
+ * frames it cut off come to on_event as FW_DROP_WORKER_RESTARTED drops,
+ * then FW_EVENT_RESTARTED once the client is back; subscriptions hear
+ * FW_SUB_RESTARTED. Between attempts the loop runs on: the wait is a timer
+ * (fw_loop_hooks.set_timer). An attempt itself connects and opens the
+ * sessions again with blocking calls on the new connection, each bounded
+ * by fw_set_timeout() and the reconnect's deadline. A frame sent while the
+ * client waits to reconnect fails with FW_UNAVAILABLE. */
+FW_API void fw_async_handle(fw_client *client, unsigned ready);
+
+/* For adapters: the timer of fw_loop_hooks.set_timer went off. */
+FW_API void fw_async_timeout(fw_client *client);
+
+/* ------------------------------------------------------------------------
  * Shared memory
  *
  * A buffer is a Linux memfd that the client and the worker both map: the

@@ -150,7 +150,9 @@ static int refused_stopping(fw_client *c, int rc, fw_error *err)
 int fwi_call_worker(fw_client *c, ClientMessage *m, int expected, WorkerMessage **answer, fw_error *err)
 {
     *answer = NULL;
-    int rc = fwi_check_usable(c, err);
+    int rc = fwi_refuse_async(c, err);
+    if (rc == FW_OK)
+        rc = fwi_check_usable(c, err);
     if (rc != FW_OK)
         return rc;
     m->call_id = c->next_call_id++;

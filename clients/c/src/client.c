@@ -8,14 +8,14 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-fw_client *fw_connect(const char *socket_path, fw_error *err)
+static fw_client *new_client(const char *socket_path, bool wait, fw_error *err)
 {
     fw_client *c = calloc(1, sizeof *c);
     if (!c) {
         fwi_set_error(err, FW_ERR_NOMEM, 0, "out of memory for a client");
         return NULL;
     }
-    c->fd = fwi_open_socket(socket_path, err);
+    c->fd = fwi_open_socket(socket_path, wait ? NULL : &c->connecting, err);
     if (c->fd < 0) {
         free(c);
         return NULL;
@@ -30,14 +30,27 @@ fw_client *fw_connect(const char *socket_path, fw_error *err)
     c->next_call_id = 1;
     c->auto_reconnect = true;
     fw_reconnect_options_init(&c->auto_options);
+    c->watched_fd = -1;
     fwi_clear_error(err);
     return c;
+}
+
+fw_client *fw_connect(const char *socket_path, fw_error *err)
+{
+    return new_client(socket_path, true, err);
+}
+
+fw_client *fw_connect_nonblock(const char *socket_path, fw_error *err)
+{
+    return new_client(socket_path, false, err);
 }
 
 void fw_close(fw_client *c)
 {
     if (!c)
         return;
+    if (c->hooked && c->hooks.cleanup)
+        c->hooks.cleanup(c->hooks.loop, c);
     if (c->fd >= 0)
         close(c->fd);
     fwi_free_calls(c->in_flight);

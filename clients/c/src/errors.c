@@ -71,6 +71,10 @@ int fwi_break_connection(fw_client *c, fw_error *err, int code, int sys_errno, c
 
 int fwi_check_usable(const fw_client *c, fw_error *err)
 {
+    if (c->connecting != CONNECTED && c->broken.code == FW_OK)
+        return fwi_set_error(err, FW_ERR_USAGE, 0,
+                             "the client is still connecting: call fw_client_progress until fw_client_wants says "
+                             "FW_WANT_READ");
     if (c->broken.code == FW_OK)
         return FW_OK;
     if (err)

@@ -142,16 +142,11 @@ int fw_process_jpeg(fw_session *s, const uint8_t *jpeg, size_t len, int64_t time
     return fw_process(s, &f, out, err);
 }
 
-int fw_send(fw_session *s, const fw_frame *frame, fw_error *err)
+int fwi_queue_frame(fw_session *s, const fw_frame *frame, fw_error *err)
 {
-    if (!s)
-        return fwi_set_error(err, FW_ERR_USAGE, 0, "fw_send: no session");
     fw_client *c = s->client;
-    int rc = fwi_prepare(c, err);
-    if (rc != FW_OK)
-        return rc;
     struct frame_request r;
-    rc = build_frame(s, frame, &r, err);
+    int rc = build_frame(s, frame, &r, err);
     if (rc != FW_OK)
         return rc;
     /* Allocated before sending, so that routing the answer never fails. */
@@ -159,11 +154,8 @@ int fw_send(fw_session *s, const fw_frame *frame, fw_error *err)
     if (!call)
         return fwi_set_error(err, FW_ERR_NOMEM, 0, "out of memory for a frame's call");
     r.message.call_id = c->next_call_id++;
-    rc = fwi_send_message(c, &r.message, fwi_deadline_after(c->timeout_ms), err);
-    /* Under auto-reconnect a frame the connection broke under is in flight
-     * like any other: the reconnect reports it dropped. */
-    bool cut = c->auto_reconnect && (rc == FW_ERR_CLOSED || rc == FW_ERR_IO);
-    if (rc != FW_OK && !cut) {
+    rc = fwi_writer_append(&c->writer, &r.message, err);
+    if (rc != FW_OK) {
         free(call);
         return rc;
     }
@@ -173,6 +165,34 @@ int fw_send(fw_session *s, const fw_frame *frame, fw_error *err)
     call->next = c->in_flight;
     c->in_flight = call;
     s->pending++;
+    return FW_OK;
+}
+
+int fw_send(fw_session *s, const fw_frame *frame, fw_error *err)
+{
+    if (!s)
+        return fwi_set_error(err, FW_ERR_USAGE, 0, "fw_send: no session");
+    fw_client *c = s->client;
+    if (c->async)
+        return fwi_send_nonblock(s, frame, err);
+    int rc = fwi_prepare(c, err);
+    if (rc != FW_OK)
+        return rc;
+    rc = fwi_queue_frame(s, frame, err);
+    if (rc != FW_OK)
+        return rc;
+    rc = fwi_send_message(c, NULL, fwi_deadline_after(c->timeout_ms), err);
+    /* Under auto-reconnect a frame the connection broke under is in flight
+     * like any other: the reconnect reports it dropped. */
+    bool cut = c->auto_reconnect && (rc == FW_ERR_CLOSED || rc == FW_ERR_IO);
+    if (rc != FW_OK && !cut) {
+        /* Not written at all (a timeout): it never left. */
+        struct call *call = c->in_flight;
+        c->in_flight = call->next;
+        fwi_free_call(call);
+        s->pending--;
+        return rc;
+    }
     fwi_clear_error(err);
     return FW_OK;
 }
@@ -227,26 +247,40 @@ static int pop_event(fw_session *s, fw_event *ev, fw_error *err)
     return FW_OK;
 }
 
+bool fwi_session_event(fw_session *s, fw_event *ev, int *rc, fw_error *err)
+{
+    *rc = FW_OK;
+    if (s->notice_due && s->notice_after == 0) {
+        s->notice_due = false;
+        memset(ev, 0, sizeof *ev);
+        ev->type = FW_EVENT_RESTARTED;
+        fwi_clear_error(err);
+        return true;
+    }
+    if (!s->events_head)
+        return false;
+    memset(ev, 0, sizeof *ev);
+    *rc = pop_event(s, ev, err);
+    return true;
+}
+
 int fw_poll(fw_session *s, int timeout_ms, fw_event *ev, fw_error *err)
 {
     if (!s || !ev)
         return fwi_set_error(err, FW_ERR_USAGE, 0, "fw_poll: no session or no event");
     memset(ev, 0, sizeof *ev);
     fw_client *c = s->client;
+    int rc = fwi_refuse_async(c, err);
+    if (rc != FW_OK)
+        return rc;
     int64_t deadline = fwi_deadline_after(timeout_ms);
     bool idle = false;
     for (;;) {
-        if (s->notice_due && s->notice_after == 0) {
-            s->notice_due = false;
-            ev->type = FW_EVENT_RESTARTED;
-            fwi_clear_error(err);
-            return FW_OK;
-        }
-        if (s->events_head)
-            return pop_event(s, ev, err);
+        if (fwi_session_event(s, ev, &rc, err))
+            return rc;
         if (idle)
             return FW_OK;
-        int rc = fwi_recover(c, err);
+        rc = fwi_recover(c, err);
         if (rc != FW_OK)
             return rc;
         rc = fwi_route_next(c, deadline, &idle, err);

@@ -136,8 +136,10 @@ static int write_all(fw_client *c, int64_t deadline, fw_error *err)
 
 int fwi_send_message(fw_client *c, ClientMessage *m, int64_t deadline, fw_error *err)
 {
-    int rc = fwi_writer_append(&c->writer, m, err);
-    if (rc != FW_OK)
-        return rc;
+    if (m) {
+        int rc = fwi_writer_append(&c->writer, m, err);
+        if (rc != FW_OK)
+            return rc;
+    }
     return write_all(c, deadline, err);
 }

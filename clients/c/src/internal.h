@@ -22,6 +22,8 @@
  *   handoff.c   passing a buffer's descriptor to the worker (SCM_RIGHTS)
  *   reconnect.c connecting again after a worker restart, with everything,
  *               when asked or before a call finds the connection gone
+ *   async.c     the non-blocking calls and the asynchronous front: progress
+ *               on a ready descriptor, callbacks, reconnecting on a timer
  */
 #ifndef FW_INTERNAL_H
 #define FW_INTERNAL_H
@@ -113,6 +115,8 @@ struct fw_buffer {
     size_t size;
 };
 
+enum connect_state { CONNECTED, CONNECT_AGAIN, CONNECT_IN_PROGRESS };
+
 struct fw_client {
     int fd;
     char path[sizeof(((struct sockaddr_un *)0)->sun_path)]; /* for fw_reconnect() */
@@ -137,6 +141,24 @@ struct fw_client {
     fwi_writer writer;
     fw_error broken;   /* code != FW_OK once the connection is unusable */
     fw_error farewell; /* the last status the worker sent under call_id 0 */
+    /* fw_connect_nonblock(): connect(2) is to be tried again (the listen
+     * queue was full) or to be finished (in progress). */
+    int connecting; /* enum connect_state */
+    bool async;                /* fw_async_start() */
+    fw_async_handlers handlers;
+    bool hooked;               /* fw_async_attach() */
+    fw_loop_hooks hooks;
+    int watched_fd;            /* what the loop was last asked to watch */
+    unsigned watched_wants;
+    /* Async mode, after the connection broke under auto-reconnect: the
+     * next attempt is due when the loop's timer goes off. */
+    bool reconnect_pending;
+    fw_reconnect_options reconnect_options;
+    int64_t reconnect_deadline_ms;
+    int reconnect_delay_ms;
+    /* Bumped when a session or subscription is freed: a dispatch round
+     * that called a handler starts over rather than follow a stale link. */
+    uint64_t handles_freed;
 };
 
 /* errors.c */
@@ -162,8 +184,14 @@ int fwi_connect(int fd, const struct sockaddr_un *addr, socklen_t len);
 /* A deadline is a CLOCK_MONOTONIC time in ns, or -1 for none. */
 int64_t fwi_deadline_after(int timeout_ms);
 /* Connects a new non-blocking socket to path (NULL: the default path);
- * the socket, or -1 with *err filled. */
-int fwi_open_socket(const char *path, fw_error *err);
+ * the socket, or -1 with *err filled. With `pending`, connect(2) does not
+ * wait: *pending says whether it is done (CONNECTED) or not. */
+int fwi_open_socket(const char *path, int *pending, fw_error *err);
+/* The address of path (NULL: the default path), or FW_ERR_USAGE for a path
+ * that does not fit. */
+int fwi_socket_address(const char *path, struct sockaddr_un *addr, fw_error *err);
+/* Fills *err with FW_ERR_CONNECT for errno e at path. */
+int fwi_connect_error(const char *path, int e, fw_error *err);
 /* poll(2) on the client's socket, restarted after signals; returns the
  * revents, 0 on timeout, or -1 with errno set. */
 int fwi_wait_socket(fw_client *c, short events, int64_t deadline);
@@ -172,8 +200,8 @@ int fwi_wait_socket(fw_client *c, short events, int64_t deadline);
 /* Returns the next message from the worker, or FW_OK with *out NULL when
  * none arrived before the deadline. */
 int fwi_receive_message(fw_client *c, int64_t deadline, WorkerMessage **out, fw_error *err);
-/* Queues m on the writer and writes the queue out, waiting up to the
- * deadline. */
+/* Queues m (unless NULL: it is queued already) on the writer and writes
+ * the queue out, waiting up to the deadline. */
 int fwi_send_message(fw_client *c, ClientMessage *m, int64_t deadline, fw_error *err);
 /* Reads what the socket holds now into the reader, without waiting. */
 int fwi_fill_reader(fw_client *c, fw_error *err);
@@ -270,6 +298,45 @@ int fwi_prepare(fw_client *c, fw_error *err);
  * A stopping worker's connection is read on, for the answers it still
  * owes. */
 int fwi_recover(fw_client *c, fw_error *err);
+
+/* async.c */
+/* FW_ERR_USAGE, with a message, when the client is in async mode, where a
+ * call that waits for the worker would stall the loop; FW_OK otherwise
+ * (and always while it reconnects, whose attempts do wait). */
+int fwi_refuse_async(const fw_client *c, fw_error *err);
+/* fw_reconnect() in async mode: starts mending the connection on the loop's
+ * timer and returns; the handlers hear how it ends. */
+int fwi_async_reconnect(fw_client *c, const fw_reconnect_options *options, fw_error *err);
+/* fw_send() in async mode, and fw_send_nonblock(). */
+int fwi_send_nonblock(fw_session *s, const fw_frame *frame, fw_error *err);
+/* Sends m without waiting, as a call whose answer is dropped. */
+int fwi_send_forget(fw_client *c, ClientMessage *m, fw_error *err);
+
+/* frames.c, for the asynchronous front */
+/* Builds the request for a frame and records it as in flight: the work of
+ * fw_send() between checking the connection and writing. */
+int fwi_queue_frame(fw_session *s, const fw_frame *frame, fw_error *err);
+/* The session's next event without waiting: true with *ev filled (err
+ * cleared, or the error of an answer of the wrong kind, which broke the
+ * connection), false when none waits. */
+bool fwi_session_event(fw_session *s, fw_event *ev, int *rc, fw_error *err);
+
+/* subscriptions.c, for the asynchronous front */
+/* Hands the oldest waiting event of sub to the caller; sub->head must be set. */
+void fwi_pop_subscription_event(fw_subscription *sub, fw_subscription_event *out);
+
+/* reconnect.c, for the asynchronous front */
+/* What a reconnect does before its attempts: reads what the old connection
+ * holds, turns frames in flight into drops, notes each subscription's
+ * restart. */
+int fwi_reconnect_begin(fw_client *c, fw_error *err);
+/* One attempt. FW_OK once everything is back; otherwise the error, with
+ * *retry set when another attempt may succeed. */
+int fwi_reconnect_attempt(fw_client *c, const fw_reconnect_options *options, int64_t deadline_ms, bool *retry,
+                          fw_error *err);
+/* Gives up: the connection stays broken with why, reported by every call. */
+void fwi_reconnect_give_up(fw_client *c, fw_error *why);
+int64_t fwi_now_ms(void);
 
 /* handoff.c */
 /* Hands fd to the worker for the reservation `token`, at `address` ("@" for

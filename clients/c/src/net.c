@@ -75,44 +75,67 @@ int fwi_connect(int fd, const struct sockaddr_un *addr, socklen_t addr_len)
     return 0;
 }
 
-int fwi_open_socket(const char *path, fw_error *err)
+int fwi_socket_address(const char *path, struct sockaddr_un *addr, fw_error *err)
 {
-    struct sockaddr_un addr = {.sun_family = AF_UNIX};
+    memset(addr, 0, sizeof *addr);
+    addr->sun_family = AF_UNIX;
     const char *source = "";
     size_t len;
     if (path) {
         len = strlen(path);
-        if (len < sizeof addr.sun_path)
-            memcpy(addr.sun_path, path, len + 1);
+        if (len < sizeof addr->sun_path)
+            memcpy(addr->sun_path, path, len + 1);
     } else {
-        int n = rule_path(addr.sun_path, sizeof addr.sun_path, &source);
+        int n = rule_path(addr->sun_path, sizeof addr->sun_path, &source);
         len = n < 0 ? 0 : (size_t)n;
-        path = addr.sun_path;
     }
-    if (len == 0 || len >= sizeof addr.sun_path) {
-        fwi_set_error(err, FW_ERR_USAGE, 0, "the socket path%s has %zu bytes; a Unix socket path has 1 to %zu",
-                      source, len, sizeof addr.sun_path - 1);
+    if (len == 0 || len >= sizeof addr->sun_path)
+        return fwi_set_error(err, FW_ERR_USAGE, 0, "the socket path%s has %zu bytes; a Unix socket path has 1 to %zu",
+                             source, len, sizeof addr->sun_path - 1);
+    return FW_OK;
+}
+
+int fwi_connect_error(const char *path, int e, fw_error *err)
+{
+    return fwi_set_error(err, FW_ERR_CONNECT, e, "cannot connect to face-worker at %s: %s (is face-worker running?)",
+                         path, strerror(e));
+}
+
+int fwi_open_socket(const char *path, int *pending, fw_error *err)
+{
+    struct sockaddr_un addr;
+    if (fwi_socket_address(path, &addr, err) != FW_OK)
         return -1;
-    }
-    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | (pending ? SOCK_NONBLOCK : 0), 0);
     if (fd < 0) {
         fwi_set_error(err, FW_ERR_IO, errno, "cannot make a socket: %s", strerror(errno));
         return -1;
     }
-    if (fwi_connect(fd, &addr, sizeof addr) < 0) {
-        int e = errno;
-        fwi_set_error(err, FW_ERR_CONNECT, e, "cannot connect to face-worker at %s: %s (is face-worker running?)",
-                      path, strerror(e));
-        close(fd);
-        return -1;
-    }
-    int flags = fcntl(fd, F_GETFL);
-    if (flags < 0 || fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0) {
+    if (pending) {
+        *pending = CONNECTED;
+        if (connect(fd, (const struct sockaddr *)&addr, sizeof addr) == 0)
+            return fd;
+        /* A full listen queue: a Unix socket's connect(2) is tried again,
+         * never finished in the background. */
+        if (errno == EAGAIN) {
+            *pending = CONNECT_AGAIN;
+            return fd;
+        }
+        if (errno == EINPROGRESS || errno == EINTR) {
+            *pending = CONNECT_IN_PROGRESS;
+            return fd;
+        }
+    } else if (fwi_connect(fd, &addr, sizeof addr) == 0) {
+        int flags = fcntl(fd, F_GETFL);
+        if (flags >= 0 && fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0)
+            return fd;
         fwi_set_error(err, FW_ERR_IO, errno, "cannot make the socket non-blocking: %s", strerror(errno));
         close(fd);
         return -1;
     }
-    return fd;
+    fwi_connect_error(addr.sun_path, errno, err);
+    close(fd);
+    return -1;
 }
 
 static int64_t now_ns(void)

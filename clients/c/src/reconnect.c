@@ -26,7 +26,7 @@ void fw_reconnect_options_init(fw_reconnect_options *o)
     o->deadline_ms = DEFAULT_DEADLINE_MS;
 }
 
-static int64_t now_ms(void)
+int64_t fwi_now_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -128,6 +128,7 @@ static void disconnect(fw_client *c)
     if (c->fd >= 0)
         close(c->fd);
     c->fd = -1;
+    c->connecting = CONNECTED;
     fwi_reader_clear(&c->reader);
     fwi_writer_clear(&c->writer);
     fwi_free_calls(c->in_flight);
@@ -141,7 +142,7 @@ static void disconnect(fw_client *c)
 static int attempt(fw_client *c, fw_error *err)
 {
     disconnect(c);
-    c->fd = fwi_open_socket(c->path, err);
+    c->fd = fwi_open_socket(c->path, NULL, err);
     if (c->fd < 0)
         return err->code;
     int rc;
@@ -202,45 +203,47 @@ static void tell_sessions(fw_client *c)
     }
 }
 
-static int attempt_until_deadline(fw_client *c, const fw_reconnect_options *options, int64_t deadline,
-                                  fw_error *err)
+int fwi_reconnect_attempt(fw_client *c, const fw_reconnect_options *options, int64_t deadline, bool *retry,
+                          fw_error *err)
 {
-    int delay = options->initial_delay_ms < 1 ? 1 : options->initial_delay_ms;
     /* Under socket activation a call waits in the socket's queue: it must not
      * outlast the deadline by much. It gets the first delay at least, so that
      * the last attempt, at the deadline, can still be answered, and a refusal
      * it gets is not hidden behind its own timeout. */
-    int least = delay;
+    int least = options->initial_delay_ms < 1 ? 1 : options->initial_delay_ms;
     int timeout = c->timeout_ms;
-    int rc;
-    for (;;) {
-        int64_t left = deadline - now_ms();
-        int wait = (int)(left > least ? left : least);
-        c->timeout_ms = timeout >= 0 && timeout < wait ? timeout : wait;
-        rc = attempt(c, err);
-        c->timeout_ms = timeout;
-        if (rc == FW_OK) {
-            for (fw_subscription *sub = c->subscriptions; sub; sub = sub->next)
-                sub->restart_note = NULL;
-            tell_sessions(c);
-            c->gave_up = false;
-            fwi_clear_error(err);
-            return FW_OK;
-        }
-        drop_since_restart(c, false);
-        if (!retryable(rc))
-            break;
-        left = deadline - now_ms();
-        if (left <= 0) {
-            fw_error last = *err;
-            rc = fwi_set_error(err, FW_UNAVAILABLE, last.sys_errno,
-                               "no face-worker came back on %s within %d ms; the last attempt failed: %s", c->path,
-                               options->deadline_ms, last.message);
-            break;
-        }
-        sleep_ms(delay < left ? delay : (int)left);
-        delay = delay * 2 < options->max_delay_ms ? delay * 2 : options->max_delay_ms;
+    bool reconnecting = c->reconnecting;
+    int64_t left = deadline - fwi_now_ms();
+    int wait = (int)(left > least ? left : least);
+    c->timeout_ms = timeout >= 0 && timeout < wait ? timeout : wait;
+    c->reconnecting = true;
+    int rc = attempt(c, err);
+    c->reconnecting = reconnecting;
+    c->timeout_ms = timeout;
+    *retry = false;
+    if (rc == FW_OK) {
+        for (fw_subscription *sub = c->subscriptions; sub; sub = sub->next)
+            sub->restart_note = NULL;
+        tell_sessions(c);
+        c->gave_up = false;
+        fwi_clear_error(err);
+        return FW_OK;
     }
+    drop_since_restart(c, false);
+    if (!retryable(rc))
+        return rc;
+    if (deadline - fwi_now_ms() > 0) {
+        *retry = true;
+        return rc;
+    }
+    fw_error last = *err;
+    return fwi_set_error(err, FW_UNAVAILABLE, last.sys_errno,
+                         "no face-worker came back on %s within %d ms; the last attempt failed: %s", c->path,
+                         options->deadline_ms, last.message);
+}
+
+void fwi_reconnect_give_up(fw_client *c, fw_error *err)
+{
     drop_since_restart(c, true);
     /* Every later call reports why, until the application reconnects again. */
     fw_error why = *err;
@@ -248,18 +251,42 @@ static int attempt_until_deadline(fw_client *c, const fw_reconnect_options *opti
     fwi_break_connection(c, NULL, why.code, why.sys_errno, "%s", why.message);
     c->gave_up = true;
     *err = why;
-    return why.code;
+}
+
+static int attempt_until_deadline(fw_client *c, const fw_reconnect_options *options, int64_t deadline,
+                                  fw_error *err)
+{
+    int delay = options->initial_delay_ms < 1 ? 1 : options->initial_delay_ms;
+    for (;;) {
+        bool retry;
+        int rc = fwi_reconnect_attempt(c, options, deadline, &retry, err);
+        if (rc == FW_OK)
+            return FW_OK;
+        if (!retry) {
+            fwi_reconnect_give_up(c, err);
+            return err->code;
+        }
+        int64_t left = deadline - fwi_now_ms();
+        sleep_ms(delay < left ? delay : (int)left);
+        delay = delay * 2 < options->max_delay_ms ? delay * 2 : options->max_delay_ms;
+    }
+}
+
+int fwi_reconnect_begin(fw_client *c, fw_error *err)
+{
+    int rc = settle_in_flight(c, err);
+    if (rc == FW_OK)
+        rc = note_subscriptions(c, err);
+    return rc;
 }
 
 static int reconnect(fw_client *c, const fw_reconnect_options *options, fw_error *err)
 {
     int deadline_ms = options->deadline_ms < 0 ? 0 : options->deadline_ms;
-    int64_t deadline = now_ms() + deadline_ms;
+    int64_t deadline = fwi_now_ms() + deadline_ms;
     c->reconnecting = true;
     salvage(c, fwi_deadline_after(deadline_ms));
-    int rc = settle_in_flight(c, err);
-    if (rc == FW_OK)
-        rc = note_subscriptions(c, err);
+    int rc = fwi_reconnect_begin(c, err);
     if (rc == FW_OK)
         rc = attempt_until_deadline(c, options, deadline, err);
     c->reconnecting = false;
@@ -276,6 +303,8 @@ int fw_reconnect(fw_client *c, const fw_reconnect_options *options, fw_error *er
         options = &defaults;
     }
     fw_error local;
+    if (c->async)
+        return fwi_async_reconnect(c, options, err ? err : &local);
     return reconnect(c, options, err ? err : &local);
 }
 
@@ -289,6 +318,9 @@ bool fwi_auto_recovers(const fw_client *c)
 
 int fwi_prepare(fw_client *c, fw_error *err)
 {
+    int refused = fwi_refuse_async(c, err);
+    if (refused != FW_OK)
+        return refused;
     if (!c->auto_reconnect || c->reconnecting)
         return fwi_check_usable(c, err);
     if (c->broken.code == FW_OK && !c->stopping && fwi_route_arrived(c, err) == FW_OK && !c->stopping)
@@ -301,6 +333,9 @@ int fwi_prepare(fw_client *c, fw_error *err)
 
 int fwi_recover(fw_client *c, fw_error *err)
 {
+    int refused = fwi_refuse_async(c, err);
+    if (refused != FW_OK)
+        return refused;
     if (c->broken.code == FW_OK || !fwi_auto_recovers(c))
         return fwi_check_usable(c, err);
     fw_error local;

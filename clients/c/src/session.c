@@ -149,7 +149,11 @@ int fw_close_session(fw_session *s, fw_error *err)
     ClientMessage m = FACEWORKER__V1__CLIENT_MESSAGE__INIT;
     m.kind_case = FACEWORKER__V1__CLIENT_MESSAGE__KIND_CLOSE_SESSION;
     m.close_session = &req;
-    int rc = fwi_call_to_end(c, &m, FACEWORKER__V1__WORKER_MESSAGE__KIND_CLOSE_SESSION, err);
+    int rc;
+    if (c->async)
+        rc = fwi_check_usable(c, NULL) == FW_OK ? fwi_send_forget(c, &m, err) : FW_OK;
+    else
+        rc = fwi_call_to_end(c, &m, FACEWORKER__V1__WORKER_MESSAGE__KIND_CLOSE_SESSION, err);
     /* Answers still to come for this session are no one's any more. */
     for (struct call *call = c->in_flight; call; call = call->next)
         if (call->session == s)
@@ -160,6 +164,7 @@ int fw_close_session(fw_session *s, fw_error *err)
             break;
         }
     }
+    c->handles_freed++;
     fwi_free_session(s);
     return rc;
 }

@@ -37,6 +37,7 @@ void fwi_free_subscription(fw_subscription *sub)
 
 static void unlink_subscription(fw_client *c, fw_subscription *sub)
 {
+    c->handles_freed++;
     for (fw_subscription **link = &c->subscriptions; *link; link = &(*link)->next) {
         if (*link == sub) {
             *link = sub->next;
@@ -299,8 +300,7 @@ uint32_t fw_subscription_queue_limit(const fw_subscription *sub)
     return sub->queue_limit;
 }
 
-/* Hands the oldest waiting event of sub to the caller. */
-static void pop_event(fw_subscription *sub, fw_subscription_event *out)
+void fwi_pop_subscription_event(fw_subscription *sub, fw_subscription_event *out)
 {
     struct sub_event *e = sub->head;
     sub->head = e->next;
@@ -352,6 +352,9 @@ int fw_receive(fw_subscription *sub, int timeout_ms, fw_subscription_event *even
         return fwi_set_error(err, FW_ERR_USAGE, 0, "fw_receive: no subscription or no event");
     memset(event, 0, sizeof *event);
     fw_client *c = sub->client;
+    int rc = fwi_refuse_async(c, err);
+    if (rc != FW_OK)
+        return rc;
     int64_t deadline = fwi_deadline_after(timeout_ms);
     while (!sub->head) {
         /* A worker's stop under auto-reconnect ends nothing: see routing. */
@@ -359,7 +362,7 @@ int fw_receive(fw_subscription *sub, int timeout_ms, fw_subscription_event *even
             return fwi_set_error(err, FW_ERR_USAGE, 0,
                                  "fw_receive: the subscription to \"%s\" has ended; free it with fw_unsubscribe",
                                  sub->name);
-        int rc = fwi_recover(c, err);
+        rc = fwi_recover(c, err);
         if (rc != FW_OK)
             return rc;
         if (sub->head)
@@ -371,7 +374,7 @@ int fw_receive(fw_subscription *sub, int timeout_ms, fw_subscription_event *even
         if (idle)
             return FW_OK;
     }
-    pop_event(sub, event);
+    fwi_pop_subscription_event(sub, event);
     fwi_clear_error(err);
     return FW_OK;
 }
@@ -390,7 +393,10 @@ int fw_unsubscribe(fw_subscription *sub, fw_error *err)
         ClientMessage m = FACEWORKER__V1__CLIENT_MESSAGE__INIT;
         m.kind_case = FACEWORKER__V1__CLIENT_MESSAGE__KIND_UNSUBSCRIBE;
         m.unsubscribe = &req;
-        rc = fwi_call_to_end(c, &m, FACEWORKER__V1__WORKER_MESSAGE__KIND_UNSUBSCRIBE, err);
+        if (c->async)
+            rc = fwi_check_usable(c, NULL) == FW_OK ? fwi_send_forget(c, &m, err) : FW_OK;
+        else
+            rc = fwi_call_to_end(c, &m, FACEWORKER__V1__WORKER_MESSAGE__KIND_UNSUBSCRIBE, err);
         /* The end came first: the worker no longer knew it, and that is done. */
         if (rc == FW_NOT_FOUND && sub->ended)
             rc = FW_OK;

@@ -1,0 +1,397 @@
+/*
+ * The non-blocking calls and the asynchronous front. Nothing here waits:
+ * the loop says when the socket is ready, progress() takes what it offers,
+ * and in async mode dispatch() hands what arrived to the handlers. A
+ * broken connection under auto-reconnect is mended with the reconnect
+ * steps of reconnect.c, its waits on the loop's timer instead of a sleep.
+ */
+#include "internal.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+
+int fwi_refuse_async(const fw_client *c, fw_error *err)
+{
+    if (!c->async || c->reconnecting)
+        return FW_OK;
+    return fwi_set_error(err, FW_ERR_USAGE, 0,
+                         "the client is in async mode, where a call that waits for face-worker would stall the "
+                         "event loop: answers come to the handlers; open sessions, subscribe and register buffers "
+                         "before fw_async_start");
+}
+
+int fw_client_fd(const fw_client *c)
+{
+    return c->fd;
+}
+
+unsigned fw_client_wants(const fw_client *c)
+{
+    if (c->fd < 0 || c->broken.code != FW_OK || c->reconnect_pending)
+        return 0;
+    if (c->connecting != CONNECTED)
+        return FW_WANT_WRITE;
+    return FW_WANT_READ | (fwi_writer_pending(&c->writer) > 0 ? FW_WANT_WRITE : 0);
+}
+
+static int finish_connect(fw_client *c, fw_error *err)
+{
+    if (c->connecting == CONNECT_AGAIN) {
+        struct sockaddr_un addr;
+        int rc = fwi_socket_address(c->path, &addr, err);
+        if (rc != FW_OK)
+            return fwi_break_connection(c, err, rc, 0, "%s", err->message);
+        if (connect(c->fd, (const struct sockaddr *)&addr, sizeof addr) == 0 || errno == EISCONN) {
+            c->connecting = CONNECTED;
+            return FW_OK;
+        }
+        if (errno == EAGAIN || errno == EINTR)
+            return FW_OK;
+        fw_error why;
+        fwi_connect_error(c->path, errno, &why);
+        return fwi_break_connection(c, err, why.code, why.sys_errno, "%s", why.message);
+    }
+    struct pollfd p = {.fd = c->fd, .events = POLLOUT};
+    if (poll(&p, 1, 0) <= 0)
+        return FW_OK;
+    int so_error = 0;
+    socklen_t len = sizeof so_error;
+    if (getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &so_error, &len) < 0)
+        so_error = errno;
+    if (so_error != 0) {
+        fw_error why;
+        fwi_connect_error(c->path, so_error, &why);
+        return fwi_break_connection(c, err, why.code, why.sys_errno, "%s", why.message);
+    }
+    c->connecting = CONNECTED;
+    return FW_OK;
+}
+
+/* One read at most per call, so that one busy connection cannot hold a
+ * loop that serves others; a level-triggered loop calls again for the
+ * rest. */
+static int progress(fw_client *c, unsigned ready, fw_error *err)
+{
+    if (c->broken.code != FW_OK)
+        return fwi_check_usable(c, err);
+    if (c->fd < 0)
+        return FW_OK;
+    int rc = FW_OK;
+    if (c->connecting != CONNECTED) {
+        rc = finish_connect(c, err);
+        if (rc != FW_OK || c->connecting != CONNECTED)
+            return rc;
+    }
+    size_t written;
+    if (fwi_writer_pending(&c->writer) > 0 && (rc = fwi_flush(c, &written, err)) != FW_OK)
+        return rc;
+    if (ready & FW_WANT_READ && (rc = fwi_fill_reader(c, err)) != FW_OK)
+        return rc;
+    for (;;) {
+        WorkerMessage *m;
+        rc = fwi_next_message(c, &m, err);
+        if (rc != FW_OK || !m)
+            return rc;
+        rc = fwi_route(c, m, err);
+        if (rc != FW_OK)
+            return rc;
+    }
+}
+
+int fw_client_progress(fw_client *c, fw_error *err)
+{
+    if (!c)
+        return fwi_set_error(err, FW_ERR_USAGE, 0, "fw_client_progress: no client");
+    int rc = progress(c, FW_WANT_READ | FW_WANT_WRITE, err);
+    if (rc == FW_OK)
+        fwi_clear_error(err);
+    return rc;
+}
+
+/* Tells the loop what to watch, when that changed. */
+static void update_watch(fw_client *c)
+{
+    if (!c->hooked)
+        return;
+    unsigned wants = fw_client_wants(c);
+    int fd = wants ? c->fd : -1;
+    if (fd == c->watched_fd && wants == c->watched_wants)
+        return;
+    c->watched_fd = fd;
+    c->watched_wants = wants;
+    if (c->hooks.watch)
+        c->hooks.watch(c->hooks.loop, c, fd, wants);
+}
+
+static void set_timer(fw_client *c, int timeout_ms)
+{
+    if (c->hooked && c->hooks.set_timer)
+        c->hooks.set_timer(c->hooks.loop, c, timeout_ms);
+}
+
+/* Hands every waiting event to the handlers: a round gives each session
+ * and subscription one event, so that none waits behind a busy one. A
+ * handler that frees a handle ends the round; the next starts from the
+ * lists' heads. */
+static void dispatch(fw_client *c)
+{
+    if (!c->async)
+        return;
+    const fw_async_handlers *h = &c->handlers;
+    bool any;
+    do {
+        any = false;
+        uint64_t freed = c->handles_freed;
+        for (fw_session *s = c->sessions; s && freed == c->handles_freed; s = s->next) {
+            fw_event ev;
+            fw_error err;
+            int rc;
+            if (!fwi_session_event(s, &ev, &rc, &err))
+                continue;
+            any = true;
+            if (rc != FW_OK)
+                continue;
+            if (h->on_event)
+                h->on_event(s, &ev, h->data);
+            else
+                fw_result_free(ev.result);
+        }
+        for (fw_subscription *sub = c->subscriptions; sub && freed == c->handles_freed; sub = sub->next) {
+            if (!sub->head || sub->abandoned)
+                continue;
+            any = true;
+            fw_subscription_event ev;
+            memset(&ev, 0, sizeof ev);
+            fwi_pop_subscription_event(sub, &ev);
+            if (h->on_subscription_event)
+                h->on_subscription_event(sub, &ev, h->data);
+            else
+                fw_result_free(ev.result);
+        }
+    } while (any);
+}
+
+static void report(fw_client *c, const fw_error *err)
+{
+    if (c->handlers.on_connection_error)
+        c->handlers.on_connection_error(c, err, c->handlers.data);
+}
+
+/* One reconnect attempt; the next, if any, waits on the loop's timer. */
+static void attempt_now(fw_client *c)
+{
+    fw_error err;
+    bool retry;
+    int rc = fwi_reconnect_attempt(c, &c->reconnect_options, c->reconnect_deadline_ms, &retry, &err);
+    if (rc == FW_OK) {
+        c->reconnect_pending = false;
+        dispatch(c);
+        update_watch(c);
+        return;
+    }
+    if (retry) {
+        int64_t left = c->reconnect_deadline_ms - fwi_now_ms();
+        int wait = c->reconnect_delay_ms < left ? c->reconnect_delay_ms : (int)left;
+        int max = c->reconnect_options.max_delay_ms;
+        c->reconnect_delay_ms = c->reconnect_delay_ms * 2 < max ? c->reconnect_delay_ms * 2 : max;
+        set_timer(c, wait < 0 ? 0 : wait);
+        return;
+    }
+    c->reconnect_pending = false;
+    fwi_reconnect_give_up(c, &err);
+    dispatch(c);
+    update_watch(c);
+    report(c, &err);
+}
+
+/* Starts mending the connection: the frames it cut off become drops, told
+ * before anything the new connection brings. */
+static int start_reconnect(fw_client *c, const fw_reconnect_options *options, fw_error *err)
+{
+    c->reconnect_options = *options;
+    if (c->reconnect_options.max_delay_ms < 1)
+        c->reconnect_options.max_delay_ms = 1;
+    int deadline_ms = options->deadline_ms < 0 ? 0 : options->deadline_ms;
+    c->reconnect_deadline_ms = fwi_now_ms() + deadline_ms;
+    c->reconnect_delay_ms = options->initial_delay_ms < 1 ? 1 : options->initial_delay_ms;
+    int rc = fwi_reconnect_begin(c, err);
+    if (rc != FW_OK) {
+        fwi_reconnect_give_up(c, err);
+        update_watch(c);
+        return rc;
+    }
+    /* The loop lets go of the old socket before an attempt closes it. */
+    c->reconnect_pending = true;
+    update_watch(c);
+    dispatch(c);
+    attempt_now(c);
+    return FW_OK;
+}
+
+int fwi_async_reconnect(fw_client *c, const fw_reconnect_options *options, fw_error *err)
+{
+    if (c->reconnect_pending)
+        return FW_OK;
+    int rc = start_reconnect(c, options, err);
+    if (rc == FW_OK)
+        fwi_clear_error(err);
+    return rc;
+}
+
+/* The connection broke: mended under auto-reconnect, else told. */
+static void broke(fw_client *c)
+{
+    fw_error err = c->broken;
+    if (fwi_auto_recovers(c)) {
+        if (start_reconnect(c, &c->auto_options, &err) == FW_OK)
+            return;
+    }
+    update_watch(c);
+    report(c, &err);
+}
+
+void fw_async_handle(fw_client *c, unsigned ready)
+{
+    if (!c || c->reconnect_pending)
+        return;
+    bool was_broken = c->broken.code != FW_OK;
+    fw_error err;
+    progress(c, ready, &err);
+    dispatch(c);
+    if (c->broken.code != FW_OK && !was_broken)
+        broke(c);
+    else
+        update_watch(c);
+}
+
+void fw_async_timeout(fw_client *c)
+{
+    if (!c)
+        return;
+    if (c->reconnect_pending) {
+        attempt_now(c);
+        return;
+    }
+    dispatch(c);
+    if (c->broken.code != FW_OK && fwi_auto_recovers(c))
+        broke(c);
+    else
+        update_watch(c);
+}
+
+/* After a write that broke the connection, inside a handler perhaps: the
+ * loop's timer runs the mending, outside it. */
+static int after_write(fw_client *c, int rc, fw_error *err)
+{
+    if (rc == FW_OK || !c->async || !fwi_auto_recovers(c)) {
+        update_watch(c);
+        return rc;
+    }
+    set_timer(c, 0);
+    fwi_clear_error(err);
+    return FW_OK;
+}
+
+int fwi_send_nonblock(fw_session *s, const fw_frame *frame, fw_error *err)
+{
+    fw_client *c = s->client;
+    if (c->reconnect_pending)
+        return fwi_set_error(err, FW_UNAVAILABLE, 0,
+                             "face-worker went away and the client is connecting again; the frame was not sent");
+    if (c->broken.code != FW_OK)
+        return fwi_check_usable(c, err);
+    int rc = fwi_queue_frame(s, frame, err);
+    if (rc != FW_OK)
+        return rc;
+    size_t written;
+    if (c->connecting == CONNECTED)
+        rc = fwi_flush(c, &written, err);
+    rc = after_write(c, rc, err);
+    if (rc == FW_OK)
+        fwi_clear_error(err);
+    return rc;
+}
+
+int fw_send_nonblock(fw_session *s, const fw_frame *frame, fw_error *err)
+{
+    if (!s)
+        return fwi_set_error(err, FW_ERR_USAGE, 0, "fw_send_nonblock: no session");
+    return fwi_send_nonblock(s, frame, err);
+}
+
+int fwi_send_forget(fw_client *c, ClientMessage *m, fw_error *err)
+{
+    struct call *forgotten = calloc(1, sizeof *forgotten);
+    if (!forgotten)
+        return fwi_set_error(err, FW_ERR_NOMEM, 0, "out of memory for a call");
+    m->call_id = c->next_call_id++;
+    int rc = fwi_writer_append(&c->writer, m, err);
+    if (rc != FW_OK) {
+        free(forgotten);
+        return rc;
+    }
+    forgotten->call_id = m->call_id;
+    forgotten->next = c->in_flight;
+    c->in_flight = forgotten;
+    size_t written;
+    rc = c->connecting == CONNECTED ? fwi_flush(c, &written, err) : FW_OK;
+    return after_write(c, rc, err);
+}
+
+/* Copies a struct the caller sized: the members its version has, zeros
+ * for those it does not know. */
+static int copy_sized(void *to, size_t to_size, const void *from, size_t from_size, const char *what, fw_error *err)
+{
+    if (from_size < sizeof(size_t))
+        return fwi_set_error(err, FW_ERR_USAGE, 0, "%s: size is %zu; set it to sizeof the struct", what, from_size);
+    memset(to, 0, to_size);
+    memcpy(to, from, from_size < to_size ? from_size : to_size);
+    return FW_OK;
+}
+
+static bool events_waiting(const fw_client *c)
+{
+    for (const fw_session *s = c->sessions; s; s = s->next)
+        if (s->events_head || s->notice_due)
+            return true;
+    for (const fw_subscription *sub = c->subscriptions; sub; sub = sub->next)
+        if (sub->head)
+            return true;
+    return false;
+}
+
+int fw_async_start(fw_client *c, const fw_async_handlers *handlers, fw_error *err)
+{
+    if (!c || !handlers)
+        return fwi_set_error(err, FW_ERR_USAGE, 0, "fw_async_start: no client or no handlers");
+    int rc = copy_sized(&c->handlers, sizeof c->handlers, handlers, handlers->size, "fw_async_handlers", err);
+    if (rc != FW_OK)
+        return rc;
+    c->async = true;
+    if (events_waiting(c))
+        set_timer(c, 0);
+    update_watch(c);
+    fwi_clear_error(err);
+    return FW_OK;
+}
+
+int fw_async_attach(fw_client *c, const fw_loop_hooks *hooks, fw_error *err)
+{
+    if (!c || !hooks)
+        return fwi_set_error(err, FW_ERR_USAGE, 0, "fw_async_attach: no client or no hooks");
+    int rc = copy_sized(&c->hooks, sizeof c->hooks, hooks, hooks->size, "fw_loop_hooks", err);
+    if (rc != FW_OK)
+        return rc;
+    c->hooked = true;
+    c->watched_fd = -1;
+    c->watched_wants = 0;
+    update_watch(c);
+    if (c->async && (events_waiting(c) || (c->broken.code != FW_OK && fwi_auto_recovers(c))))
+        set_timer(c, 0);
+    fwi_clear_error(err);
+    return FW_OK;
+}
