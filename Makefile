@@ -10,7 +10,7 @@ CLIENT_VENV := .venv-client
 GRPC_VENV := .venv-grpc
 GRPC_BENCH := tools/grpc-bench/build/grpc-bench
 
-.PHONY: all deps deps-client deps-test deps-bench deps-proto deps-package models build run deb test-deb test test-swift test-install install uninstall bench bench-inference bench-pipeline bench-sampling venv proto conformance clean help soak
+.PHONY: all deps deps-client deps-test deps-bench deps-proto deps-package models build run deb test-deb test-docs bench-doc test test-swift test-install install uninstall bench bench-inference bench-pipeline bench-sampling venv proto conformance clean help soak
 
 all: build
 
@@ -51,7 +51,7 @@ run: deps models
 	$(SWIFT) build -c $(CONFIG) --product face-worker
 	$(BIN)/face-worker --models $(MODELS)
 
-test: deps deps-client deps-test models test-swift test-python test-grpc test-c test-install test-deb
+test: deps deps-client deps-test models test-swift test-python test-grpc test-c test-install test-deb test-docs
 
 # Installs the worker (the release build, or CONFIG's), the models (the installed
 # worker's default model directory), the C library with its header and pkg-config
@@ -99,6 +99,15 @@ deb: deps deps-client deps-package models
 # runtime out of reach (tests/install/check-deb.sh says what it checks).
 test-deb: deb
 	tests/install/check-deb.sh $(DEB)
+
+# The README and docs/: the README's length, every link between the documents, nothing referred to
+# outside the repository, and the benchmark tables against the committed results.
+test-docs:
+	python3 tests/docs/check_docs.py
+
+# Renders docs/benchmarks.md's results from the committed files of benchmarks/results/.
+bench-doc:
+	python3 benchmarks/render.py
 
 test-swift:
 	python3 scripts/folder-graph.py >/dev/null
