@@ -16,14 +16,17 @@ struct fake_worker {
     int listen_fd;
     fake_script script;
     void *arg;
+    int connections;
     pthread_t thread;
 };
 
 static void *serve(void *p)
 {
     fake_worker *w = p;
-    int fd = accept(w->listen_fd, NULL, NULL);
-    if (fd >= 0) {
+    for (int i = 0; i < w->connections; i++) {
+        int fd = accept(w->listen_fd, NULL, NULL);
+        if (fd < 0)
+            break;
         w->script(fd, w->arg);
         close(fd);
     }
@@ -31,6 +34,11 @@ static void *serve(void *p)
 }
 
 fake_worker *fake_worker_start(fake_script script, void *arg)
+{
+    return fake_worker_start_serving(script, arg, 1);
+}
+
+fake_worker *fake_worker_start_serving(fake_script script, void *arg, int connections)
 {
     fake_worker *w = calloc(1, sizeof *w);
     if (!w)
@@ -55,6 +63,7 @@ fake_worker *fake_worker_start(fake_script script, void *arg)
     }
     w->script = script;
     w->arg = arg;
+    w->connections = connections;
     if (pthread_create(&w->thread, NULL, serve, w) != 0) {
         close(w->listen_fd);
         unlink(w->path);

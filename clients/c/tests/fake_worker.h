@@ -23,6 +23,10 @@ typedef void (*fake_script)(int fd, void *arg);
 /* Starts listening; NULL if the socket cannot be set up. */
 fake_worker *fake_worker_start(fake_script script, void *arg);
 
+/* Runs the script on each of `connections` connections in turn, one
+ * accepted after the script of the one before returned. */
+fake_worker *fake_worker_start_serving(fake_script script, void *arg, int connections);
+
 /* The socket path to connect to. */
 const char *fake_worker_path(const fake_worker *w);
 

@@ -1,0 +1,501 @@
+/*
+ * Tests of the event-loop front against scripted fake workers: several
+ * clients and sessions served from this one thread through each adapter
+ * (epoll, poll, libuv), the non-blocking calls without a front, blocking
+ * calls refused in async mode, a reader error told to the handler with the
+ * client able to connect again, and auto-reconnect heard through the
+ * handlers as a blocking client hears it.
+ *
+ *   test_async
+ *
+ * Loops wait for counts of events; their waits are bounded only so that a
+ * broken client fails the test instead of hanging it. The last line
+ * printed is "N passed, N failed".
+ */
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "fake_worker.h"
+#include "faceworker.h"
+#include "faceworker/adapters/epoll.h"
+#include "faceworker/adapters/libuv.h"
+#include "faceworker/adapters/poll.h"
+
+typedef Faceworker__V1__ClientMessage ClientMessage;
+typedef Faceworker__V1__WorkerMessage WorkerMessage;
+
+/* A wait that only a broken client reaches. */
+#define STUCK_MS 20000
+
+#define CLIENTS 3
+#define SESSIONS_PER_CLIENT 2
+#define FRAMES 12
+
+static void answer_frame(int fd, const ClientMessage *m)
+{
+    Faceworker__V1__FrameResult result = FACEWORKER__V1__FRAME_RESULT__INIT;
+    result.session_id = m->process_frame->session_id;
+    result.timestamp_ms = m->process_frame->frame->timestamp_ms;
+    WorkerMessage w = FACEWORKER__V1__WORKER_MESSAGE__INIT;
+    w.call_id = m->call_id;
+    w.kind_case = FACEWORKER__V1__WORKER_MESSAGE__KIND_FRAME_RESULT;
+    w.frame_result = &result;
+    fake_write(fd, &w);
+}
+
+/* Opens sessions 1, 2, ... and answers every frame with a result, every
+ * close with its answer, until the client hangs up. */
+static void script_serve(int fd, void *arg)
+{
+    (void)arg;
+    uint64_t next_id = 1;
+    ClientMessage *m;
+    while ((m = fake_read(fd)) != NULL) {
+        if (m->kind_case == FACEWORKER__V1__CLIENT_MESSAGE__KIND_OPEN_SESSION) {
+            fake_answer_open(fd, m, next_id++, m->open_session->options);
+        } else if (m->kind_case == FACEWORKER__V1__CLIENT_MESSAGE__KIND_PROCESS_FRAME) {
+            answer_frame(fd, m);
+        } else if (m->kind_case == FACEWORKER__V1__CLIENT_MESSAGE__KIND_CLOSE_SESSION) {
+            Faceworker__V1__CloseSessionResponse closed = FACEWORKER__V1__CLOSE_SESSION_RESPONSE__INIT;
+            closed.session_id = m->close_session->session_id;
+            WorkerMessage w = FACEWORKER__V1__WORKER_MESSAGE__INIT;
+            w.call_id = m->call_id;
+            w.kind_case = FACEWORKER__V1__WORKER_MESSAGE__KIND_CLOSE_SESSION;
+            w.close_session = &closed;
+            fake_write(fd, &w);
+        }
+        faceworker__v1__client_message__free_unpacked(m, NULL);
+    }
+}
+
+/* What one session heard through on_event. */
+struct tally {
+    fw_session *session;
+    int sent;
+    int results;
+    bool in_order;
+    int64_t last_ts;
+};
+
+struct farm {
+    fake_worker *workers[CLIENTS];
+    fw_client *clients[CLIENTS];
+    struct tally tallies[CLIENTS * SESSIONS_PER_CLIENT];
+    int answered;
+};
+
+static const uint8_t jpeg_bytes[] = "not a jpeg; the fake worker does not look";
+
+static void send_next(struct tally *t)
+{
+    fw_error err;
+    t->sent++;
+    CHECK(fw_send_jpeg(t->session, jpeg_bytes, sizeof jpeg_bytes, t->sent, &err) == FW_OK, "%s", err.message);
+}
+
+/* Each answer sends the session's next frame: the sessions run
+ * interleaved on their connections, all from this thread. */
+static void on_event(fw_session *s, fw_event *ev, void *data)
+{
+    struct farm *f = data;
+    for (size_t i = 0; i < CLIENTS * SESSIONS_PER_CLIENT; i++) {
+        struct tally *t = &f->tallies[i];
+        if (t->session != s)
+            continue;
+        if (ev->type == FW_EVENT_RESULT) {
+            t->results++;
+            t->in_order &= ev->timestamp_ms == t->last_ts + 1 && fw_result_timestamp(ev->result) == ev->timestamp_ms;
+            t->last_ts = ev->timestamp_ms;
+            f->answered++;
+            if (t->sent < FRAMES)
+                send_next(t);
+        }
+    }
+    fw_result_free(ev->result);
+}
+
+static bool start_farm(struct farm *f, const fw_async_handlers *h)
+{
+    memset(f, 0, sizeof *f);
+    for (int c = 0; c < CLIENTS; c++) {
+        f->clients[c] = fake_connect(script_serve, NULL, &f->workers[c]);
+        if (!f->clients[c])
+            return false;
+        for (int k = 0; k < SESSIONS_PER_CLIENT; k++) {
+            fw_session_options o;
+            fw_session_options_init(&o);
+            o.running_mode = FW_MODE_LIVE_STREAM;
+            fw_error err;
+            struct tally *t = &f->tallies[c * SESSIONS_PER_CLIENT + k];
+            t->session = fw_open_session(f->clients[c], &o, &err);
+            t->in_order = true;
+            if (!CHECK_AT(t->session, "%s", err.message))
+                return false;
+        }
+        fw_error err;
+        if (!CHECK_AT(fw_async_start(f->clients[c], h, &err) == FW_OK, "%s", err.message))
+            return false;
+    }
+    return true;
+}
+
+static void stop_farm(struct farm *f)
+{
+    for (int c = 0; c < CLIENTS; c++)
+        if (f->clients[c])
+            fake_disconnect(f->clients[c], f->workers[c]);
+}
+
+static void check_farm(const struct farm *f)
+{
+    CHECK(f->answered == CLIENTS * SESSIONS_PER_CLIENT * FRAMES, "%d answers", f->answered);
+    for (size_t i = 0; i < CLIENTS * SESSIONS_PER_CLIENT; i++) {
+        const struct tally *t = &f->tallies[i];
+        CHECK(t->results == FRAMES && t->in_order, "session %zu: %d results, %s", i, t->results,
+              t->in_order ? "in order" : "out of order");
+    }
+}
+
+static void test_epoll_serves_several_sessions_from_one_thread(void)
+{
+    struct farm f;
+    fw_async_handlers h = FW_ASYNC_HANDLERS_INIT;
+    h.on_event = on_event;
+    h.data = &f;
+    int ep = epoll_create1(EPOLL_CLOEXEC);
+    REQUIRE(ep >= 0, "epoll");
+    if (start_farm(&f, &h)) {
+        fw_error err;
+        for (int c = 0; c < CLIENTS; c++)
+            CHECK(fw_epoll_attach(ep, f.clients[c], &err) == FW_OK, "%s", err.message);
+        for (size_t i = 0; i < CLIENTS * SESSIONS_PER_CLIENT; i++)
+            send_next(&f.tallies[i]);
+        while (f.answered < CLIENTS * SESSIONS_PER_CLIENT * FRAMES) {
+            struct epoll_event evs[16];
+            int n = epoll_wait(ep, evs, 16, STUCK_MS);
+            if (!CHECK_AT(n > 0, "nothing happened with %d answers", f.answered))
+                break;
+            for (int i = 0; i < n; i++)
+                fw_epoll_dispatch(&evs[i]);
+        }
+        check_farm(&f);
+    }
+    stop_farm(&f);
+    close(ep);
+}
+
+static void test_poll_serves_several_sessions_from_one_thread(void)
+{
+    struct farm f;
+    fw_async_handlers h = FW_ASYNC_HANDLERS_INIT;
+    h.on_event = on_event;
+    h.data = &f;
+    fw_pollset set = FW_POLLSET_INIT;
+    if (start_farm(&f, &h)) {
+        fw_error err;
+        for (int c = 0; c < CLIENTS; c++)
+            CHECK(fw_pollset_add(&set, f.clients[c], &err) == FW_OK, "%s", err.message);
+        CHECK(fw_pollset_count(&set) == CLIENTS, "%zu clients in the set", fw_pollset_count(&set));
+        for (size_t i = 0; i < CLIENTS * SESSIONS_PER_CLIENT; i++)
+            send_next(&f.tallies[i]);
+        while (f.answered < CLIENTS * SESSIONS_PER_CLIENT * FRAMES)
+            if (!CHECK_AT(fw_pollset_run(&set, STUCK_MS) > 0, "nothing happened with %d answers", f.answered))
+                break;
+        check_farm(&f);
+    }
+    stop_farm(&f);
+    CHECK(fw_pollset_count(&set) == 0, "fw_close took every client out of the set");
+}
+
+static void test_libuv_serves_several_sessions_from_one_thread(void)
+{
+    struct farm f;
+    fw_async_handlers h = FW_ASYNC_HANDLERS_INIT;
+    h.on_event = on_event;
+    h.data = &f;
+    uv_loop_t loop;
+    REQUIRE(uv_loop_init(&loop) == 0, "uv_loop_init");
+    if (start_farm(&f, &h)) {
+        fw_error err;
+        for (int c = 0; c < CLIENTS; c++)
+            CHECK(fw_uv_attach(&loop, f.clients[c], &err) == FW_OK, "%s", err.message);
+        for (size_t i = 0; i < CLIENTS * SESSIONS_PER_CLIENT; i++)
+            send_next(&f.tallies[i]);
+        while (f.answered < CLIENTS * SESSIONS_PER_CLIENT * FRAMES)
+            if (!CHECK_AT(uv_run(&loop, UV_RUN_ONCE) != 0, "the loop ran dry with %d answers", f.answered))
+                break;
+        check_farm(&f);
+    }
+    stop_farm(&f);
+    /* fw_close() closed the handles; the loop frees them and ends. */
+    uv_run(&loop, UV_RUN_DEFAULT);
+    CHECK(uv_loop_close(&loop) == 0, "no handle left on the loop");
+}
+
+/* Without a front: fw_send_nonblock(), fw_client_wants() and
+ * fw_client_progress() under the caller's own poll(2), fw_poll(s, 0). */
+static void test_non_blocking_calls(void)
+{
+    fake_worker *w = fake_worker_start(script_serve, NULL);
+    REQUIRE(w, "fake worker");
+    fw_error err;
+    fw_client *c = fw_connect_nonblock(fake_worker_path(w), &err);
+    if (!CHECK_AT(c, "%s", err.message)) {
+        fake_worker_stop(w);
+        return;
+    }
+    fw_set_auto_reconnect(c, false, NULL);
+    while (fw_client_wants(c) == FW_WANT_WRITE) {
+        struct pollfd p = {.fd = fw_client_fd(c), .events = POLLOUT};
+        poll(&p, 1, STUCK_MS);
+        REQUIRE(fw_client_progress(c, &err) == FW_OK, "%s", err.message);
+    }
+    CHECK(fw_client_wants(c) == FW_WANT_READ, "connected, waiting to read: %u", fw_client_wants(c));
+    fw_session_options o;
+    fw_session_options_init(&o);
+    o.running_mode = FW_MODE_LIVE_STREAM;
+    fw_session *s = fw_open_session(c, &o, &err);
+    if (CHECK_AT(s, "%s", err.message)) {
+        for (int i = 1; i <= 3; i++)
+            CHECK(fw_send_nonblock(s, &(fw_frame){.jpeg = jpeg_bytes, .jpeg_len = 3, .timestamp_ms = i}, &err) ==
+                      FW_OK,
+                  "%s", err.message);
+        int results = 0;
+        while (results < 3) {
+            struct pollfd p = {.fd = fw_client_fd(c), .events = POLLIN};
+            if (fw_client_wants(c) & FW_WANT_WRITE)
+                p.events |= POLLOUT;
+            if (!CHECK_AT(poll(&p, 1, STUCK_MS) > 0, "no answer"))
+                break;
+            REQUIRE(fw_client_progress(c, &err) == FW_OK, "%s", err.message);
+            fw_event ev;
+            while (fw_poll(s, 0, &ev, &err) == FW_OK && ev.type == FW_EVENT_RESULT) {
+                results++;
+                CHECK(ev.timestamp_ms == results, "answer %d has timestamp %lld", results,
+                      (long long)ev.timestamp_ms);
+                fw_result_free(ev.result);
+            }
+        }
+        CHECK(fw_session_pending(s) == 0, "every frame answered");
+    }
+    fake_disconnect(c, w);
+}
+
+static void test_blocking_calls_in_async_mode_are_refused(void)
+{
+    fake_worker *w;
+    fw_client *c = fake_connect(script_serve, NULL, &w);
+    REQUIRE(c, "fake worker");
+    fw_error err;
+    fw_session_options o;
+    fw_session_options_init(&o);
+    fw_session *image = fw_open_session(c, &o, &err);
+    o.running_mode = FW_MODE_LIVE_STREAM;
+    fw_session *live = fw_open_session(c, &o, &err);
+    fw_async_handlers h = FW_ASYNC_HANDLERS_INIT;
+    if (CHECK_AT(image && live, "sessions") && CHECK_AT(fw_async_start(c, &h, &err) == FW_OK, "%s", err.message)) {
+        fw_result *r;
+        fw_event ev;
+        fw_stats stats;
+        CHECK(fw_process_jpeg(image, jpeg_bytes, 3, 1, &r, &err) == FW_ERR_USAGE && r == NULL, "fw_process");
+        CHECK(strstr(err.message, "async mode"), "says why: %s", err.message);
+        CHECK(fw_poll(live, 0, &ev, &err) == FW_ERR_USAGE, "fw_poll");
+        CHECK(fw_ping(c, NULL, 0, &err) == FW_ERR_USAGE, "fw_ping");
+        CHECK(fw_get_stats(c, &stats, &err) == FW_ERR_USAGE, "fw_get_stats");
+        CHECK(fw_open_session(c, &o, &err) == NULL && err.code == FW_ERR_USAGE, "fw_open_session");
+        CHECK(fw_subscribe(c, "x", &err) == NULL && err.code == FW_ERR_USAGE, "fw_subscribe");
+        CHECK(fw_reset_session(live, &err) == FW_ERR_USAGE, "fw_reset_session");
+        CHECK(fw_register_buffer(c, 4096, &err) == NULL && err.code == FW_ERR_USAGE, "fw_register_buffer");
+        /* What does not wait still works. */
+        CHECK(fw_send_jpeg(live, jpeg_bytes, 3, 1, &err) == FW_OK, "fw_send: %s", err.message);
+        CHECK(fw_close_session(image, &err) == FW_OK, "fw_close_session: %s", err.message);
+    }
+    fake_disconnect(c, w);
+}
+
+struct heard {
+    int results, drops, restarts, errors;
+    fw_drop_reason drop_reason;
+    int order[8]; /* event types in the order heard */
+    int n;
+    fw_error error;
+};
+
+static void on_heard(fw_session *s, fw_event *ev, void *data)
+{
+    struct heard *h = data;
+    (void)s;
+    if (h->n < 8)
+        h->order[h->n++] = ev->type;
+    h->results += ev->type == FW_EVENT_RESULT;
+    h->restarts += ev->type == FW_EVENT_RESTARTED;
+    if (ev->type == FW_EVENT_DROPPED) {
+        h->drops++;
+        h->drop_reason = ev->drop_reason;
+    }
+    fw_result_free(ev->result);
+}
+
+static void on_broken(fw_client *c, const fw_error *err, void *data)
+{
+    struct heard *h = data;
+    (void)c;
+    h->errors++;
+    h->error = *err;
+}
+
+/* First connection: a session, two frames, the first answered, then the
+ * worker goes away. Second: the session again, and every frame answered. */
+static void script_restart(int fd, void *arg)
+{
+    int *connection = arg;
+    ClientMessage *open = fake_read(fd);
+    if (!open)
+        return;
+    fake_answer_open(fd, open, 10 + (uint64_t)*connection, open->open_session->options);
+    faceworker__v1__client_message__free_unpacked(open, NULL);
+    if ((*connection)++ == 0) {
+        ClientMessage *a = fake_read(fd), *b = fake_read(fd);
+        if (a)
+            answer_frame(fd, a);
+        if (a)
+            faceworker__v1__client_message__free_unpacked(a, NULL);
+        if (b)
+            faceworker__v1__client_message__free_unpacked(b, NULL);
+        return;
+    }
+    script_serve(fd, NULL);
+}
+
+static void run_epoll_until(int ep, const int *count, int want)
+{
+    while (*count < want) {
+        struct epoll_event evs[4];
+        int n = epoll_wait(ep, evs, 4, STUCK_MS);
+        if (!CHECK_AT(n > 0, "nothing happened at %d of %d", *count, want))
+            return;
+        for (int i = 0; i < n; i++)
+            fw_epoll_dispatch(&evs[i]);
+    }
+}
+
+static void test_auto_reconnect_is_heard_as_in_blocking_mode(void)
+{
+    int connection = 0;
+    fake_worker *w = fake_worker_start_serving(script_restart, &connection, 2);
+    REQUIRE(w, "fake worker");
+    fw_error err;
+    fw_client *c = fw_connect(fake_worker_path(w), &err);
+    if (!CHECK_AT(c, "%s", err.message)) {
+        fake_worker_stop(w);
+        return;
+    }
+    fw_session_options o;
+    fw_session_options_init(&o);
+    o.running_mode = FW_MODE_LIVE_STREAM;
+    fw_session *s = fw_open_session(c, &o, &err);
+    struct heard heard = {0};
+    fw_async_handlers h = FW_ASYNC_HANDLERS_INIT;
+    h.on_event = on_heard;
+    h.on_connection_error = on_broken;
+    h.data = &heard;
+    int ep = epoll_create1(EPOLL_CLOEXEC);
+    if (CHECK_AT(s, "session") && CHECK_AT(fw_async_start(c, &h, &err) == FW_OK, "%s", err.message) &&
+        CHECK_AT(fw_epoll_attach(ep, c, &err) == FW_OK, "%s", err.message)) {
+        CHECK(fw_send_jpeg(s, jpeg_bytes, 3, 1, &err) == FW_OK, "%s", err.message);
+        CHECK(fw_send_jpeg(s, jpeg_bytes, 3, 2, &err) == FW_OK, "%s", err.message);
+        run_epoll_until(ep, &heard.restarts, 1);
+        CHECK(heard.n == 3 && heard.order[0] == FW_EVENT_RESULT && heard.order[1] == FW_EVENT_DROPPED &&
+                  heard.order[2] == FW_EVENT_RESTARTED,
+              "a result, a drop, then the restart: %d events", heard.n);
+        CHECK(heard.drop_reason == FW_DROP_WORKER_RESTARTED, "dropped by the restart: %d", heard.drop_reason);
+        CHECK(fw_session_id(s) == 11, "the session was opened again: id %llu",
+              (unsigned long long)fw_session_id(s));
+        CHECK(fw_send_jpeg(s, jpeg_bytes, 3, 3, &err) == FW_OK, "%s", err.message);
+        run_epoll_until(ep, &heard.results, 2);
+        CHECK(heard.errors == 0, "no connection error: %s", heard.error.message);
+        CHECK(fw_session_pending(s) == 0, "every frame answered once");
+    }
+    fw_close(c);
+    fake_worker_stop(w);
+    close(ep);
+}
+
+/* A reader error (a bad flag byte) reaches on_connection_error with its
+ * reason; the client connects again with fw_reconnect() and works. */
+static void script_bad_then_good(int fd, void *arg)
+{
+    int *connection = arg;
+    if ((*connection)++ > 0) {
+        script_serve(fd, NULL);
+        return;
+    }
+    ClientMessage *open = fake_read(fd);
+    if (!open)
+        return;
+    fake_answer_open(fd, open, 5, open->open_session->options);
+    faceworker__v1__client_message__free_unpacked(open, NULL);
+    ClientMessage *frame = fake_read(fd);
+    const uint8_t compressed[] = {1, 0, 0, 0, 0};
+    fake_write_bytes(fd, compressed, sizeof compressed);
+    if (frame)
+        faceworker__v1__client_message__free_unpacked(frame, NULL);
+    fake_wait_for_hangup(fd);
+}
+
+static void test_reader_error_is_told_and_the_client_connects_again(void)
+{
+    int connection = 0;
+    fake_worker *w = fake_worker_start_serving(script_bad_then_good, &connection, 2);
+    REQUIRE(w, "fake worker");
+    fw_error err;
+    fw_client *c = fw_connect(fake_worker_path(w), &err);
+    if (!CHECK_AT(c, "%s", err.message)) {
+        fake_worker_stop(w);
+        return;
+    }
+    fw_session_options o;
+    fw_session_options_init(&o);
+    o.running_mode = FW_MODE_LIVE_STREAM;
+    fw_session *s = fw_open_session(c, &o, &err);
+    struct heard heard = {0};
+    fw_async_handlers h = FW_ASYNC_HANDLERS_INIT;
+    h.on_event = on_heard;
+    h.on_connection_error = on_broken;
+    h.data = &heard;
+    int ep = epoll_create1(EPOLL_CLOEXEC);
+    if (CHECK_AT(s, "session") && CHECK_AT(fw_async_start(c, &h, &err) == FW_OK, "%s", err.message) &&
+        CHECK_AT(fw_epoll_attach(ep, c, &err) == FW_OK, "%s", err.message)) {
+        CHECK(fw_send_jpeg(s, jpeg_bytes, 3, 1, &err) == FW_OK, "%s", err.message);
+        run_epoll_until(ep, &heard.errors, 1);
+        CHECK(heard.error.code == FW_ERR_PROTOCOL && strstr(heard.error.message, "flag byte 0x01"),
+              "the reader's reason: %s %s", fw_status_name(heard.error.code), heard.error.message);
+        CHECK(fw_send_jpeg(s, jpeg_bytes, 3, 2, &err) == FW_ERR_PROTOCOL, "the broken connection takes nothing");
+        CHECK(fw_reconnect(c, NULL, &err) == FW_OK, "%s", err.message);
+        run_epoll_until(ep, &heard.restarts, 1);
+        CHECK(heard.drops == 1 && heard.drop_reason == FW_DROP_WORKER_RESTARTED, "the cut frame dropped");
+        CHECK(fw_send_jpeg(s, jpeg_bytes, 3, 3, &err) == FW_OK, "%s", err.message);
+        run_epoll_until(ep, &heard.results, 1);
+        CHECK(heard.errors == 1, "told once");
+    }
+    fw_close(c);
+    fake_worker_stop(w);
+    close(ep);
+}
+
+int main(void)
+{
+    RUN(test_epoll_serves_several_sessions_from_one_thread);
+    RUN(test_poll_serves_several_sessions_from_one_thread);
+    RUN(test_libuv_serves_several_sessions_from_one_thread);
+    RUN(test_non_blocking_calls);
+    RUN(test_blocking_calls_in_async_mode_are_refused);
+    RUN(test_auto_reconnect_is_heard_as_in_blocking_mode);
+    RUN(test_reader_error_is_told_and_the_client_connects_again);
+    printf("%d passed, %d failed\n", tests_passed, tests_failed);
+    return tests_failed ? 1 : 0;
+}
