@@ -110,8 +110,8 @@ package struct FaceModels: Sendable {
 ///
 /// Not thread-safe and not `Sendable`: an inference thread keeps one for
 /// every session it serves, and an engine that is handed between threads must
-/// be guarded so only one uses it at once. The runtimes are built lazily so a
-/// thread that only ever detects never pays for the landmark models.
+/// be guarded so only one uses it at once. The runtimes are built on first
+/// use, or all at once by `warm()`.
 package final class FaceEngine {
     /// The shared models.
     package let models: FaceModels
@@ -148,6 +148,17 @@ package final class FaceEngine {
         let created = try JPEGDecoder()
         decoder = created
         return created
+    }
+
+    /// Creates the JPEG decoder and the runtime of every model, and runs
+    /// each runtime once (on whatever its input buffer holds), so that the
+    /// first frame that needs a model finds its weights packed and its
+    /// buffers in memory.
+    package func warm() throws {
+        _ = try jpegDecoder()
+        for model in models.all {
+            try runtime(for: model).invoke()
+        }
     }
 
     /// The runtime for `model`, created on first use.

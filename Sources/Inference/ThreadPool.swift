@@ -33,6 +33,22 @@ package final class ThreadPool: @unchecked Sendable {
         pthreadpool_destroy(handle)
     }
 
+    /// Sets how many threads, the caller included, the next operators are
+    /// split over: from 1 (the caller alone) to `threads`.
+    ///
+    /// pthreadpool applies it between operators: the call waits for the
+    /// operator that runs now, if any, to end, and a worker told to stay out
+    /// is not woken for the next one. So a run under way on another thread
+    /// gives the other cores back at its next operator.
+    package func setWidth(_ width: Int) {
+        _ = pthreadpool_set_threads_count(handle, max(1, min(width, threads)))
+    }
+
+    /// How many threads the next operators are split over.
+    package var width: Int {
+        pthreadpool_get_threads_count(handle)
+    }
+
     /// Calls `body` with every index in `0..<count`, spread over the pool's
     /// threads, and returns when all calls have returned. The calls run
     /// concurrently, so `body` must only touch what no other index touches.

@@ -4,12 +4,12 @@ import FaceDetection
 import FaceWorkerProtocol
 import Foundation
 import NIOEmbedded
+import Synchronization
 import XCTest
 
 /// The scheduler's sessions: the one owner of a session's timestamp rule and
 /// queue, refusals in their turn, and which frames may split their model runs
-/// over every core (only a frame of the one open session, while nothing else
-/// runs or waits).
+/// over every core (a frame that starts while no other frame runs or waits).
 final class SchedulingTests: XCTestCase {
     private static let pipeline: FacePipeline = {
         let models = try! FaceModels(directory: TestPaths.models)
@@ -79,7 +79,7 @@ final class SchedulingTests: XCTestCase {
         _ = scheduler.complete(second)
     }
 
-    func testAFrameRunsAloneOnlyWhenItsSessionIsTheOnlyOneAndNothingElseRuns() throws {
+    func testAFrameRunsAloneWhenNoOtherFrameRunsOrWaitsWhateverSessionsAreOpen() throws {
         let scheduler = FrameScheduler()
         let outbox = SessionBroadcast(sessionID: 1, name: nil, options: FaceOptions(), producer: ConnectionOutbox(EmbeddedChannel()))
         let wakeup = DispatchSemaphore(value: 0)
@@ -92,7 +92,7 @@ final class SchedulingTests: XCTestCase {
         XCTAssertTrue(scheduler.open(id: 2, pipeline: Self.pipeline, output: outbox, limit: 8))
         submit(scheduler, 2, to: 1)
         let beside = try XCTUnwrap(scheduler.next(wakeup: wakeup))
-        XCTAssertFalse(beside.runsAlone, "another session is open, though idle")
+        XCTAssertTrue(beside.runsAlone, "another session is open but idle: the frame still has every core")
         _ = scheduler.complete(beside)
 
         submit(scheduler, 3, to: 1)
@@ -104,10 +104,9 @@ final class SchedulingTests: XCTestCase {
         _ = scheduler.complete(first)
         _ = scheduler.complete(second)
 
-        guard case .closed = scheduler.close(2, request: RequestToken(9)) else { return XCTFail("session 2 did not close") }
-        submit(scheduler, 5, to: 1)
+        submit(scheduler, 5, to: 2)
         let again = try XCTUnwrap(scheduler.next(wakeup: wakeup))
-        XCTAssertTrue(again.runsAlone, "the other session has gone")
+        XCTAssertTrue(again.runsAlone, "once the other frame is answered, a lone frame has every core again")
         _ = scheduler.complete(again)
     }
 
@@ -116,5 +115,31 @@ final class SchedulingTests: XCTestCase {
         let nested = split.withEngineIfAvailable { _ in split.withEngineIfAvailable { _ in true } }
         XCTAssertEqual(nested, .some(nil), "a second borrower is turned away at once, not made to wait")
         XCTAssertEqual(split.withEngineIfAvailable { _ in 2 }, 2, "a returned engine is lent again")
+    }
+
+    func testAFrameBesideASplitRunNarrowsItAndTheNextLoneRunHasEveryCoreAgain() throws {
+        let split = try SplitEngine(models: FaceModels(directory: TestPaths.models), threads: 2)
+        XCTAssertEqual(split.withEngineIfAvailable { _ in split.width }, 2, "nothing runs beside: both threads")
+        XCTAssertEqual(split.runningBeside { split.withEngineIfAvailable { _ in split.width } }, 1,
+                       "a run that starts while another frame runs is not split")
+
+        let lent = DispatchSemaphore(value: 0)
+        let besideStarted = DispatchSemaphore(value: 0)
+        let widthAfterwards = Mutex(0)
+        let holder = Thread {
+            _ = split.withEngineIfAvailable { _ in
+                lent.signal()
+                besideStarted.wait()
+                widthAfterwards.withLock { $0 = split.width }
+            }
+            lent.signal()
+        }
+        holder.start()
+        lent.wait()
+        XCTAssertEqual(split.width, 2, "the split run began over both threads")
+        split.runningBeside { besideStarted.signal() }
+        lent.wait()
+        XCTAssertEqual(widthAfterwards.withLock { $0 }, 1, "a frame that starts beside a split run takes its core back")
+        XCTAssertEqual(split.withEngineIfAvailable { _ in split.width }, 2, "the next lone run is split again")
     }
 }

@@ -14,8 +14,7 @@ struct FrameJob: Sendable {
     var work: SessionWork
     /// The session's tracking state, updated in place by the pipeline.
     var tracker: FaceTracker
-    /// Whether, when the frame was handed out, its session was the only one
-    /// open and no other frame was running or waiting: its model runs may
-    /// then use every core.
+    /// Whether, when the frame was handed out, no other frame was running or
+    /// waiting: its model runs may then use every core.
     var runsAlone: Bool
 }

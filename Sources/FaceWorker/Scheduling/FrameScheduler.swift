@@ -132,12 +132,11 @@ final class FrameScheduler: Sendable {
                     guard let tracker = session.tracker, let work = session.takeNext() else { continue }
                     session.tracker = nil
                     state.running += 1
-                    // Splitting a frame's runs while other sessions are open costs them
-                    // more than it saves: measured with 8 live streams, p99 rose from
-                    // about 17 to 37 ms even with the pool parked after every split frame,
-                    // as their frames, their clients and the network thread arrive while the
-                    // split frame holds both cores.
-                    let alone = state.running == 1 && state.ready.isEmpty && state.sessions.count == 1
+                    // Other sessions may be open: a frame of theirs that arrives while this
+                    // one's runs are split takes its core back at the next operator
+                    // (SplitEngine), so an idle neighbour no longer costs a lone frame
+                    // the second core.
+                    let alone = state.running == 1 && state.ready.isEmpty
                     return (FrameJob(sessionID: id, pipeline: session.pipeline, output: session.output, work: work,
                                      tracker: tracker, runsAlone: alone), false)
                 }

@@ -35,16 +35,30 @@ struct InferenceService: Service {
             count: configuration.inferenceThreads, models: models, splitEngine: splitEngine, scheduler: scheduler,
             stats: stats, maxPixels: configuration.limits.maxPixels, logger: logger
         )
+        let clock = ContinuousClock()
+        let warmStart = clock.now
+        let failure = await Self.offThePool { pool.waitUntilWarm() }
+        if let failure {
+            scheduler.stop()
+            await Self.offThePool { pool.join() }
+            throw WorkerStartupError("cannot run the models on the inference threads: \(failure)")
+        }
+        logger.info("inference threads ready", metadata: [
+            "inference_threads": "\(configuration.inferenceThreads)",
+            "warm_ms": "\(Int((clock.now - warmStart) / .milliseconds(1)))",
+        ])
         started.report()
         try? await gracefulShutdown()
         scheduler.stop()
-        // The threads return each after its frame; a thread of their own waits for
-        // them, so no thread of the concurrency pool is blocked meanwhile.
-        await withCheckedContinuation { (joined: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global().async {
-                pool.join()
-                joined.resume()
-            }
+        // The threads return each after its frame.
+        await Self.offThePool { pool.join() }
+    }
+
+    /// Runs a call that blocks on the inference threads on a thread of its
+    /// own, so no thread of the concurrency pool is blocked meanwhile.
+    private static func offThePool<Value: Sendable>(_ body: @escaping @Sendable () -> Value) async -> Value {
+        await withCheckedContinuation { (done: CheckedContinuation<Value, Never>) in
+            DispatchQueue.global().async { done.resume(returning: body()) }
         }
     }
 }
