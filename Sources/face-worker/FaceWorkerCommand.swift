@@ -45,8 +45,10 @@ struct FaceWorkerCommand: AsyncParsableCommand {
         discussion: "Default: share/faceworker/models beside the directory of the executable, where `make install` puts them, when it exists; else ./models."))
     var models: String?
 
-    @Option(help: "Inference threads, each with its own model runtimes. While only one session is open and nothing else runs, its frames' model runs are split over this many threads. Default: one per core.")
-    var threads = WorkerConfiguration.coreCount
+    @Option(help: ArgumentHelp(
+        "Inference threads, each with its own model runtimes. A frame that starts while no other frame runs or waits has its model runs split over this many threads.",
+        discussion: "Default: one per CPU the worker may keep busy: the CPUs of its affinity mask (taskset, a cpuset, systemd's AllowedCPUs=), or fewer under a cgroup CPU quota (cpu.max, systemd's CPUQuota=), rounded up. The start line says where the number came from."))
+    var threads: Int?
 
     @Option(help: "Largest message accepted, in bytes. A longer length prefix is answered with RESOURCE_EXHAUSTED and the connection is closed.")
     var maxMessageBytes = WorkerLimits().maxMessageBytes
@@ -131,7 +133,10 @@ struct FaceWorkerCommand: AsyncParsableCommand {
 
     func run() async throws {
         var configuration = WorkerConfiguration(socketPath: socket, modelsDirectory: models ?? Self.defaultModelsDirectory())
-        configuration.inferenceThreads = threads
+        if let threads {
+            configuration.inferenceThreads = threads
+            configuration.inferenceThreadsSource = "--threads"
+        }
         configuration.grpcSocketPath = grpcSocket
         configuration.limits.maxMessageBytes = maxMessageBytes
         configuration.limits.maxPixels = maxPixels

@@ -13,6 +13,8 @@ package struct WorkerConfiguration: Sendable {
     package var modelsDirectory: String
     /// Threads that run the models, each with its own runtimes.
     package var inferenceThreads: Int
+    /// What set `inferenceThreads`, for the start line.
+    package var inferenceThreadsSource: String
     /// What clients may ask for.
     package var limits = WorkerLimits()
     /// Which peers may connect besides the worker's own user.
@@ -35,11 +37,12 @@ package struct WorkerConfiguration: Sendable {
     package var handoffTokenLifetime = Self.defaultHandoffTokenLifetime
 
     /// A configuration with the default socket mode, limits and policy, and
-    /// one inference thread per core.
-    package init(socketPath: String = WorkerSocket.path(), modelsDirectory: String) {
+    /// one inference thread per CPU the process may keep busy.
+    package init(socketPath: String = WorkerSocket.path(), modelsDirectory: String, cpus: CPUBudget = .current()) {
         self.socketPath = socketPath
         self.modelsDirectory = modelsDirectory
-        inferenceThreads = Self.coreCount
+        inferenceThreads = cpus.cpus
+        inferenceThreadsSource = cpus.source
         peerPolicy = PeerPolicy(workerUID: geteuid())
     }
 
@@ -48,11 +51,6 @@ package struct WorkerConfiguration: Sendable {
     package static let defaultDrainTimeout = Duration.milliseconds(1500)
     /// The handoff token lifetime unless one is set: 10 s.
     package static let defaultHandoffTokenLifetime = Duration.seconds(10)
-
-    /// The cores this process may run on.
-    package static var coreCount: Int {
-        max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
-    }
 
     /// Checks the values that do not depend on the file system.
     package func validate() throws(WorkerStartupError) {
