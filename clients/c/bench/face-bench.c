@@ -401,6 +401,7 @@ static bool await_subscribers(fw_client *c, int n, fw_error *err)
 {
     int64_t give_up = now_ns() + (int64_t)RENDEZVOUS_S * 1000000000;
     fw_stats st;
+    fw_stats_init(&st);
     while (fw_get_stats(c, &st, err) == FW_OK) {
         if (st.subscriptions >= (uint32_t)n)
             return true;

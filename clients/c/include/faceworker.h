@@ -47,6 +47,20 @@
  * handlers (it writes with MSG_NOSIGNAL, so a dead worker is an error, not
  * SIGPIPE).
  *
+ * ABI. The library's soname is libfaceworker.so.4, and 2.0 is meant to be
+ * its last bump. The structs a caller allocates and the library reads or
+ * fills (fw_session_options, fw_frame, fw_stats, and fw_async_handlers and
+ * fw_loop_hooks) begin with `size`: the caller's sizeof the struct, which
+ * fw_session_options_init() and fw_stats_init() set. A later version adds
+ * members only at their end and reads or writes only the bytes the
+ * caller's size covers, so a program built against 2.0 runs on every 2.x;
+ * new fields and functions are minor versions. For fw_session_options,
+ * fw_frame and fw_stats, a size of 0 stands for 2.0's layout, so that a
+ * zero-initialised struct, such as `fw_frame f = {.jpeg = ...}`, is a 2.0
+ * struct. Opaque handles (fw_client, fw_session, fw_result, ...) grow
+ * freely. `make test` checks the exported ABI against a committed
+ * baseline with abidiff.
+ *
  * The wire contract behind every call and field is
  * proto/faceworker/v1/faceworker.proto; the names here follow it.
  */
@@ -67,8 +81,8 @@ extern "C" {
 #define FW_API
 #endif
 
-#define FW_VERSION_MAJOR 1
-#define FW_VERSION_MINOR 4
+#define FW_VERSION_MAJOR 2
+#define FW_VERSION_MINOR 0
 #define FW_VERSION_PATCH 0
 
 /* ------------------------------------------------------------------------
@@ -326,6 +340,7 @@ typedef enum fw_mesh_model {
  * change what you need. The worker validates the values: one out of range
  * makes fw_open_session() fail with FW_INVALID_ARGUMENT and its message. */
 typedef struct fw_session_options {
+    size_t size;                          /* sizeof(fw_session_options); 0: 2.0's */
     fw_running_mode running_mode;         /* IMAGE */
     fw_performance_mode performance_mode; /* FAST */
     bool landmarks;                       /* ML Kit's 10 landmarks; false */
@@ -351,7 +366,8 @@ typedef struct fw_session_options {
                                              otherwise); false */
 } fw_session_options;
 
-/* Sets every option to its documented default (shown beside each field). */
+/* Sets every option to its documented default (shown beside each field),
+ * and `size`. */
 FW_API void fw_session_options_init(fw_session_options *options);
 
 typedef struct fw_session fw_session;
@@ -378,7 +394,8 @@ FW_API fw_session *fw_open_named_session(fw_client *client, const fw_session_opt
 FW_API const char *fw_session_name(const fw_session *session);
 
 /* The options in effect, as the worker reported them at opening: each
- * field as asked, unless the worker capped it (such as num_faces). */
+ * field as asked, unless the worker capped it (such as num_faces). Fills
+ * the members out->size covers (0: 2.0's); initialise it first. */
 FW_API void fw_session_get_options(const fw_session *session, fw_session_options *out);
 
 /* The worker's id for the session; never 0. */
@@ -457,6 +474,7 @@ typedef struct fw_region {
  * one past the end of its buffer is FW_OUT_OF_RANGE, an empty one
  * FW_INVALID_ARGUMENT; a buffer of another client is FW_ERR_USAGE. */
 typedef struct fw_frame {
+    size_t size; /* sizeof(fw_frame), or 0 for 2.0's */
     const uint8_t *jpeg;
     size_t jpeg_len;
     const uint8_t *pixels;
@@ -994,6 +1012,7 @@ typedef struct fw_model_info {
 
 /* Worker-wide counters since the worker started. */
 typedef struct fw_stats {
+    size_t size; /* sizeof(fw_stats), or 0 for 2.0's */
     double uptime_seconds;
     uint32_t connections; /* open now */
     uint32_t sessions;    /* open now, over all connections */
@@ -1011,7 +1030,11 @@ typedef struct fw_stats {
     uint64_t mapped_bytes;   /* shared memory the worker has mapped now */
 } fw_stats;
 
-/* Fills *out with the worker's counters. */
+/* Sets `size` and zeroes the counters. */
+FW_API void fw_stats_init(fw_stats *stats);
+
+/* Fills the members of *out that out->size covers (0: 2.0's) with the
+ * worker's counters; initialise it with fw_stats_init() first. */
 FW_API int fw_get_stats(fw_client *client, fw_stats *out, fw_error *err);
 
 #ifdef __cplusplus

@@ -39,6 +39,9 @@ static int build_frame(const fw_session *s, const fw_frame *f, struct frame_requ
 {
     if (!f)
         return fwi_set_error(err, FW_ERR_USAGE, 0, "no frame");
+    if (FWI_FRAME_COVERED(f->size) == 0)
+        return fwi_set_error(err, FW_ERR_USAGE, 0,
+                             "fw_frame.size is %zu, which no version has; set it to sizeof(fw_frame), or 0", f->size);
     int sources = (f->jpeg != NULL) + (f->pixels != NULL) + (f->jpeg_region.buffer != NULL) +
                   (f->pixels_region.buffer != NULL);
     if (sources != 1)

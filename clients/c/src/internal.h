@@ -161,6 +161,25 @@ struct fw_client {
     uint64_t handles_freed;
 };
 
+/* The bytes of a caller's struct that its size covers: 0 stands for 2.0's
+ * layout, whose last member is named here; a size over this version's is
+ * this version's. Zero when the size is too small to be a version's. */
+#define FWI_SIZE_2_0(type, last) (offsetof(type, last) + sizeof(((type *)0)->last))
+#define FWI_COVERED(type, last, size)                                                                        \
+    ((size) == 0 ? FWI_SIZE_2_0(type, last)                                                                  \
+     : (size) < FWI_SIZE_2_0(type, last) ? 0                                                                 \
+     : (size) > sizeof(type) ? sizeof(type)                                                                  \
+                             : (size))
+#define FWI_OPTIONS_COVERED(size) FWI_COVERED(fw_session_options, output_face_blendshapes, size)
+#define FWI_FRAME_COVERED(size) FWI_COVERED(fw_frame, pixels_region, size)
+#define FWI_STATS_COVERED(size) FWI_COVERED(fw_stats, mapped_bytes, size)
+
+/* Copies the options the caller's struct holds, defaults for the rest;
+ * FW_ERR_USAGE for a size no version has. */
+int fwi_take_options(const fw_session_options *in, fw_session_options *out, fw_error *err);
+/* Writes options into the caller's struct, as far as its size covers. */
+void fwi_give_options(const fw_session_options *options, fw_session_options *out);
+
 /* errors.c */
 __attribute__((format(printf, 4, 5))) int fwi_set_error(fw_error *err, int code, int sys_errno, const char *fmt, ...);
 void fwi_clear_error(fw_error *err);

@@ -5,9 +5,12 @@
  */
 #include "internal.h"
 
+#include <string.h>
+
 void fw_session_options_init(fw_session_options *o)
 {
     *o = (fw_session_options){
+        .size = sizeof(fw_session_options),
         .running_mode = FW_MODE_IMAGE,
         .performance_mode = FW_PERFORMANCE_FAST,
         .min_face_size = 0.1f,
@@ -86,4 +89,26 @@ void fwi_options_from_proto(const Faceworker__V1__SessionOptions *p, fw_session_
     TAKE_IF_SET(min_face_presence_confidence);
     TAKE_IF_SET(min_tracking_confidence);
     TAKE_IF_SET(max_missed_frames);
+}
+
+int fwi_take_options(const fw_session_options *in, fw_session_options *out, fw_error *err)
+{
+    size_t covered = FWI_OPTIONS_COVERED(in->size);
+    if (covered == 0)
+        return fwi_set_error(err, FW_ERR_USAGE, 0,
+                             "fw_session_options.size is %zu, which no version has; fill the options with "
+                             "fw_session_options_init",
+                             in->size);
+    fw_session_options_init(out);
+    memcpy(out, in, covered);
+    out->size = sizeof *out;
+    return FW_OK;
+}
+
+void fwi_give_options(const fw_session_options *options, fw_session_options *out)
+{
+    size_t size = out->size;
+    size_t covered = FWI_OPTIONS_COVERED(size);
+    memcpy(out, options, covered);
+    out->size = size;
 }

@@ -22,11 +22,12 @@ static fw_session *open_session(fw_client *c, const fw_session_options *options,
 {
     if (fwi_prepare(c, err) != FW_OK)
         return NULL;
-    fw_session_options defaults;
-    if (!options) {
-        fw_session_options_init(&defaults);
-        options = &defaults;
-    }
+    fw_session_options taken;
+    if (!options)
+        fw_session_options_init(&taken);
+    else if (fwi_take_options(options, &taken, err) != FW_OK)
+        return NULL;
+    options = &taken;
     /* Allocated first: a session the worker opened but this client could
      * not hold would live on unseen until the connection closes. */
     fw_session *s = calloc(1, sizeof *s);
@@ -117,7 +118,7 @@ const char *fw_session_name(const fw_session *s)
 
 void fw_session_get_options(const fw_session *s, fw_session_options *out)
 {
-    *out = s->options;
+    fwi_give_options(&s->options, out);
 }
 
 uint64_t fw_session_id(const fw_session *s)

@@ -285,7 +285,7 @@ const char *fw_subscription_name(const fw_subscription *sub)
 
 void fw_subscription_get_options(const fw_subscription *sub, fw_session_options *out)
 {
-    *out = sub->options;
+    fwi_give_options(&sub->options, out);
 }
 
 const char *const *fw_subscription_blendshape_names(const fw_subscription *sub, size_t *count)

@@ -35,10 +35,22 @@ int fw_ping(fw_client *c, const void *payload, size_t len, fw_error *err)
     return FW_OK;
 }
 
-int fw_get_stats(fw_client *c, fw_stats *out, fw_error *err)
+void fw_stats_init(fw_stats *stats)
 {
-    if (!c || !out)
+    memset(stats, 0, sizeof *stats);
+    stats->size = sizeof *stats;
+}
+
+int fw_get_stats(fw_client *c, fw_stats *caller, fw_error *err)
+{
+    if (!c || !caller)
         return fwi_set_error(err, FW_ERR_USAGE, 0, "fw_get_stats: no client or no place for the stats");
+    size_t covered = FWI_STATS_COVERED(caller->size);
+    if (covered == 0)
+        return fwi_set_error(err, FW_ERR_USAGE, 0,
+                             "fw_stats.size is %zu, which no version has; fill it with fw_stats_init", caller->size);
+    fw_stats filled;
+    fw_stats *out = &filled;
     int rc = fwi_prepare(c, err);
     if (rc != FW_OK)
         return rc;
@@ -78,5 +90,7 @@ int fw_get_stats(fw_client *c, fw_stats *out, fw_error *err)
         info->size_bytes = s->models[i]->size_bytes;
     }
     faceworker__v1__worker_message__free_unpacked(answer, NULL);
+    filled.size = caller->size;
+    memcpy(caller, &filled, covered);
     return FW_OK;
 }

@@ -301,6 +301,7 @@ static void test_blocking_calls_in_async_mode_are_refused(void)
         fw_result *r;
         fw_event ev;
         fw_stats stats;
+        fw_stats_init(&stats);
         CHECK(fw_process_jpeg(image, jpeg_bytes, 3, 1, &r, &err) == FW_ERR_USAGE && r == NULL, "fw_process");
         CHECK(strstr(err.message, "async mode"), "says why: %s", err.message);
         CHECK(fw_poll(live, 0, &ev, &err) == FW_ERR_USAGE, "fw_poll");

@@ -511,7 +511,7 @@ static void test_worker_applies_the_files_defaults(void)
     fw_error err;
     fw_session *s = fw_open_session(c, NULL, &err);
     if (CHECK_AT(s != NULL, "%s", err.message)) {
-        fw_session_options in_effect;
+        fw_session_options in_effect = {0};
         fw_session_get_options(s, &in_effect);
         for (size_t i = 0; i < CONFORMANCE_OPTION_COUNT; i++) {
             const struct conformance_option *opt = &conformance_options[i];
@@ -543,7 +543,7 @@ static fw_session *open_with(fw_client *c, const struct member *m, double value,
 
 static void check_accepted(fw_client *c, const struct conformance_option *opt, const struct member *m, double value)
 {
-    fw_session_options asked, in_effect;
+    fw_session_options asked, in_effect = {0};
     fw_error err;
     fw_session *s = open_with(c, m, value, &asked, &err);
     if (!CHECK_AT(s != NULL, "%s = %g is in range: %s", opt->name, value, err.message))
@@ -608,7 +608,7 @@ static void test_worker_takes_zero_as_the_default_where_the_file_says_so(void)
         fw_error err;
         fw_session *s = open_with(c, m, 0, &asked, &err);
         if (CHECK_AT(s != NULL, "%s = 0: %s", opt->name, err.message)) {
-            fw_session_options in_effect;
+            fw_session_options in_effect = {0};
             fw_session_get_options(s, &in_effect);
             CHECK(member_value(&in_effect, m) == opt->default_value, "%s = 0 gives %g, the default is %g", opt->name,
                   member_value(&in_effect, m), opt->default_value);

@@ -685,7 +685,7 @@ static void test_wire_session_options(void)
     o.output_face_blendshapes = true;
     fw_session *s = fw_open_session(c, &o, &err);
     if (CHECK_AT(s != NULL, "%s", err.message)) {
-        fw_session_options got;
+        fw_session_options got = {0};
         fw_session_get_options(s, &got);
         CHECK(got.num_faces == 3, "the worker's cap is visible: %u", got.num_faces);
         CHECK(got.min_face_size == 0.1f, "unset in the echo reads as the default: %g", got.min_face_size);
@@ -1694,6 +1694,8 @@ static void test_worker_stats(void)
     REQUIRE(open_fixture_session(&fx, "astronaut.jpg", FW_MODE_IMAGE, false), "fixture and session");
     fw_error err;
     fw_stats before, after;
+    fw_stats_init(&before);
+    fw_stats_init(&after);
     CHECK(fw_get_stats(fx.client, &before, &err) == FW_OK, "%s", err.message);
     fw_result *r;
     CHECK(fw_process_jpeg(fx.session, fx.jpeg, fx.len, 0, &r, &err) == FW_OK, "%s", err.message);

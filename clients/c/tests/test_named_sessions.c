@@ -361,7 +361,7 @@ static void test_worker_subscriber_follows_every_frame(void)
     if (CHECK_AT(sub != NULL, "session and subscription: %s", err.message)) {
         CHECK(strcmp(fw_session_name(s), "c-test video") == 0, "the session's name");
         CHECK(fw_subscription_session_id(sub) == fw_session_id(s), "the subscription follows the session");
-        fw_session_options o;
+        fw_session_options o = {0};
         fw_subscription_get_options(sub, &o);
         CHECK(o.running_mode == FW_MODE_VIDEO && o.tracking_enabled, "the producer's options");
         CHECK(fw_subscription_queue_limit(sub) > 0, "a queue limit");
@@ -445,6 +445,8 @@ static void test_worker_unsubscribe_and_resubscribe(void)
     fw_subscription *sub = s && subscriber ? fw_subscribe(subscriber, "c-test unsubscribe", &err) : NULL;
     if (CHECK_AT(sub != NULL, "session and subscription: %s", err.message)) {
         fw_stats before, after;
+        fw_stats_init(&before);
+        fw_stats_init(&after);
         CHECK(fw_get_stats(subscriber, &before, &err) == FW_OK && before.subscriptions >= 1, "counted: %u",
               before.subscriptions);
         CHECK(fw_unsubscribe(sub, &err) == FW_OK, "%s", err.message);

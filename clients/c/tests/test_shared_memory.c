@@ -265,11 +265,13 @@ static void test_worker_regions_give_the_inline_results(void)
         CHECK(first_box(s, &f, &shared_rgb, &err) == FW_OK, "shared RGB: %s", err.message);
         CHECK(same_box(inline_rgb, shared_rgb), "the same face from a pixel region");
         fw_stats st;
+        fw_stats_init(&st);
         CHECK(fw_get_stats(c, &st, &err) == FW_OK && st.shared_buffers >= 1 && st.mapped_bytes >= rgb_at + rgb_len,
               "the buffer is counted: %u buffers, %llu bytes", st.shared_buffers,
               (unsigned long long)st.mapped_bytes);
         CHECK(fw_unregister_buffer(b, &err) == FW_OK, "%s", err.message);
         fw_stats after;
+        fw_stats_init(&after);
         CHECK(fw_get_stats(c, &after, &err) == FW_OK && after.shared_buffers == st.shared_buffers - 1,
               "and no longer once unregistered: %u", after.shared_buffers);
     }
