@@ -75,9 +75,7 @@ static void small_answers(struct stream *s)
     append(s, &m);
 
     /* An empty message: a header with length 0. */
-    Faceworker__V1__CloseSessionResponse closed = FACEWORKER__V1__CLOSE_SESSION_RESPONSE__INIT;
     WorkerMessage empty = FACEWORKER__V1__WORKER_MESSAGE__INIT;
-    (void)closed;
     append(s, &empty);
 }
 
@@ -87,7 +85,7 @@ static void rich_answers(struct stream *s)
     Faceworker__V1__OpenSessionResponse opened = FACEWORKER__V1__OPEN_SESSION_RESPONSE__INIT;
     Faceworker__V1__SessionOptions options = FACEWORKER__V1__SESSION_OPTIONS__INIT;
     char *names[52];
-    char name_bytes[52][16];
+    char name_bytes[52][24];
     for (int i = 0; i < 52; i++) {
         snprintf(name_bytes[i], sizeof name_bytes[i], "shape%02d", i);
         names[i] = name_bytes[i];
