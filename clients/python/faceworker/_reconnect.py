@@ -50,18 +50,28 @@ def attempt_until_deadline(
         try:
             return attempt(max(left, 0.0))
         except FaceWorkerError as error:
-            if error.code not in _RETRYABLE and error.code not in also_retry:
+            if not retryable(error, also_retry):
                 raise
             last = error
         left = deadline - time.monotonic()
         if left <= 0:
-            raise FaceWorkerError(
-                StatusCode.UNAVAILABLE,
-                f"no worker came back on {socket_path} within {policy.deadline_seconds:g} s; "
-                f"the last attempt failed with {last.code.name}: {last.message}",
-            )
+            raise gave_up(policy, socket_path, last)
         time.sleep(min(delay, left))
         delay = min(delay * 2, policy.max_delay_seconds)
+
+
+def retryable(error: FaceWorkerError, also_retry: Collection[StatusCode] = ()) -> bool:
+    """Whether an attempt that failed with ``error`` is worth another try."""
+    return error.code in _RETRYABLE or error.code in also_retry
+
+
+def gave_up(policy: ReconnectPolicy, socket_path: str, last: FaceWorkerError) -> FaceWorkerError:
+    """The error a reconnect ends with once ``policy``'s deadline has passed, ``last`` the last attempt's."""
+    return FaceWorkerError(
+        StatusCode.UNAVAILABLE,
+        f"no worker came back on {socket_path} within {policy.deadline_seconds:g} s; "
+        f"the last attempt failed with {last.code.name}: {last.message}",
+    )
 
 
 def tell(policy: ReconnectPolicy, outage: Outage, what: str) -> None:
