@@ -7,6 +7,8 @@
 
 #include <turbojpeg.h>
 
+const size_t contour_sizes[15] = {36, 5, 5, 5, 5, 16, 16, 11, 9, 9, 9, 2, 3, 1, 1};
+
 bool contains(const char *haystack, const char *needle)
 {
     return strstr(haystack, needle) != NULL;
@@ -74,4 +76,17 @@ bool parse_test_arguments(int argc, char **argv, const char **fixtures, const ch
     if (!*fixtures)
         fprintf(stderr, "usage: %s --fixtures DIR [--socket PATH]\n", argv[0]);
     return *fixtures != NULL;
+}
+
+fw_session *open_session_in(fw_client *c, fw_running_mode mode, bool tracking)
+{
+    fw_session_options o;
+    fw_session_options_init(&o);
+    o.running_mode = mode;
+    o.tracking_enabled = tracking;
+    fw_error err;
+    fw_session *s = fw_open_session(c, &o, &err);
+    if (!s)
+        fprintf(stderr, "    fw_open_session: %s %s\n", fw_status_name(err.code), err.message);
+    return s;
 }

@@ -14,7 +14,14 @@
  * enough that a hung call fails its test instead of the whole run. */
 #define WORKER_TIMEOUT_MS 60000
 
+/* The points of ML Kit's 15 contours, in fw_contour_type order. */
+extern const size_t contour_sizes[15];
+
 bool contains(const char *haystack, const char *needle);
+
+/* Opens a session in `mode`, tracking or not, with the other options'
+ * defaults; NULL, with the reason on stderr, if the worker refuses. */
+fw_session *open_session_in(fw_client *c, fw_running_mode mode, bool tracking);
 
 /* Connects to the worker at path with WORKER_TIMEOUT_MS on every call;
  * NULL, with the reason on stderr, if none answers there. */
