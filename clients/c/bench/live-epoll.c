@@ -321,7 +321,7 @@ static void report(const struct bench *b, double cpu_s, double wall_s)
             printf("%.1f%s", shares[i], i + 1 < b->sessions ? " " : "\n");
         printf("latency:    p50 %.2f  p99 %.2f  max %.2f ms (send to result, client clock)\n", percentile_ms(all, n, 50),
                percentile_ms(all, n, 99), n ? (double)all[n - 1] / 1000.0 : 0);
-        printf("schedule:   sends at most %.2f ms behind their 30 fps slots\n", (double)b->max_late_ns / 1e6);
+        printf("schedule:   sends at most %.2f ms behind their slots\n", (double)b->max_late_ns / 1e6);
         printf("client:     one thread, %.1f %% of a core over %.2f s\n", cpu_pct, wall_s);
         if (b->errors)
             printf("first error: %s\n", b->first_error);

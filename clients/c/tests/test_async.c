@@ -6,7 +6,10 @@
  * client able to connect again, and auto-reconnect heard through the
  * handlers as a blocking client hears it.
  *
- *   test_async
+ *   test_async [--fixtures DIR --socket PATH]
+ *
+ * With --socket, live sessions of a real worker are served through the
+ * epoll adapter too.
  *
  * Loops wait for counts of events; their waits are bounded only so that a
  * broken client fails the test instead of hanging it. The last line
@@ -24,6 +27,7 @@
 #include "faceworker/adapters/epoll.h"
 #include "faceworker/adapters/libuv.h"
 #include "faceworker/adapters/poll.h"
+#include "support.h"
 
 typedef Faceworker__V1__ClientMessage ClientMessage;
 typedef Faceworker__V1__WorkerMessage WorkerMessage;
@@ -488,8 +492,82 @@ static void test_reader_error_is_told_and_the_client_connects_again(void)
     close(ep);
 }
 
-int main(void)
+/* Against a real worker: live sessions of astronaut.jpg on two
+ * connections, every frame answered with a result or a drop. */
+static const char *fixtures_dir;
+static const char *worker_socket;
+
+struct live_tally {
+    fw_session *session;
+    int sent, results, drops, faces;
+};
+
+struct live_farm {
+    struct live_tally t[4];
+    const uint8_t *jpeg;
+    size_t len;
+    int answered;
+};
+
+static void on_live_event(fw_session *s, fw_event *ev, void *data)
 {
+    struct live_farm *f = data;
+    for (int i = 0; i < 4; i++) {
+        struct live_tally *t = &f->t[i];
+        if (t->session != s || (ev->type != FW_EVENT_RESULT && ev->type != FW_EVENT_DROPPED))
+            continue;
+        f->answered++;
+        if (ev->type == FW_EVENT_RESULT) {
+            t->results++;
+            t->faces += fw_result_face_count(ev->result) == 1;
+        } else {
+            t->drops++;
+        }
+        fw_error err;
+        if (t->sent < FRAMES && fw_send_jpeg(s, f->jpeg, f->len, ++t->sent, &err) != FW_OK)
+            CHECK(false, "%s", err.message);
+    }
+    fw_result_free(ev->result);
+}
+
+static void test_epoll_serves_a_real_workers_live_sessions(void)
+{
+    struct live_farm f = {0};
+    size_t len;
+    uint8_t *jpeg = read_fixture(fixtures_dir, "astronaut.jpg", &len);
+    REQUIRE(jpeg, "fixture");
+    f.jpeg = jpeg;
+    f.len = len;
+    fw_async_handlers h = FW_ASYNC_HANDLERS_INIT;
+    h.on_event = on_live_event;
+    h.data = &f;
+    int ep = epoll_create1(EPOLL_CLOEXEC);
+    fw_client *clients[2] = {connect_worker(worker_socket), connect_worker(worker_socket)};
+    fw_error err;
+    bool ready = clients[0] && clients[1];
+    for (int i = 0; ready && i < 4; i++)
+        ready = (f.t[i].session = open_session_in(clients[i / 2], FW_MODE_LIVE_STREAM, true)) != NULL;
+    for (int k = 0; ready && k < 2; k++)
+        ready = CHECK_AT(fw_async_start(clients[k], &h, &err) == FW_OK && fw_epoll_attach(ep, clients[k], &err) == FW_OK,
+                         "%s", err.message);
+    if (ready) {
+        for (int i = 0; i < 4; i++)
+            CHECK(fw_send_jpeg(f.t[i].session, jpeg, len, ++f.t[i].sent, &err) == FW_OK, "%s", err.message);
+        run_epoll_until(ep, &f.answered, 4 * FRAMES);
+        for (int i = 0; i < 4; i++)
+            CHECK(f.t[i].results + f.t[i].drops == FRAMES && f.t[i].results >= 1 && f.t[i].faces == f.t[i].results,
+                  "session %d: %d results with the face, %d drops", i, f.t[i].faces, f.t[i].drops);
+    }
+    fw_close(clients[0]);
+    fw_close(clients[1]);
+    close(ep);
+    free(jpeg);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && !parse_test_arguments(argc, argv, &fixtures_dir, &worker_socket))
+        return 2;
     RUN(test_epoll_serves_several_sessions_from_one_thread);
     RUN(test_poll_serves_several_sessions_from_one_thread);
     RUN(test_libuv_serves_several_sessions_from_one_thread);
@@ -497,6 +575,8 @@ int main(void)
     RUN(test_blocking_calls_in_async_mode_are_refused);
     RUN(test_auto_reconnect_is_heard_as_in_blocking_mode);
     RUN(test_reader_error_is_told_and_the_client_connects_again);
+    if (worker_socket)
+        RUN(test_epoll_serves_a_real_workers_live_sessions);
     printf("%d passed, %d failed\n", tests_passed, tests_failed);
     return tests_failed ? 1 : 0;
 }
