@@ -65,6 +65,8 @@ __all__ = ["FaceDetector", "FaceLandmarker", "FrameDropped", "FrameFailed", "Wor
 # How long a worker that refused a frame as it stopped may take to hang up (its drain cuts off
 # a connection after 1.5 s), as the blocking tasks wait.
 _DRAIN_SECONDS = 5.0
+# The worker's default --max-queued-frames: more frames of one session at once are refused.
+FRAMES_IN_FLIGHT = 8
 
 ImageInput = Union[Image, bytes, bytearray, memoryview]
 ResultT = TypeVar("ResultT")
@@ -244,8 +246,10 @@ class _AsyncTask(Generic[OptionsT, ResultT]):
 
     _options_type: Callable[..., OptionsT]
 
-    def __init__(self, options: OptionsT, loop: asyncio.AbstractEventLoop) -> None:
+    def __init__(self, options: OptionsT, loop: asyncio.AbstractEventLoop, frames_in_flight: int) -> None:
         """Use :meth:`create_from_options`, which opens the session."""
+        if frames_in_flight < 1:
+            raise ValueError(f"frames_in_flight must be at least 1, got {frames_in_flight}")
         self._open_request = pb.OpenSessionRequest(options=_session_options(options))
         if options.session_name is not None:
             self._open_request.name = options.session_name
@@ -265,11 +269,20 @@ class _AsyncTask(Generic[OptionsT, ResultT]):
         self._frames_in_flight = 0
         self._idle = asyncio.Event()
         self._idle.set()
+        # detect and detect_for_video calls beyond the worker's queue wait here, in order.
+        self._window = asyncio.Semaphore(frames_in_flight)
         self._events: "asyncio.Queue[Any]" = asyncio.Queue()
 
     @classmethod
-    def create_from_options(cls: type[TaskT], options: OptionsT) -> "_Opening[TaskT]":
+    def create_from_options(cls: type[TaskT], options: OptionsT, *,
+                            frames_in_flight: int = FRAMES_IN_FLIGHT) -> "_Opening[TaskT]":
         """Opens a task on the worker: ``task = await ...create_from_options(options)``, or ``async with``.
+
+        ``frames_in_flight`` is how many ``detect`` or ``detect_for_video``
+        frames the task hands the worker at once; more calls wait their turn
+        in the client, in the order made. It must not exceed the worker's
+        ``--max-queued-frames`` (8 unless set otherwise), which refuses more
+        with RESOURCE_EXHAUSTED.
 
         Raises (when awaited):
             ValueError: When the options contradict MediaPipe's rules, or set
@@ -277,11 +290,11 @@ class _AsyncTask(Generic[OptionsT, ResultT]):
             WorkerNotRunningError: When no worker listens on the socket.
             FaceWorkerError: When the worker refuses the options.
         """
-        return _Opening(cls._open(options))
+        return _Opening(cls._open(options, frames_in_flight))
 
     @classmethod
-    async def _open(cls: type[TaskT], options: OptionsT) -> TaskT:
-        task = cls(options, asyncio.get_running_loop())
+    async def _open(cls: type[TaskT], options: OptionsT, frames_in_flight: int) -> TaskT:
+        task = cls(options, asyncio.get_running_loop(), frames_in_flight)
         connection = await task._link.connection()
         task._link.join(task)
         try:
@@ -451,22 +464,26 @@ class _AsyncTask(Generic[OptionsT, ResultT]):
         assert self._connection is not None
         return self._connection
 
-    def _call(self, connection: Connection, message: pb.ClientMessage) -> "asyncio.Future[pb.WorkerMessage]":
+    def _call(self, connection: Connection, message: pb.ClientMessage,
+              on_answer: Optional[Callable[[], None]] = None) -> "asyncio.Future[pb.WorkerMessage]":
         waiter: "asyncio.Future[pb.WorkerMessage]" = self._loop.create_future()
         handle = functools.partial(_settle, waiter)
         if message.WhichOneof("kind") == "process_frame":
-            self._send_frame(connection, message, handle)
+            self._send_frame(connection, message, handle, on_answer)
         else:
             connection.submit(message, on_done=_relay(self._loop, handle))
         return waiter
 
-    def _send_frame(self, connection: Connection, message: pb.ClientMessage, handle: Callable[[Future], None]) -> None:
+    def _send_frame(self, connection: Connection, message: pb.ClientMessage, handle: Callable[[Future], None],
+                    on_answer: Optional[Callable[[], None]] = None) -> None:
         """Sends a frame, counted in flight until ``handle`` has its answer on the loop."""
 
         def answered(answer: Future) -> None:
             self._frames_in_flight -= 1
             if self._frames_in_flight == 0:
                 self._idle.set()
+            if on_answer is not None:
+                on_answer()
             handle(answer)
 
         connection.submit(message, on_done=_relay(self._loop, answered))
@@ -482,10 +499,25 @@ class _AsyncTask(Generic[OptionsT, ResultT]):
 
     async def _process(self, image: Image, timestamp_ms: int,
                        image_processing_options: Optional[ImageProcessingOptions]) -> ResultT:
-        connection = await self._current()
         message = self._frame_message(image, timestamp_ms, image_processing_options)
+        # The turn is given back when the worker answers, even when the caller is cancelled first.
+        await self._window.acquire()
         try:
-            answer = await self._call(connection, message)
+            connection = await self._current()
+            try:
+                waiter = self._call(connection, message, on_answer=self._window.release)
+            except FaceWorkerError as error:
+                if not self._lost_to_restart(error):
+                    raise
+                # Never sent: the loss was not known yet. Once it is, the frame goes to the new session.
+                await self._link.wait_lost(connection, _DRAIN_SECONDS)
+                connection = await self._current()
+                waiter = self._call(connection, message, on_answer=self._window.release)
+        except BaseException:
+            self._window.release()
+            raise
+        try:
+            answer = await waiter
         except FaceWorkerError as error:
             if self._lost_to_restart(error):
                 # A draining worker refuses the frame, then hangs up: once it has, the next call
