@@ -63,6 +63,7 @@ from model_inputs import MODELS, RANDOM_SEED, ModelSpec, random_input
 
 from bench_args import count
 from bench_process import fail, last_json_line, median_and_p90, require_executable
+from bench_results import write_results
 
 P3_GOAL = 1.10
 OURS_TIMEOUT_S = 600
@@ -287,6 +288,7 @@ def main():
                                args, threads)
         print(f"measured the landmarker's mesh and blendshape models at {threads} thread(s)", file=sys.stderr, flush=True)
     print_table(rows)
+    write_results(json.loads(summary_json(rows, args.threads)), "bench-inference")
     print(summary_json(rows, args.threads))
 
 
