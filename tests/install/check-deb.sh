@@ -36,6 +36,8 @@ make_root() {
   local package
   for package in "$@"; do
     { dpkg-query -s "$package"; echo; } >>"$root/var/lib/dpkg/status"
+    # Their files are the host's, not the root's: an empty list says so without a warning.
+    : >"$root/var/lib/dpkg/info/$(dpkg-query -W -f='${binary:Package}' "$package").list"
   done
 }
 
