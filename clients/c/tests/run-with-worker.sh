@@ -7,9 +7,10 @@ root=$1 models=$2
 shift 2
 [ "${1:-}" = -- ] && shift
 
-worker=
+# FACEWORKER_BIN picks the build (a benchmark wants the release one).
+worker=${FACEWORKER_BIN:-}
 for candidate in "$root/.build/debug/face-worker" "$root/.build/release/face-worker"; do
-  if [ -x "$candidate" ]; then worker=$candidate; break; fi
+  if [ -z "$worker" ] && [ -x "$candidate" ]; then worker=$candidate; fi
 done
 if [ -z "$worker" ]; then
   echo "error: face-worker is not built; run \`swift build --product face-worker\` at the repository root" >&2
