@@ -247,7 +247,11 @@ FW_API void fw_reconnect_options_init(fw_reconnect_options *options);
  * subscribed name that has not come back is retried until the deadline);
  * FW_ERR_PROTOCOL for a worker that speaks another protocol. Every later
  * call fails at once with that error, auto-reconnect or not, until
- * fw_reconnect() succeeds. */
+ * fw_reconnect() succeeds.
+ *
+ * In async mode (fw_async_start()) it only starts the reconnect and returns
+ * FW_OK: the attempts run on the loop, as under auto-reconnect there, and
+ * the handlers hear how it ends. */
 FW_API int fw_reconnect(fw_client *client, const fw_reconnect_options *options, fw_error *err);
 
 /* Turns auto-reconnect on or off. It is on from fw_connect(), with the
@@ -506,7 +510,8 @@ FW_API int fw_process_jpeg(fw_session *session, const uint8_t *jpeg, size_t len,
 
 /* Sends the frame without waiting for its answer, which fw_poll() returns
  * later. Returns as soon as the frame is written to the socket (blocking
- * only while the socket's buffer is full). Any running mode may use it; in
+ * only while the socket's buffer is full; in async mode never: it is
+ * fw_send_nonblock() there). Any running mode may use it; in
  * VIDEO mode answers come in order, in LIVE_STREAM mode as they are ready. */
 FW_API int fw_send(fw_session *session, const fw_frame *frame, fw_error *err);
 
