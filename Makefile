@@ -1,0 +1,210 @@
+# FaceWorker: every set-up step is a target here, so a fresh clone needs nothing by hand.
+SHELL := /bin/bash
+SWIFT ?= swift
+CONFIG ?= release
+MODELS := models
+VENV := .venv-tools
+PYTHON := $(VENV)/bin/python
+BIN := .build/$(CONFIG)
+CLIENT_VENV := .venv-client
+GRPC_VENV := .venv-grpc
+GRPC_BENCH := tools/grpc-bench/build/grpc-bench
+
+.PHONY: all deps deps-client deps-test deps-bench deps-proto deps-package models build run deb test-deb test-docs bench-doc test test-swift test-install install uninstall bench bench-inference bench-pipeline bench-sampling venv proto conformance clean help soak
+
+all: build
+
+help:
+	@echo "make run              install what is missing, build, start face-worker"
+	@echo "make test             install what is missing, build, run every test"
+	@echo "make install          the release worker, the models and the C library under DESTDIR/PREFIX (/usr/local)"
+	@echo "make uninstall        remove what make install installed (same DESTDIR and PREFIX)"
+	@echo "make bench            the worker against MediaPipe: DESIGN.md's P1, P2 (5 worker starts; also through"
+	@echo "                      the Python client), P4, P5, P6, P7 (most live streams),"
+	@echo "                      P8 (raw frames, shared memory), P9 (subscribers), P1, P2, P6 through gRPC; 5 to 10 minutes"
+	@echo "make bench-inference  per-model invoke time: ours against LiteRT (1 and 2 threads)"
+	@echo "make bench-pipeline   per-frame pipeline time on a 640x360 JPEG video: ours vs MediaPipe Python,"
+	@echo "                      then the frame-to-tensor crop times"
+	@echo "make bench-sampling   frame-to-tensor crop time only: 1920x1080 RGB/NV12 into 128/192/256 tensors, one thread"
+	@echo "make soak MINUTES=N   one worker restarted every 3 minutes (once killed) under live, shared-memory,"
+	@echo "                      subscriber and gRPC clients that reconnect: nothing lost; N minutes (30)"
+	@echo "make proto            regenerate the committed protobuf code (slow: builds the plugin)"
+	@echo "make conformance      regenerate the Swift constants taken from proto/faceworker/v1/defaults.json"
+
+# The Debian packages the worker needs, then XNNPACK built from Debian's sources into .deps/ (only
+# when missing or its pins changed). The other targets add the package groups they use.
+deps:
+	@scripts/install-deps.sh worker
+	@scripts/build-xnnpack.sh
+
+deps-client deps-test deps-bench deps-proto deps-package:
+	@scripts/install-deps.sh $(@:deps-%=%)
+
+models:
+	@python3 scripts/fetch-models.py $(MODELS)
+
+build: deps
+	$(SWIFT) build -c $(CONFIG)
+
+# Only the worker's product: the benchmarks and tests are not built.
+run: deps models
+	$(SWIFT) build -c $(CONFIG) --product face-worker
+	$(BIN)/face-worker --models $(MODELS)
+
+test: deps deps-client deps-test models test-swift test-python test-grpc test-c test-install test-deb test-docs
+
+# Installs the worker (the release build, or CONFIG's), the models (the installed
+# worker's default model directory), the C library with its header and pkg-config
+# file, and the systemd units (user and system), under $(DESTDIR)$(PREFIX);
+# uninstall removes exactly those files.
+PREFIX ?= /usr/local
+INSTALLED_MODELS := $(PREFIX)/share/faceworker/models
+# Every file models.json lists, and the manifest itself, which the worker reads beside them.
+MODEL_FILES = $(shell python3 -c 'import json; print(*(f["name"] for f in json.load(open("models.json"))["files"]))') manifest.json
+UNITS := user/faceworker.socket user/faceworker.service system/faceworker.socket system/faceworker.service
+C_INSTALLED := include/faceworker.h $(addprefix include/faceworker/adapters/,epoll.h poll.h libuv.h) lib/libfaceworker.a lib/libfaceworker.so lib/libfaceworker.so.4 lib/libfaceworker.so.2.0.0 lib/pkgconfig/faceworker.pc
+
+install: deps deps-client models
+	$(SWIFT) build -c $(CONFIG) --product face-worker
+	install -D -m 755 $(BIN)/face-worker $(DESTDIR)$(PREFIX)/bin/face-worker
+	install -d $(DESTDIR)$(INSTALLED_MODELS)
+	for f in $(MODEL_FILES); do install -m 644 $(MODELS)/$$f $(DESTDIR)$(INSTALLED_MODELS)/; done
+	$(MAKE) -C clients/c install PREFIX=$(PREFIX) DESTDIR=$(abspath $(DESTDIR))
+	for unit in $(UNITS); do install -d $(DESTDIR)$(PREFIX)/lib/systemd/$$(dirname $$unit); \
+		sed 's|@BINDIR@|$(PREFIX)/bin|' systemd/$$unit >$(DESTDIR)$(PREFIX)/lib/systemd/$$unit; done
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/face-worker
+	rm -f $(addprefix $(DESTDIR)$(INSTALLED_MODELS)/,$(MODEL_FILES))
+	-rmdir $(DESTDIR)$(INSTALLED_MODELS) $(DESTDIR)$(PREFIX)/share/faceworker 2>/dev/null
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/,$(C_INSTALLED))
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/lib/systemd/,$(UNITS))
+
+# make install into a temporary DESTDIR: the tree, a program built with the
+# installed pkg-config file talking to the installed worker, then uninstall. It
+# installs the debug build test-swift made: a release build compiles every
+# dependency again, 10 of a fresh clone's make test minutes on 2 cores, and what
+# this checks is the same for both.
+test-install: deps deps-client models
+	INSTALL_CONFIG=debug tests/install/check-install.sh
+
+# The Debian package: the worker built with the Swift runtime inside it (its own scratch path,
+# .build-deb), the models, the systemd units and the C library, into out/.
+DEB = out/faceworker_$(shell sed -n 's/^Version: //p' packaging/control)_amd64.deb
+
+deb: deps deps-client deps-package models
+	MODELS=$(MODELS) SWIFT=$(SWIFT) packaging/make-deb.sh out
+
+# The package installed into scratch roots by dpkg, and its worker run with the Swift toolchain's
+# runtime out of reach (tests/install/check-deb.sh says what it checks).
+test-deb: deb
+	tests/install/check-deb.sh $(DEB)
+
+# The README and docs/: the README's length, every link between the documents, nothing referred to
+# outside the repository, and the benchmark tables against the committed results.
+test-docs:
+	python3 tests/docs/check_docs.py
+
+# Renders docs/benchmarks.md's results from the committed files of benchmarks/results/.
+bench-doc:
+	python3 benchmarks/render.py
+
+test-swift:
+	python3 scripts/folder-graph.py >/dev/null
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+# Python tools (golden-file generators, benchmark peers) live in their own environment.
+$(VENV)/.ok: tools/requirements.txt
+	python3 -m venv $(VENV)
+	$(PYTHON) -m pip install --quiet --upgrade pip
+	$(PYTHON) -m pip install --quiet -r tools/requirements.txt
+	touch $@
+
+venv: deps-bench $(VENV)/.ok
+
+bench-inference: deps models venv
+	$(SWIFT) build -c release --product inference-bench
+	$(PYTHON) tools/bench_inference.py --models $(MODELS) --ours .build/release/inference-bench
+
+# Regenerates the committed swift-protobuf and Python code from proto/ (builds the plugin once).
+proto: deps deps-proto
+	scripts/gen-proto.sh
+
+# Regenerates the committed Swift constants (option defaults and ranges, the socket rule) from
+# the conformance file; the test suites check every client against the file itself.
+conformance:
+	python3 scripts/gen-conformance.py
+
+bench-pipeline: deps models venv
+	$(SWIFT) build -c release --product pipeline-bench
+	$(PYTHON) tools/bench_pipeline.py --frames Tests/FaceDetectionTests/Fixtures/video --ours .build/release/pipeline-bench
+
+bench-sampling: deps venv
+	$(SWIFT) build -c release --product pipeline-bench
+	$(PYTHON) tools/bench_pipeline.py --sampling-only --ours .build/release/pipeline-bench
+
+# One run, one table; the latency histogram goes to out/. The Python client's row runs the
+# client from its own environment, the one test-python uses; the gRPC rows run grpcio from the
+# one test-grpc uses (the tools' MediaPipe pins a protobuf too old for grpcio-tools' stubs).
+bench: deps deps-client models venv $(CLIENT_VENV)/.ok $(GRPC_VENV)/.ok
+	$(SWIFT) build -c release --product face-worker
+	$(MAKE) -C clients/c build/face-bench
+	$(MAKE) -C tools/grpc-bench
+	$(PYTHON) tools/bench.py --worker .build/release/face-worker --face-bench clients/c/build/face-bench \
+		--client-python $(CLIENT_VENV)/bin/python --grpc-python $(GRPC_VENV)/bin/python --grpc-bench $(GRPC_BENCH) \
+		--result-cost clients/python/benchmarks/result_cost.py \
+		--models $(MODELS) --frames Tests/FaceDetectionTests/Fixtures/video --png out/bench-latency.png
+
+# Not part of make test: MINUTES of clients against one worker restarted every RESTART_EVERY
+# seconds under socket activation; the table, then one JSON line, go to the terminal.
+MINUTES ?= 30
+RESTART_EVERY ?= 180
+soak: deps deps-bench models $(GRPC_VENV)/.ok
+	$(SWIFT) build -c release --product face-worker
+	$(GRPC_VENV)/bin/python tools/soak.py --worker .build/release/face-worker --models $(MODELS) \
+		--frames Tests/FaceDetectionTests/Fixtures/video --minutes $(MINUTES) --restart-every $(RESTART_EVERY)
+
+# Everything any target made: builds, XNNPACK, the models, every virtual environment, the C
+# client's and grpc-bench's builds, the Python client's build files, the package and out/.
+clean:
+	rm -rf .build .build-* .deps $(MODELS) .venv* out dist
+	rm -rf clients/c/build tools/grpc-bench/build clients/python/build clients/python/*.egg-info
+
+# The Python client's tests, against a real face-worker, in a light environment
+# built from the client's own extras.
+.PHONY: test-python
+
+$(CLIENT_VENV)/.ok: clients/python/pyproject.toml
+	python3 -m venv $(CLIENT_VENV)
+	$(CLIENT_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(CLIENT_VENV)/bin/python -m pip install --quiet -e 'clients/python[numpy,annotate,test]'
+	touch $@
+
+test-python: deps deps-test models $(CLIENT_VENV)/.ok
+	$(SWIFT) build --product face-worker
+	$(CLIENT_VENV)/bin/python -m pytest clients/python/tests
+
+# The gRPC door, driven by grpcio with stubs grpcio-tools generates at the start of the run, beside
+# the lean socket's Python client; then nginx from Debian in front of it with TLS and client
+# certificates; and grpc-bench, make bench's C++ gRPC client, against the same worker. Its
+# environment holds gRPC's packages and the Python client.
+.PHONY: test-grpc
+
+$(GRPC_VENV)/.ok: tests/grpc/requirements.txt clients/python/pyproject.toml
+	python3 -m venv $(GRPC_VENV)
+	$(GRPC_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(GRPC_VENV)/bin/python -m pip install --quiet -r tests/grpc/requirements.txt -e clients/python
+	touch $@
+
+test-grpc: deps deps-test models $(GRPC_VENV)/.ok
+	$(SWIFT) build --product face-worker
+	$(MAKE) -C tools/grpc-bench
+	$(GRPC_VENV)/bin/python -m pytest tests/grpc
+
+# The C client's tests, against a real face-worker, under valgrind.
+.PHONY: test-c
+
+test-c: deps deps-client deps-test models
+	$(SWIFT) build --product face-worker
+	$(MAKE) -C clients/c test
