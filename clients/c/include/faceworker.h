@@ -694,11 +694,13 @@ FW_API int fw_unsubscribe(fw_subscription *sub, fw_error *err);
  * fw_loop_hooks.watch. Never read from or write to it yourself. */
 FW_API int fw_client_fd(const fw_client *client);
 
-/* fw_connect() that never waits: the connection may still be in progress
- * when it returns. fw_client_wants() then says FW_WANT_WRITE, and
- * fw_client_progress() finishes it once the descriptor is writable; a
- * failure to connect comes out of fw_client_progress() as FW_ERR_CONNECT.
- * A blocking call on a client still connecting fails with FW_ERR_USAGE. */
+/* fw_connect() that never waits. A Unix socket mostly connects or fails at
+ * once: no worker at the path is NULL with FW_ERR_CONNECT, as from
+ * fw_connect(). When the worker's listen queue is full the connection is
+ * still to be made when it returns: fw_client_wants() then says
+ * FW_WANT_WRITE, fw_client_progress() tries again, and a failure comes out
+ * of it as FW_ERR_CONNECT. A blocking call on a client still connecting
+ * fails with FW_ERR_USAGE. */
 FW_API fw_client *fw_connect_nonblock(const char *socket_path, fw_error *err);
 
 /* What the client waits for: FW_WANT_WRITE while connecting or while
