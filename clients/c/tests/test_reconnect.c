@@ -1,8 +1,9 @@
 /*
  * Worker restarts under a client, against real workers: this program starts,
  * stops, pauses and kills face-worker itself, on one socket path, so that a
- * client outlives it. Auto-reconnect (on by default) first, then the
- * explicit fw_reconnect() with it off.
+ * client outlives it. Auto-reconnect (on by default) first, blocking and
+ * through the asynchronous front, then the explicit fw_reconnect() with it
+ * off.
  *
  *     test_reconnect --worker PATH --models DIR --fixtures DIR
  */
@@ -25,6 +26,7 @@
 
 #include "check.h"
 #include "faceworker.h"
+#include "faceworker/adapters/epoll.h"
 #include "support.h"
 
 static const char *worker_path, *models, *fixtures;
@@ -313,6 +315,81 @@ static void test_live_frames_in_flight_are_dropped_once(void)
         fw_result_free(ev.result);
     }
     fw_close(c);
+}
+
+/* What the asynchronous front handed out, in order. */
+struct async_heard {
+    int results, notices;
+    int64_t dropped[8];
+    int drops;
+    bool drops_by_restart, marked_first;
+};
+
+static void on_async_event(fw_session *s, fw_event *ev, void *data)
+{
+    struct async_heard *h = data;
+    (void)s;
+    if (ev->type == FW_EVENT_DROPPED) {
+        if (h->drops < 8)
+            h->dropped[h->drops] = ev->timestamp_ms;
+        h->drops++;
+        h->drops_by_restart &= ev->drop_reason == FW_DROP_WORKER_RESTARTED && h->notices == 0;
+    } else if (ev->type == FW_EVENT_RESTARTED) {
+        h->notices++;
+    } else if (ev->type == FW_EVENT_RESULT) {
+        h->results++;
+        if (h->notices == 1 && ev->timestamp_ms == 6)
+            h->marked_first = fw_result_session_restarted(ev->result);
+    }
+    fw_result_free(ev->result);
+}
+
+static void serve_until(int ep, const int *count, int want)
+{
+    while (*count < want) {
+        struct epoll_event evs[4];
+        int n = epoll_wait(ep, evs, 4, WORKER_TIMEOUT_MS);
+        if (!CHECK_AT(n > 0, "nothing happened at %d of %d", *count, want))
+            return;
+        for (int i = 0; i < n; i++)
+            fw_epoll_dispatch(&evs[i]);
+    }
+}
+
+/* The same outage as above, served by an epoll loop: the handler hears the
+ * same events in the same order, and the loop never calls a blocking
+ * function. */
+static void test_async_live_frames_in_flight_are_dropped_once(void)
+{
+    fw_client *c = connect_auto();
+    REQUIRE(c, "connected");
+    fw_session *s = open_mode(c, FW_MODE_LIVE_STREAM, NULL);
+    struct async_heard h = {.drops_by_restart = true};
+    fw_async_handlers handlers = FW_ASYNC_HANDLERS_INIT;
+    handlers.on_event = on_async_event;
+    handlers.data = &h;
+    int ep = epoll_create1(EPOLL_CLOEXEC);
+    fw_error err;
+    if (CHECK_AT(s, "opened") && CHECK_AT(fw_async_start(c, &handlers, &err) == FW_OK, "%s", err.message) &&
+        CHECK_AT(fw_epoll_attach(ep, c, &err) == FW_OK, "%s", err.message)) {
+        CHECK(fw_send_jpeg(s, jpeg, jpeg_len, 0, &err) == FW_OK, "%s", err.message);
+        serve_until(ep, &h.results, 1);
+        freeze_worker();
+        for (int64_t t = 1; t <= 3; t++)
+            CHECK(fw_send_jpeg(s, jpeg, jpeg_len, t, &err) == FW_OK, "%s", err.message);
+        REQUIRE(restart_worker(SIGKILL), "restarted");
+        serve_until(ep, &h.notices, 1);
+        CHECK(h.drops == 3 && h.dropped[0] == 1 && h.dropped[1] == 2 && h.dropped[2] == 3,
+              "the three frames in flight dropped in sending order: %d drops", h.drops);
+        CHECK(h.drops_by_restart, "each by the restart, before the notice");
+        CHECK(fw_session_pending(s) == 0, "every frame answered once: %zu pending", fw_session_pending(s));
+        CHECK(fw_send_jpeg(s, jpeg, jpeg_len, 6, &err) == FW_OK, "%s", err.message);
+        serve_until(ep, &h.results, 2);
+        CHECK(h.marked_first, "the next result says tracking started anew");
+        CHECK(h.notices == 1, "told once: %d", h.notices);
+    }
+    fw_close(c);
+    close(ep);
 }
 
 static void *restart_by_sigterm(void *p)
@@ -723,6 +800,7 @@ int main(int argc, char **argv)
     RUN(test_a_video_call_in_flight_fails_once);
     RUN(test_live_frames_in_flight_are_dropped_once);
     RUN(test_a_live_loop_runs_on_across_a_restart);
+    RUN(test_async_live_frames_in_flight_are_dropped_once);
     RUN(test_a_subscriber_follows_the_session_across_a_restart);
     RUN(test_failed_attempts_tell_a_subscriber_once);
     RUN(test_a_shared_buffer_is_registered_again);
