@@ -244,8 +244,6 @@ class _Opening(Generic[TaskT]):
 class _AsyncTask(Generic[OptionsT, ResultT]):
     """A worker session behind awaitable task methods; see the module documentation."""
 
-    _options_type: Callable[..., OptionsT]
-
     def __init__(self, options: OptionsT, loop: asyncio.AbstractEventLoop, frames_in_flight: int) -> None:
         """Use :meth:`create_from_options`, which opens the session."""
         if frames_in_flight < 1:
@@ -615,8 +613,6 @@ class _AsyncTask(Generic[OptionsT, ResultT]):
 class FaceDetector(_AsyncTask[FaceDetectorOptions, FaceDetectorResult]):
     """MediaPipe's FaceDetector for asyncio; options and results as :class:`faceworker.vision.FaceDetector`'s."""
 
-    _options_type = FaceDetectorOptions
-
     @staticmethod
     def _result_converter(opened: pb.OpenSessionResponse) -> Callable[[pb.FrameResult], FaceDetectorResult]:
         return _convert.detector_result
@@ -624,8 +620,6 @@ class FaceDetector(_AsyncTask[FaceDetectorOptions, FaceDetectorResult]):
 
 class FaceLandmarker(_AsyncTask[FaceLandmarkerOptions, FaceLandmarkerResult]):
     """MediaPipe's FaceLandmarker for asyncio; options and results as :class:`faceworker.vision.FaceLandmarker`'s."""
-
-    _options_type = FaceLandmarkerOptions
 
     @staticmethod
     def _result_converter(opened: pb.OpenSessionResponse) -> Callable[[pb.FrameResult], FaceLandmarkerResult]:
