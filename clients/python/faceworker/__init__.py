@@ -13,7 +13,7 @@ paths: ``faceworker.tasks`` (``mp.tasks.vision.FaceLandmarker``,
 The worker must be running (``make run`` in the FaceWorker repository).
 """
 
-from . import solutions, tasks, vision
+from . import framework, solutions, tasks, vision
 from ._connection import MAX_ANSWER_BYTES, default_socket_path
 from .errors import (
     ConnectionLostError,
@@ -51,6 +51,7 @@ __all__ = [
     "WorkerStoppingError",
     "WorkerStats",
     "default_socket_path",
+    "framework",
     "get_stats",
     "ping",
     "solutions",

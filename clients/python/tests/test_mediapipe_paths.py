@@ -4,6 +4,7 @@ and is the very object ``faceworker.vision`` gives; the drawing helpers draw Med
 from __future__ import annotations
 
 import importlib
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -13,6 +14,7 @@ import faceworker as mp
 from faceworker import vision as faceworker_vision
 
 from conftest import fixture_path
+from test_documented_programs import switched
 
 # (module path, name) pairs MediaPipe's face programs import, and the object each must be.
 SAME_OBJECTS = [
@@ -163,3 +165,23 @@ def test_drawing_utils_refuses_what_mediapipe_refuses(landmarked):
     with pytest.raises(ValueError, match="#478"):
         drawing_utils.draw_landmarks(np.zeros((8, 8, 3), np.uint8), face,
                                      [faceworker_vision.FaceLandmarksConnections.Connection(0, 478)])
+
+
+def test_the_example_notebooks_drawing_cell_runs_switched_by_its_imports(landmarked):
+    source = (Path(__file__).resolve().parent / "programs" / "face_landmarker_drawing.py").read_text()
+    namespace: dict = {}
+    exec(compile(switched(source), "face_landmarker_drawing.py", "exec"), namespace)
+    pixels, result = landmarked
+    height, width = pixels.shape[:2]
+
+    annotated = namespace["draw_landmarks_on_image"](pixels, result)
+
+    changed = np.argwhere((annotated != pixels).any(axis=2))
+    face = result.face_landmarks[0]
+    xs, ys = [point.x * width for point in face], [point.y * height for point in face]
+    assert changed[:, 1].min() >= min(xs) - 2 and changed[:, 1].max() <= max(xs) + 2
+    assert changed[:, 0].min() >= min(ys) - 2 and changed[:, 0].max() <= max(ys) + 2
+    assert len(changed) > 0.2 * (max(xs) - min(xs)) * (max(ys) - min(ys))
+    colours = {tuple(colour) for colour in annotated[(annotated != pixels).any(axis=2)]}
+    # The tesselation's grey, the contours' and the irises' green and red.
+    assert {(128, 128, 128), (48, 255, 48), (48, 48, 255)} <= colours
