@@ -181,10 +181,11 @@ int fw_send(fw_session *s, const fw_frame *frame, fw_error *err)
     int rc = fwi_prepare(c, err);
     if (rc != FW_OK)
         return rc;
+    size_t keep = fwi_writer_pending(&c->writer);
     rc = fwi_queue_frame(s, frame, err);
     if (rc != FW_OK)
         return rc;
-    rc = fwi_send_message(c, NULL, fwi_deadline_after(c->timeout_ms), err);
+    rc = fwi_write_queued(c, keep, fwi_deadline_after(c->timeout_ms), err);
     /* Under auto-reconnect a frame the connection broke under is in flight
      * like any other: the reconnect reports it dropped. */
     bool cut = c->auto_reconnect && (rc == FW_ERR_CLOSED || rc == FW_ERR_IO);

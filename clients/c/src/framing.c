@@ -99,10 +99,7 @@ int fwi_flush(fw_client *c, size_t *written, fw_error *err)
     return FW_OK;
 }
 
-/* Writes everything queued. While the socket is full it keeps reading, so
- * that a worker blocked on sending answers cannot deadlock against this
- * write. */
-static int write_all(fw_client *c, int64_t deadline, fw_error *err)
+int fwi_write_queued(fw_client *c, size_t keep, int64_t deadline, fw_error *err)
 {
     size_t total = fwi_writer_pending(&c->writer);
     size_t done = 0;
@@ -119,13 +116,16 @@ static int write_all(fw_client *c, int64_t deadline, fw_error *err)
             return fwi_break_connection(c, err, FW_ERR_IO, errno, "waiting for face-worker: %s", strerror(errno));
         if (ready == 0) {
             if (done == 0) {
-                fwi_writer_clear(&c->writer);
+                fwi_writer_take_back(&c->writer, keep);
                 return fwi_set_error(err, FW_DEADLINE_EXCEEDED, 0, "face-worker did not accept the request in time");
             }
             /* Half a message on the wire cannot be taken back. */
             return fwi_break_connection(c, err, FW_ERR_IO, 0,
                                         "timed out after writing %zu of %zu bytes to face-worker", done, total);
         }
+        /* While the socket is full the worker's answers are read, so that
+         * a worker blocked on sending them cannot deadlock against this
+         * write. */
         if (ready & POLLIN) {
             rc = fwi_fill_reader(c, err);
             if (rc != FW_OK)
@@ -136,10 +136,9 @@ static int write_all(fw_client *c, int64_t deadline, fw_error *err)
 
 int fwi_send_message(fw_client *c, ClientMessage *m, int64_t deadline, fw_error *err)
 {
-    if (m) {
-        int rc = fwi_writer_append(&c->writer, m, err);
-        if (rc != FW_OK)
-            return rc;
-    }
-    return write_all(c, deadline, err);
+    size_t keep = fwi_writer_pending(&c->writer);
+    int rc = fwi_writer_append(&c->writer, m, err);
+    if (rc != FW_OK)
+        return rc;
+    return fwi_write_queued(c, keep, deadline, err);
 }

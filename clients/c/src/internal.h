@@ -219,9 +219,13 @@ int fwi_wait_socket(fw_client *c, short events, int64_t deadline);
 /* Returns the next message from the worker, or FW_OK with *out NULL when
  * none arrived before the deadline. */
 int fwi_receive_message(fw_client *c, int64_t deadline, WorkerMessage **out, fw_error *err);
-/* Queues m (unless NULL: it is queued already) on the writer and writes
- * the queue out, waiting up to the deadline. */
+/* Queues m on the writer and writes the queue out (fwi_write_queued). */
 int fwi_send_message(fw_client *c, ClientMessage *m, int64_t deadline, fw_error *err);
+/* Writes the writer's queue out, waiting up to the deadline. The first
+ * `keep` bytes were queued before this call's request: when nothing at all
+ * could be written, the request is taken back and the call fails with
+ * FW_DEADLINE_EXCEEDED. */
+int fwi_write_queued(fw_client *c, size_t keep, int64_t deadline, fw_error *err);
 /* Reads what the socket holds now into the reader, without waiting. */
 int fwi_fill_reader(fw_client *c, fw_error *err);
 /* The reader's next whole message, or *out NULL; a reader error breaks the

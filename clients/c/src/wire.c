@@ -205,3 +205,11 @@ void fwi_writer_consume(fwi_writer *w, size_t n)
     if (w->off == w->len)
         w->off = w->len = 0;
 }
+
+void fwi_writer_take_back(fwi_writer *w, size_t keep)
+{
+    if (keep < fwi_writer_pending(w))
+        w->len = w->off + keep;
+    if (w->off == w->len)
+        w->off = w->len = 0;
+}

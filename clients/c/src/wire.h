@@ -91,5 +91,8 @@ static inline size_t fwi_writer_pending(const fwi_writer *w)
 }
 /* n bytes of the front were written. */
 void fwi_writer_consume(fwi_writer *w, size_t n);
+/* Drops what was queued after the first `keep` bytes waiting: requests
+ * that never left. */
+void fwi_writer_take_back(fwi_writer *w, size_t keep);
 
 #endif

@@ -425,6 +425,8 @@ static void test_writer_queues_what_the_socket_did_not_take(void)
     }
     CHECK(ids[0] == 3 && ids[1] == 4, "calls 3 and 4 follow in order: %llu, %llu", (unsigned long long)ids[0],
           (unsigned long long)ids[1]);
+    fwi_writer_take_back(&w, 2 * one - 2);
+    CHECK(fwi_writer_pending(&w) == 2 * one - 2, "call 4 taken back, the rest of 2 and 3 kept");
     fwi_writer_consume(&w, fwi_writer_pending(&w));
     CHECK(fwi_writer_pending(&w) == 0, "all written");
     fwi_writer_free(&w);
