@@ -15,6 +15,10 @@ let package = Package(
         .library(name: "FaceWorkerClient", targets: ["FaceWorkerClient"]),
         .library(name: "FaceWorkerGRPC", targets: ["FaceWorkerGRPC"]),
         .library(name: "FaceWorkerProtocol", targets: ["FaceWorkerProtocol"]),
+        // The iOS face APIs on the Swift client: MediaPipe Tasks' FaceDetector and FaceLandmarker,
+        // and ML Kit's face detection, each taken by its import alone.
+        .library(name: "FaceWorkerTasksVision", targets: ["FaceWorkerTasksVision"]),
+        .library(name: "FaceWorkerMLKit", targets: ["FaceWorkerMLKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -101,6 +105,11 @@ let package = Package(
             ]
         ),
 
+        // MediaPipe Tasks' iOS vision API for faces, over the Swift client.
+        .target(name: "FaceWorkerTasksVision", dependencies: ["FaceWorkerClient", "FaceWorkerProtocol"]),
+        // ML Kit's iOS face detection API, over the Swift client.
+        .target(name: "FaceWorkerMLKit", dependencies: ["FaceWorkerClient", "FaceWorkerProtocol"]),
+
         .executableTarget(
             name: "face-worker",
             dependencies: [
@@ -111,6 +120,9 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // One small program per iOS API: an ML Kit photo scan, a Tasks live stream with a delegate.
+        .executableTarget(name: "mlkit-photo-scan", dependencies: ["FaceWorkerMLKit"], path: "examples/mlkit-photo-scan"),
+        .executableTarget(name: "tasks-live-stream", dependencies: ["FaceWorkerTasksVision"], path: "examples/tasks-live-stream"),
         .executableTarget(
             name: "inference-bench",
             dependencies: [
@@ -149,6 +161,12 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ]
+        ),
+        // The iOS guides' programs against a worker, results against the Python client's goldens.
+        .testTarget(
+            name: "FaceWorkerVisionAPITests",
+            dependencies: ["FaceWorkerMLKit", "FaceWorkerTasksVision", "Imaging"],
+            exclude: ["Goldens"]
         ),
         .testTarget(
             name: "FaceWorkerTests",

@@ -25,7 +25,7 @@ public final class SharedFrameBuffer {
     public let size: Int
     /// The buffer's memory, for writing frames into.
     public let bytes: UnsafeMutableRawBufferPointer
-    private let record: BufferRecord
+    let record: BufferRecord
     private let client: FaceWorkerClient
 
     private init(id: UInt64, memory: SharedMemoryFile, client: FaceWorkerClient) {
@@ -116,7 +116,7 @@ public final class SharedFrameBuffer {
         client.forget(record)
     }
 
-    private func region(offset: Int, length: Int) throws -> Faceworker_V1_BufferRegion {
+    func region(offset: Int, length: Int) throws -> Faceworker_V1_BufferRegion {
         guard offset >= 0, length >= 1, offset <= size - length else {
             throw FaceWorkerError(code: .outOfRange, message: "the region at offset \(offset) of \(length) bytes does not lie inside the buffer's \(size) bytes")
         }
