@@ -133,7 +133,8 @@ def test_a_live_stream_accounts_for_every_frame_once(base_options):
     drops = [event for event in events if isinstance(event, aio.FrameDropped)]
     assert len(results) + len(drops) == len(frames)
     assert all(drop.reason == DropReason.REPLACED for drop in drops)
-    assert all(len(result.face_landmarks) == 1 for result in results)
+    # Each frame the detector ran on has its face (a face followed across dropped frames may be lost).
+    assert all(len(result.face_landmarks) == 1 for result in results if result.detector_ran)
     # Results come in the frames' order, and the last frame, which nothing replaced, has one.
     assert [result.timestamp_ms for result in results] == sorted(result.timestamp_ms for result in results)
     assert results[-1].timestamp_ms == (len(frames) - 1) * 33
