@@ -4,7 +4,8 @@
 paths: ``faceworker.tasks`` (``mp.tasks.vision.FaceLandmarker``,
 ``from faceworker.tasks.python import vision``) for MediaPipe Tasks, and
 ``faceworker.solutions`` for the legacy Solutions API (``face_detection``,
-``face_mesh``). ``faceworker.vision`` is the shorter path to the same tasks::
+``face_mesh``). ``faceworker.vision`` is the shorter path to the same tasks,
+and ``faceworker.aio`` has them for asyncio programs::
 
     import faceworker as mp
     from faceworker.tasks import python
