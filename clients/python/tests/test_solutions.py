@@ -2,7 +2,8 @@
 
 The references are the golden files MediaPipe's ``solutions.face_detection`` and
 ``solutions.face_mesh`` wrote on the repository's fixtures (tools/make_pipeline_goldens.py:
-FaceDetection with both models on the stills and the short-range model on the videos;
+FaceDetection with both models on the stills and the short-range model on the videos, FaceMesh
+without refinement in video mode;
 tools/make_attention_goldens.py: FaceMesh(refine_landmarks=True) on the stills and, in video mode,
 frame by frame on both videos). The bounds are the pipeline's parity tests': boxes IoU at least
 0.9 and scores within 0.02; refined mesh points within 0.5 % of the inter-ocular distance (iris
@@ -300,3 +301,12 @@ def test_drawing_refuses_what_mediapipe_refuses(base_options):
     with pytest.raises(ValueError, match="out of range"):
         # Without refinement there are no iris points to connect.
         mp_drawing.draw_landmarks(np.zeros((8, 8, 3), np.uint8), face, mp_face_mesh.FACEMESH_IRISES)
+
+
+@pytest.mark.parametrize("video", sorted(PIPELINE["videos"]))
+def test_unrefined_face_mesh_finds_as_many_faces_as_mediapipes_on_every_video_frame(base_options, video):
+    # Its points are the attention mesh's, not those of MediaPipe's plain mesh model (see the README).
+    with mp_face_mesh.FaceMesh(static_image_mode=False, max_num_faces=2, base_options=base_options) as face_mesh:
+        counts = [len(face_mesh.process(rgb(frame["file"])).multi_face_landmarks or [])
+                  for frame in PIPELINE["videos"][video]]
+    assert counts == [len(frame["mesh_faces"]) for frame in PIPELINE["videos"][video]]
