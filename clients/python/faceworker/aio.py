@@ -399,7 +399,8 @@ class _AsyncTask(Generic[OptionsT, ResultT]):
         """
         self._check_open()
         connection = await self._current()
-        await self._call(connection, pb.ClientMessage(reset_session=pb.ResetSessionRequest(session_id=self._session_id)))
+        reset = pb.ResetSessionRequest(session_id=self._session_id)
+        await self._call(connection, pb.ClientMessage(reset_session=reset))
 
     async def close(self) -> None:
         """Closes the session once every live frame sent has been answered; ends ``results()``.

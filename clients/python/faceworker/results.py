@@ -383,6 +383,63 @@ class FaceLandmarkerResult(FrameFacts):
     detections: List[Detection] = field(default_factory=list)
 
 
+class Blendshapes(enum.IntEnum):
+    """The 52 blendshapes, by their index in ``face_blendshapes`` (MediaPipe Tasks' names)."""
+
+    NEUTRAL = 0
+    BROW_DOWN_LEFT = 1
+    BROW_DOWN_RIGHT = 2
+    BROW_INNER_UP = 3
+    BROW_OUTER_UP_LEFT = 4
+    BROW_OUTER_UP_RIGHT = 5
+    CHEEK_PUFF = 6
+    CHEEK_SQUINT_LEFT = 7
+    CHEEK_SQUINT_RIGHT = 8
+    EYE_BLINK_LEFT = 9
+    EYE_BLINK_RIGHT = 10
+    EYE_LOOK_DOWN_LEFT = 11
+    EYE_LOOK_DOWN_RIGHT = 12
+    EYE_LOOK_IN_LEFT = 13
+    EYE_LOOK_IN_RIGHT = 14
+    EYE_LOOK_OUT_LEFT = 15
+    EYE_LOOK_OUT_RIGHT = 16
+    EYE_LOOK_UP_LEFT = 17
+    EYE_LOOK_UP_RIGHT = 18
+    EYE_SQUINT_LEFT = 19
+    EYE_SQUINT_RIGHT = 20
+    EYE_WIDE_LEFT = 21
+    EYE_WIDE_RIGHT = 22
+    JAW_FORWARD = 23
+    JAW_LEFT = 24
+    JAW_OPEN = 25
+    JAW_RIGHT = 26
+    MOUTH_CLOSE = 27
+    MOUTH_DIMPLE_LEFT = 28
+    MOUTH_DIMPLE_RIGHT = 29
+    MOUTH_FROWN_LEFT = 30
+    MOUTH_FROWN_RIGHT = 31
+    MOUTH_FUNNEL = 32
+    MOUTH_LEFT = 33
+    MOUTH_LOWER_DOWN_LEFT = 34
+    MOUTH_LOWER_DOWN_RIGHT = 35
+    MOUTH_PRESS_LEFT = 36
+    MOUTH_PRESS_RIGHT = 37
+    MOUTH_PUCKER = 38
+    MOUTH_RIGHT = 39
+    MOUTH_ROLL_LOWER = 40
+    MOUTH_ROLL_UPPER = 41
+    MOUTH_SHRUG_LOWER = 42
+    MOUTH_SHRUG_UPPER = 43
+    MOUTH_SMILE_LEFT = 44
+    MOUTH_SMILE_RIGHT = 45
+    MOUTH_STRETCH_LEFT = 46
+    MOUTH_STRETCH_RIGHT = 47
+    MOUTH_UPPER_UP_LEFT = 48
+    MOUTH_UPPER_UP_RIGHT = 49
+    NOSE_SNEER_LEFT = 50
+    NOSE_SNEER_RIGHT = 51
+
+
 class DropReason(enum.IntEnum):
     """Why the worker dropped a frame without processing it."""
 

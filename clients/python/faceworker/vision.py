@@ -74,6 +74,7 @@ from .options import (
     RunningMode,
 )
 from .results import (
+    Blendshapes,
     BoundingBox,
     Category,
     ContourType,
@@ -95,6 +96,7 @@ from .results import (
 
 __all__ = [
     "BaseOptions",
+    "Blendshapes",
     "BoundingBox",
     "Category",
     "ClassificationMode",

@@ -266,7 +266,8 @@ class SilentWorker:
                 length = int.from_bytes(header[1:], "big")
                 message = pb.ClientMessage.FromString(reader.read(length))
                 if message.WhichOneof("kind") == "open_session":
-                    answer = pb.WorkerMessage(call_id=message.call_id, open_session=pb.OpenSessionResponse(session_id=1))
+                    opened = pb.OpenSessionResponse(session_id=1)
+                    answer = pb.WorkerMessage(call_id=message.call_id, open_session=opened)
                     payload = answer.SerializeToString()
                     self._connection.sendall(b"\0" + len(payload).to_bytes(4, "big") + payload)
                 elif message.WhichOneof("kind") == "process_frame":

@@ -4,6 +4,7 @@ and is the very object ``faceworker.vision`` gives; the drawing helpers draw Med
 from __future__ import annotations
 
 import importlib
+import re
 from pathlib import Path
 
 import numpy as np
@@ -31,6 +32,7 @@ SAME_OBJECTS = [
     ("faceworker.tasks.python.vision.face_detector", "FaceDetectorResult", faceworker_vision.FaceDetectorResult),
     ("faceworker.tasks.python.vision.face_landmarker", "FaceLandmarksConnections",
      faceworker_vision.FaceLandmarksConnections),
+    ("faceworker.tasks.python.vision.face_landmarker", "Blendshapes", faceworker_vision.Blendshapes),
     ("faceworker.tasks.python.components.containers", "Category", faceworker_vision.Category),
     ("faceworker.tasks.python.components.containers", "NormalizedLandmark", faceworker_vision.NormalizedLandmark),
     ("faceworker.tasks.python.components.containers", "Detection", faceworker_vision.Detection),
@@ -98,7 +100,7 @@ def test_face_landmarks_connections_are_mediapipes_lists_of_the_legacy_pairs():
 
 @pytest.fixture(scope="module")
 def landmarked(worker):
-    options = faceworker_vision.FaceLandmarkerOptions(base_options=worker.base_options)
+    options = faceworker_vision.FaceLandmarkerOptions(base_options=worker.base_options, output_face_blendshapes=True)
     with faceworker_vision.FaceLandmarker.create_from_options(options) as landmarker:
         image = mp.Image.create_from_file(fixture_path("astronaut.jpg"))
         return image.numpy_view(), landmarker.detect(image)
@@ -130,7 +132,8 @@ def test_drawing_utils_draws_the_tesselation_and_contours_on_the_face(landmarked
     assert {(128, 128, 128), (48, 255, 48), (48, 48, 255)} <= colours
     left_eye_corner = face[263]
     row, column = int(left_eye_corner.y * height), int(left_eye_corner.x * width)
-    assert (48, 255, 48) in {tuple(colour) for colour in canvas[row - 2: row + 3, column - 2: column + 3].reshape(-1, 3)}
+    near_corner = canvas[row - 2: row + 3, column - 2: column + 3].reshape(-1, 3)
+    assert (48, 255, 48) in {tuple(colour) for colour in near_corner}
 
 
 def test_drawing_utils_draws_points_and_the_detection_box(landmarked):
@@ -185,3 +188,17 @@ def test_the_example_notebooks_drawing_cell_runs_switched_by_its_imports(landmar
     colours = {tuple(colour) for colour in annotated[(annotated != pixels).any(axis=2)]}
     # The tesselation's grey, the contours' and the irises' green and red.
     assert {(128, 128, 128), (48, 255, 48), (48, 48, 255)} <= colours
+
+
+def test_blendshapes_name_the_scores_by_their_index(landmarked):
+    _, result = landmarked
+    categories = result.face_blendshapes[0]
+    Blendshapes = faceworker_vision.Blendshapes
+
+    assert len(Blendshapes) == len(categories) == 52
+    for category in categories:
+        # "_neutral" is NEUTRAL, "browDownLeft" BROW_DOWN_LEFT.
+        words = re.sub(r"(?<!^)(?=[A-Z])", "_", category.category_name.lstrip("_"))
+        assert Blendshapes(category.index).name == words.upper()
+    smile = categories[Blendshapes.MOUTH_SMILE_LEFT]
+    assert smile.category_name == "mouthSmileLeft"

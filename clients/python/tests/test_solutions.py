@@ -84,7 +84,8 @@ def mesh_errors(faces, golden_faces, width: int, height: int) -> List[float]:
 
 def check_mesh_errors(errors: List[float], label: str) -> None:
     assert errors, f"{label}: no face compared"
-    assert max(errors) <= POINT_MAX, f"{label}: largest point error {max(errors) * 100:.3f} % of the inter-ocular distance"
+    assert max(errors) <= POINT_MAX, \
+        f"{label}: largest point error {max(errors) * 100:.3f} % of the inter-ocular distance"
     assert float(np.median(errors)) <= POINT_MEDIAN, f"{label}: median point error"
 
 

@@ -1,5 +1,11 @@
 """``vision.face_landmarker``."""
 
-from ....vision import FaceLandmarker, FaceLandmarkerOptions, FaceLandmarkerResult, FaceLandmarksConnections
+from ....vision import (
+    Blendshapes,
+    FaceLandmarker,
+    FaceLandmarkerOptions,
+    FaceLandmarkerResult,
+    FaceLandmarksConnections,
+)
 
-__all__ = ["FaceLandmarker", "FaceLandmarkerOptions", "FaceLandmarkerResult", "FaceLandmarksConnections"]
+__all__ = ["Blendshapes", "FaceLandmarker", "FaceLandmarkerOptions", "FaceLandmarkerResult", "FaceLandmarksConnections"]
