@@ -311,3 +311,14 @@ def test_unrefined_face_mesh_finds_as_many_faces_as_mediapipes_on_every_video_fr
         counts = [len(face_mesh.process(rgb(frame["file"])).multi_face_landmarks or [])
                   for frame in PIPELINE["videos"][video]]
     assert counts == [len(frame["mesh_faces"]) for frame in PIPELINE["videos"][video]]
+
+
+@pytest.mark.parametrize("static_image_mode", [True, False])
+def test_min_tracking_confidence_is_the_mesh_presence_threshold_as_in_mediapipe(base_options, static_image_mode):
+    # MediaPipe 0.10.14 thresholds the mesh's face flag with it in both modes: a threshold of 1
+    # keeps no face, one just below keeps the astronaut's.
+    pixels = rgb("astronaut.jpg")
+    for threshold, faces in ((0.999, 1), (1.0, 0)):
+        with mp_face_mesh.FaceMesh(static_image_mode=static_image_mode, min_tracking_confidence=threshold,
+                                   base_options=base_options) as face_mesh:
+            assert len(face_mesh.process(pixels).multi_face_landmarks or []) == faces, threshold
