@@ -293,9 +293,10 @@ class _AsyncTask(Generic[OptionsT, ResultT]):
     @classmethod
     async def _open(cls: type[TaskT], options: OptionsT, frames_in_flight: int) -> TaskT:
         task = cls(options, asyncio.get_running_loop(), frames_in_flight)
-        connection = await task._link.connection()
+        # Joined first, so that the connection is not closed under the opening by another task's leaving.
         task._link.join(task)
         try:
+            connection = await task._link.connection()
             answer = await task._call(connection, pb.ClientMessage(open_session=task._open_request))
         except BaseException:
             await task._link.leave(task)

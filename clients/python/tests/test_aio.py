@@ -14,7 +14,7 @@ import pytest
 from PIL import Image as PILImage
 
 import faceworker as mp
-from faceworker import BaseOptions, FaceWorkerError, StatusCode, aio, get_stats, vision
+from faceworker import BaseOptions, FaceWorkerError, StatusCode, WorkerNotRunningError, aio, get_stats, vision
 from faceworker._proto import faceworker_pb2 as pb
 from faceworker.vision import DropReason, ReconnectPolicy, RunningMode
 
@@ -306,3 +306,13 @@ def test_a_call_waiting_for_the_worker_never_holds_up_the_loop(tmp_path: Path):
         await detector.close()
 
     asyncio.run(main())
+
+
+def test_no_worker_is_told_as_by_the_blocking_tasks(tmp_path: Path):
+    options = vision.FaceDetectorOptions(base_options=BaseOptions(socket_path=str(tmp_path / "none.sock")))
+
+    async def main() -> None:
+        await aio.FaceDetector.create_from_options(options)
+
+    with pytest.raises(WorkerNotRunningError, match="none.sock"):
+        asyncio.run(main())
