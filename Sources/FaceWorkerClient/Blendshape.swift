@@ -2,13 +2,13 @@ import FaceWorkerProtocol
 
 /// One of a face's blendshape scores with its name, as MediaPipe Tasks'
 /// `Category`: `index` is its position in `Face.blendshapes`.
-public struct Blendshape: Sendable, Equatable {
+package struct Blendshape: Sendable, Equatable {
     /// The position in the face's scores and in the session's names.
-    public let index: Int
+    package let index: Int
     /// MediaPipe's category name, such as "jawOpen".
-    public let name: String
+    package let name: String
     /// The score, in [0, 1].
-    public let score: Float
+    package let score: Float
 }
 
 extension Faceworker_V1_Face {
@@ -16,7 +16,7 @@ extension Faceworker_V1_Face {
     /// (a session's or subscription's `blendshapeNames`), in order; empty
     /// without `outputFaceBlendshapes`. Scores past the end of `names` are
     /// left out.
-    public func blendshapes(named names: [String]) -> [Blendshape] {
+    package func blendshapes(named names: [String]) -> [Blendshape] {
         zip(names, blendshapes).enumerated().map { index, pair in
             Blendshape(index: index, name: pair.0, score: pair.1)
         }

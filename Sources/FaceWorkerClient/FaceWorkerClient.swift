@@ -3,21 +3,20 @@ import Foundation
 import Glibc
 import Synchronization
 
-/// A connection to a face-worker: the Swift way in.
+/// A connection to a face-worker, which the ML Kit and MediaPipe Tasks APIs
+/// (`FaceWorkerMLKit`, `FaceWorkerTasksVision`) open beneath their detectors:
+/// their sessions, frames, shared buffers and reconnects.
 ///
 /// ```swift
 /// let client = try await FaceWorkerClient.connect()
-/// var options = Faceworker_V1_SessionOptions()
-/// options.landmarkMode = .all
-/// let session = try await client.openSession(options: options)
-/// let result = try await session.process(.jpeg(try Data(contentsOf: photo)))
-/// print(result.faces.map(\.boundingBox))
-/// try await session.close()
+/// try await client.ping()
 /// await client.close()
 /// ```
 ///
-/// One connection carries any number of calls at once, from any task: each
-/// call waits only for its own answer.
+/// Its session, frame and subscription calls speak the wire's messages and
+/// are the package's own; a program that wants the wire itself takes its
+/// messages from `FaceWorkerProtocol`. One connection carries any number of
+/// calls at once, from any task: each call waits only for its own answer.
 ///
 /// By default the client survives a worker restart (see ``ReconnectPolicy``):
 /// when the worker closes the connection, calls wait while the client
@@ -117,7 +116,7 @@ public final class FaceWorkerClient: Sendable {
     }
 
     /// The worker's counters, latencies and memory.
-    public func stats() async throws -> Faceworker_V1_GetStatsResponse {
+    package func stats() async throws -> Faceworker_V1_GetStatsResponse {
         guard case .getStats(let response) = try await call(.getStats(Faceworker_V1_GetStatsRequest())) else { throw Self.unexpectedAnswer }
         return response
     }
@@ -128,7 +127,7 @@ public final class FaceWorkerClient: Sendable {
     ///   connections pass to ``subscribe(to:)``: 1 to 128 bytes of UTF-8
     ///   without control characters, unique among the worker's open
     ///   sessions (ALREADY_EXISTS otherwise). Nil: a private session.
-    public func openSession(options: Faceworker_V1_SessionOptions = Faceworker_V1_SessionOptions(), name: String? = nil) async throws -> FaceWorkerSession {
+    package func openSession(options: Faceworker_V1_SessionOptions = Faceworker_V1_SessionOptions(), name: String? = nil) async throws -> FaceWorkerSession {
         var request = Faceworker_V1_OpenSessionRequest()
         request.options = options
         if let name { request.name = name }
@@ -147,7 +146,7 @@ public final class FaceWorkerClient: Sendable {
     /// - Throws: `FaceWorkerError`: NOT_FOUND when no open session has the
     ///   name, FAILED_PRECONDITION when it is this connection's own,
     ///   RESOURCE_EXHAUSTED past the worker's subscription limits.
-    public func subscribe(to name: String) async throws -> FaceWorkerSubscription {
+    package func subscribe(to name: String) async throws -> FaceWorkerSubscription {
         var request = Faceworker_V1_SubscribeRequest()
         request.name = name
         let (events, continuation) = AsyncThrowingStream.makeStream(of: SubscriptionEvent.self, throwing: (any Error).self, bufferingPolicy: .unbounded)
@@ -171,7 +170,7 @@ public final class FaceWorkerClient: Sendable {
     /// - Returns: the answer's kind.
     /// - Throws: `FaceWorkerError` when the worker answers with a status or the
     ///   connection closes first; `FrameDroppedError` when a frame is dropped.
-    public func call(_ kind: Faceworker_V1_ClientMessage.OneOf_Kind) async throws -> Faceworker_V1_WorkerMessage.OneOf_Kind {
+    package func call(_ kind: Faceworker_V1_ClientMessage.OneOf_Kind) async throws -> Faceworker_V1_WorkerMessage.OneOf_Kind {
         let link = try await currentLink()
         return try Self.answer(await link.send(makeMessage(kind)))
     }

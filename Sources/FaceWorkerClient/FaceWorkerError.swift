@@ -4,7 +4,7 @@ import FaceWorkerProtocol
 /// connection that ended before the answer came.
 public struct FaceWorkerError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The worker's status code (gRPC's numbering).
-    public var code: Faceworker_V1_Status.Code
+    package var code: Faceworker_V1_Status.Code
     /// The worker's explanation, for people.
     public var message: String
     /// The session the call was about, when the worker named one.
@@ -14,7 +14,7 @@ public struct FaceWorkerError: Error, Sendable, Hashable, CustomStringConvertibl
     public var isFromWorker: Bool
 
     /// Creates an error of the client's own (not the worker's answer).
-    public init(code: Faceworker_V1_Status.Code, message: String, sessionID: UInt64? = nil) {
+    package init(code: Faceworker_V1_Status.Code, message: String, sessionID: UInt64? = nil) {
         self.code = code
         self.message = message
         self.sessionID = sessionID
@@ -22,7 +22,7 @@ public struct FaceWorkerError: Error, Sendable, Hashable, CustomStringConvertibl
     }
 
     /// The error a worker's status describes.
-    public init(_ status: Faceworker_V1_Status) {
+    package init(_ status: Faceworker_V1_Status) {
         self.init(code: status.code, message: status.message, sessionID: status.optionalSessionID.map { _ in status.sessionID })
         isFromWorker = true
     }
@@ -32,6 +32,11 @@ public struct FaceWorkerError: Error, Sendable, Hashable, CustomStringConvertibl
     /// UNAVAILABLE, and the worker answers UNAVAILABLE only while it stops.
     public var isWorkerStopping: Bool {
         isFromWorker && code == .unavailable
+    }
+
+    /// The status code, by gRPC's name and number.
+    public var status: StatusCode {
+        StatusCode(rawValue: code.rawValue) ?? .unknown
     }
 
     public var description: String { "\(code): \(message)" }

@@ -11,7 +11,7 @@ import Foundation
 /// When its client reconnects to a restarted worker, the session is opened
 /// there again with the same options and name, under a new `id`, and
 /// `results` gets a `.workerRestarted` event: tracking starts anew.
-public struct FaceWorkerSession: Sendable {
+package struct FaceWorkerSession: Sendable {
     /// The worker's ID for the session (a new one after a reconnect).
     public var id: UInt64 { record.id }
     /// The options in effect, every default filled in.

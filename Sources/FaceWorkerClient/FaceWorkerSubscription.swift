@@ -21,7 +21,7 @@ import Synchronization
 /// name (waiting for the producer to open its session there, up to the
 /// reconnect's deadline), under new IDs; the sequence gets one
 /// `.workerRestarted` event instead of the old worker's WORKER_STOPPING end.
-public final class FaceWorkerSubscription: AsyncSequence, Sendable {
+package final class FaceWorkerSubscription: AsyncSequence, Sendable {
     /// The events, in order.
     public typealias Element = SubscriptionEvent
     /// Iterates the events.

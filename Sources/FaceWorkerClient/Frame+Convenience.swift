@@ -3,7 +3,7 @@ import Foundation
 
 extension Faceworker_V1_Frame {
     /// A frame holding a JPEG file's bytes.
-    public static func jpeg(_ bytes: Data, timestampMs: Int64 = 0, orientation: Faceworker_V1_Orientation = .topLeft) -> Self {
+    package static func jpeg(_ bytes: Data, timestampMs: Int64 = 0, orientation: Faceworker_V1_Orientation = .topLeft) -> Self {
         var frame = Self()
         frame.jpeg = bytes
         frame.timestampMs = timestampMs
@@ -13,7 +13,7 @@ extension Faceworker_V1_Frame {
 
     /// A frame holding uncompressed pixels; `rowStride` 0 means rows are
     /// tightly packed.
-    public static func raw(
+    package static func raw(
         _ bytes: Data, format: Faceworker_V1_PixelFormat, width: Int, height: Int, rowStride: Int = 0,
         timestampMs: Int64 = 0, orientation: Faceworker_V1_Orientation = .topLeft
     ) -> Self {

@@ -3,7 +3,7 @@ import FaceWorkerProtocol
 /// A frame the worker accepted but never processed, thrown by
 /// `FaceWorkerSession.process`: replaced by a newer frame (live stream) or
 /// dropped by a reset or close of its session.
-public struct FrameDroppedError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct FrameDroppedError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The worker's notice.
     public var notice: Faceworker_V1_FrameDropped
 

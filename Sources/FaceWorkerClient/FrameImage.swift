@@ -10,7 +10,7 @@ import Foundation
 public struct FrameImage: Sendable {
     /// The layout of uncompressed pixels.
     struct Layout: Sendable {
-        var format: PixelFormat
+        var format: Format
         var width: Int
         var height: Int
         var rowStride: Int
@@ -42,7 +42,7 @@ public struct FrameImage: Sendable {
     /// Uncompressed pixels: `height` rows of `rowStride` bytes (for planar
     /// formats, the luma plane's rows, then the chroma planes as the
     /// format lays them out); `rowStride` 0 means rows tightly packed.
-    public init(pixels: Data, format: PixelFormat, width: Int, height: Int, rowStride: Int = 0) {
+    public init(pixels: Data, format: Format, width: Int, height: Int, rowStride: Int = 0) {
         self.pixels = .raw(pixels, Layout(format: format, width: width, height: height, rowStride: rowStride))
     }
 
@@ -60,7 +60,7 @@ public struct FrameImage: Sendable {
     }
 
     /// The wire frame carrying these pixels.
-    package func frame(timestampMs: Int64, orientation: ImageOrientation) -> Faceworker_V1_Frame {
+    package func frame(timestampMs: Int64, orientation: Orientation) -> Faceworker_V1_Frame {
         var frame = Faceworker_V1_Frame()
         frame.timestampMs = timestampMs
         frame.orientation = orientation.wire
@@ -115,7 +115,7 @@ extension SharedFrameBuffer {
     /// - Throws: `FaceWorkerError` INVALID_ARGUMENT for a size below 1 or a
     ///   negative stride, OUT_OF_RANGE when the pixels do not lie inside the
     ///   buffer.
-    public func image(offset: Int = 0, format: PixelFormat, width: Int, height: Int, rowStride: Int = 0) throws -> FrameImage {
+    public func image(offset: Int = 0, format: FrameImage.Format, width: Int, height: Int, rowStride: Int = 0) throws -> FrameImage {
         guard let length = RawLayout.byteCount(format: format.wire, width: width, height: height, rowStride: rowStride) else {
             throw FaceWorkerError(code: .invalidArgument, message: "an image needs a width and a height of at least 1, and a row stride of at least 0")
         }

@@ -2,7 +2,7 @@ import FaceWorkerProtocol
 
 /// What a live-stream session's `results` deliver, one per frame sent, in the
 /// order the worker answers.
-public enum LiveStreamEvent: Sendable {
+package enum LiveStreamEvent: Sendable {
     /// A processed frame.
     case result(Faceworker_V1_FrameResult)
     /// A frame the worker never processed: replaced by a newer one while it

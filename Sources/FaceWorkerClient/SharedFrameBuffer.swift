@@ -74,7 +74,7 @@ public final class SharedFrameBuffer {
     }
 
     /// A frame whose JPEG file is the `length` bytes at `offset`.
-    public func jpegFrame(offset: Int = 0, length: Int, timestampMs: Int64 = 0, orientation: Faceworker_V1_Orientation = .topLeft) throws -> Faceworker_V1_Frame {
+    package func jpegFrame(offset: Int = 0, length: Int, timestampMs: Int64 = 0, orientation: Faceworker_V1_Orientation = .topLeft) throws -> Faceworker_V1_Frame {
         var frame = Faceworker_V1_Frame()
         frame.sharedJpeg = try region(offset: offset, length: length)
         frame.timestampMs = timestampMs
@@ -84,7 +84,7 @@ public final class SharedFrameBuffer {
 
     /// A frame of uncompressed pixels laid out as RawImage describes from
     /// `offset`; `rowStride` 0 means rows are tightly packed.
-    public func rawFrame(
+    package func rawFrame(
         offset: Int = 0, format: Faceworker_V1_PixelFormat, width: Int, height: Int, rowStride: Int = 0,
         timestampMs: Int64 = 0, orientation: Faceworker_V1_Orientation = .topLeft
     ) throws -> Faceworker_V1_Frame {

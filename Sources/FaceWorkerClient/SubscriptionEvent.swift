@@ -3,7 +3,7 @@ import FaceWorkerProtocol
 /// What a subscription delivers: one event per answer the followed session's
 /// frames get, in the order its producer gets them, and the subscription's
 /// own news (lost events, reset, end).
-public enum SubscriptionEvent: Sendable {
+package enum SubscriptionEvent: Sendable {
     /// A frame of the session was processed.
     case result(Faceworker_V1_FrameResult)
     /// A frame of the session was accepted but never processed.

@@ -149,7 +149,15 @@ public final class FaceDetector: Sendable {
 
     private func openedSession() async throws -> FaceWorkerSession {
         if let session = state.withLock({ $0.session }) { return session }
-        let client = try await FaceWorkerClient.connect(socketPath: socketPath ?? WorkerSocket.path(), reconnect: reconnect)
+        let path = socketPath ?? WorkerSocket.path()
+        let client: FaceWorkerClient
+        do {
+            client = try await FaceWorkerClient.connect(socketPath: path, reconnect: reconnect)
+        } catch let error as FaceWorkerError {
+            throw error
+        } catch {
+            throw FaceWorkerError(code: .unavailable, message: "no worker answers at \(path) (start one with face-worker, or name its socket): \(error)")
+        }
         do {
             let session = try await client.openSession(options: options)
             state.withLock { ($0.client, $0.session) = (client, session) }

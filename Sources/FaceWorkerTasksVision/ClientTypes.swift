@@ -5,9 +5,9 @@ import FaceWorkerClient
 
 /// How an image's stored pixels must be turned to look upright, under
 /// `UIImage.Orientation`'s names.
-public typealias ImageOrientation = FaceWorkerClient::ImageOrientation
+public typealias ImageOrientation = FaceWorkerClient::FrameImage.Orientation
 /// The layout of uncompressed pixels.
-public typealias PixelFormat = FaceWorkerClient::PixelFormat
+public typealias PixelFormat = FaceWorkerClient::FrameImage.Format
 /// Pixels in any form the worker takes: a JPEG file or its bytes,
 /// uncompressed pixels, or a region of a shared frame buffer.
 public typealias FrameImage = FaceWorkerClient::FrameImage

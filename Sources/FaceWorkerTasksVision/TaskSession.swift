@@ -22,10 +22,13 @@ final class TaskSession: Sendable {
     /// Connects to the worker and opens the session `request` describes.
     static func open(_ request: SessionRequest) async throws -> TaskSession {
         let client: FaceWorkerClient
+        let socketPath = request.socketPath ?? WorkerSocket.path()
         do {
-            client = try await FaceWorkerClient.connect(socketPath: request.socketPath ?? WorkerSocket.path(), reconnect: request.reconnect)
+            client = try await FaceWorkerClient.connect(socketPath: socketPath, reconnect: request.reconnect)
         } catch let error as FaceWorkerError {
             throw TasksError(error)
+        } catch {
+            throw TasksError(code: .unavailableError, message: "no worker answers at \(socketPath) (start one with face-worker, or name its socket): \(error)")
         }
         do {
             let options = try await request.resolvedOptions { try await client.stats().models.map(\.name) }
