@@ -2,8 +2,9 @@
 import PackageDescription
 
 // XNNPACK, cpuinfo and pthreadpool as static libraries, built by `make deps` (scripts/build-xnnpack.sh)
-// into the repository; Sources/CXNNPack's header names the same prefix.
-let xnnpackLibraries = Context.packageDirectory + "/.deps/xnnpack/lib"
+// into the repository; Sources/CXNNPack's header names the same prefix. The ThreadSanitizer run links
+// the variant whose thread pool the tool sees into (FACEWORKER_XNNPACK=xnnpack-tsan).
+let xnnpackLibraries = Context.packageDirectory + "/.deps/" + (Context.environment["FACEWORKER_XNNPACK"] ?? "xnnpack") + "/lib"
 
 let package = Package(
     name: "FaceWorker",

@@ -21,10 +21,21 @@
 # each lane's sign bit tested with a branch), and on a machine with AVX2 but not AVX-512 the
 # gcc-built library ran the Face Landmarker's mesh 2.7 times slower and the detectors 1.5 to 1.8
 # times slower than the same sources built with clang.
+#
+# XNNPACK_SANITIZE=thread makes the ThreadSanitizer variant, .deps/xnnpack-tsan: the plain prefix's
+# XNNPACK and cpuinfo (built first if missing) with pthreadpool compiled with -fsanitize=thread, so
+# that the tool sees the pool hand each operator's task to its workers and the caller wait for
+# them. Without it, every read of a task by a worker looks unordered with the caller's write.
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
-prefix=${XNNPACK_PREFIX:-$repo/.deps/xnnpack}
+sanitize=${XNNPACK_SANITIZE:-}
+case $sanitize in
+  "") variant= ;;
+  thread) variant=-tsan ;;
+  *) echo "error: XNNPACK_SANITIZE=$sanitize: only thread is built" >&2; exit 1 ;;
+esac
+prefix=${XNNPACK_PREFIX:-$repo/.deps/xnnpack$variant}
 mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 
 # name  source package version  pool path of the upstream tarball  its SHA-256
@@ -58,6 +69,16 @@ cmake_flags=(
 # has many 8- and 16-channel convolutions at 128x128.
 patches=("$repo/scripts/xnnpack-narrow-gemm.patch")
 stamp=$(printf '%s\n' "${pins[@]}" "${cmake_flags[*]}" "$("$cc" --version | head -n 1)"; sha256sum "${patches[@]}" | cut -d' ' -f1)
+tsan_flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_C_FLAGS=-fsanitize=thread"
+  -DPTHREADPOOL_LIBRARY_TYPE=static -DPTHREADPOOL_BUILD_TESTS=OFF -DPTHREADPOOL_BUILD_BENCHMARKS=OFF
+  # The toolchain's ThreadSanitizer runtime links only with its own libdispatch; nothing here is
+  # linked, so CMake's compiler check must not link either.
+  -DCMAKE_TRY_COMPILE_TARGET_TYPE=STATIC_LIBRARY)
+base=$repo/.deps/xnnpack
+if [ -n "$variant" ]; then
+  XNNPACK_SANITIZE= XNNPACK_PREFIX="$base" "$0"
+  stamp=$(printf '%s\n' "$stamp" "pthreadpool ${tsan_flags[*]}")
+fi
 [ -f "$prefix/PINS" ] && [ "$(cat "$prefix/PINS")" = "$stamp" ] && exit 0
 
 for tool in cmake ninja patch; do
@@ -77,9 +98,10 @@ work=$(mktemp -d "$(dirname "$prefix")/.xnnpack-build.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
 started=$SECONDS
-echo "Building XNNPACK into $prefix (first set-up only; a few minutes)"
+echo "Building ${variant:+pthreadpool for }XNNPACK into $prefix (first set-up only; a few minutes)"
 for pin in "${pins[@]}"; do
   read -r name version path sha256 _ <<<"$pin"
+  [ -n "$variant" ] && [ "$name" != pthreadpool ] && [ "$name" != fxdiv ] && continue
   tarball="$work/${path##*/}"
   if ! "$downloader" download-file "$mirror/$path" "$tarball" "SHA256:$sha256" >"$work/fetch.log" 2>&1; then
     echo "error: could not fetch $name $version ($mirror/$path) or its SHA-256 differs from the pin:" >&2
@@ -94,6 +116,25 @@ for pin in "${pins[@]}"; do
     tar -xJf "$tarball" -C "$work/$name" --strip-components=1
   fi
 done
+
+if [ -n "$variant" ]; then
+  cmake -S "$work/pthreadpool" -B "$work/build" -G Ninja "${tsan_flags[@]}" -DCMAKE_POSITION_INDEPENDENT_CODE=ON \
+    -DCMAKE_C_COMPILER="$cc" -DCMAKE_CXX_COMPILER="$cxx" -DFXDIV_SOURCE_DIR="$work/fxdiv" >"$work/configure.log" 2>&1 \
+    || { tail -n 30 "$work/configure.log" >&2; echo "error: pthreadpool's configuration failed" >&2; exit 1; }
+  cmake --build "$work/build" --target pthreadpool >"$work/build.log" 2>&1 \
+    || { tail -n 30 "$work/build.log" >&2; echo "error: pthreadpool's build failed" >&2; exit 1; }
+  staged="$work/prefix"
+  cp -r "$base" "$staged"
+  cp "$(find "$work/build" -name libpthreadpool.a -print -quit)" "$staged/lib/"
+  printf '%s\n' "$stamp" >"$staged/PINS"
+  rm -rf "$prefix"
+  mv "$staged" "$prefix"
+  # As below, for the build that links this prefix.
+  rm -rf "$repo"/.build-tsan/*/Inference.build "$repo"/.build-tsan/*/*/Inference.build \
+    "$repo"/.build-tsan/*/description.json "$repo"/.build-tsan/*/*/description.json
+  echo "pthreadpool built with ThreadSanitizer in $((SECONDS - started)) s"
+  exit 0
+fi
 
 for patch in "${patches[@]}"; do
   patch -d "$work/xnnpack" -p1 --quiet <"$patch" \
