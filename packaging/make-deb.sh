@@ -35,7 +35,9 @@ worker=$("$swift" build -c release --product face-worker --static-swift-stdlib -
 
 work=$(mktemp -d "$out/.deb.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-stage=$work/stage
+# Debian's own layout, debian/<package>/ with its DEBIAN/, where dpkg-shlibdeps expects binaries.
+stage=$work/debian/faceworker
+install -d "$stage/DEBIAN"
 
 install -D -m 755 "$worker" "$stage/usr/bin/face-worker"
 strip --strip-unneeded "$stage/usr/bin/face-worker"
@@ -61,13 +63,11 @@ strip --strip-unneeded "$library"
 
 # dpkg-shlibdeps reads the source package's name from debian/control; it refuses a library that
 # no installed package's shlibs or symbols file covers, which keeps the toolchain's out.
-mkdir -p "$work/debian"
 printf 'Source: faceworker\n\nPackage: faceworker\nArchitecture: amd64\n' >"$work/debian/control"
 depends=$(cd "$work" && dpkg-shlibdeps -O -e"$stage/usr/bin/face-worker" -e"$library" |
   sed -n 's/^shlibs:Depends=//p')
 [ -n "$depends" ] || { echo "error: dpkg-shlibdeps found no dependencies for the worker" >&2; exit 1; }
 
-install -d "$stage/DEBIAN"
 {
   sed '/^Description:/,$d' "$control"
   echo "Depends: $depends"
