@@ -8,6 +8,7 @@ PYTHON := $(VENV)/bin/python
 BIN := .build/$(CONFIG)
 CLIENT_VENV := .venv-client
 GRPC_VENV := .venv-grpc
+TASKS_VENV := .venv-tasks
 GRPC_BENCH := tools/grpc-bench/build/grpc-bench
 
 .PHONY: all deps deps-client deps-test deps-bench deps-proto deps-package models build run deb test-deb test-docs bench-doc test test-swift test-install install uninstall bench bench-inference bench-pipeline bench-sampling venv proto conformance clean help soak
@@ -51,7 +52,7 @@ run: deps models
 	$(SWIFT) build -c $(CONFIG) --product face-worker
 	$(BIN)/face-worker --models $(MODELS)
 
-test: deps deps-client deps-test models test-swift test-python test-grpc test-c test-install test-deb test-docs
+test: deps deps-client deps-test models test-swift test-python test-grpc test-c test-install test-deb test-docs test-bench
 
 # Installs the worker (the release build, or CONFIG's), the models (the installed
 # worker's default model directory), the C library with its header and pkg-config
@@ -123,9 +124,27 @@ $(VENV)/.ok: tools/requirements.txt
 
 venv: deps-bench $(VENV)/.ok
 
+# The newest MediaPipe, the peer of make bench's Tasks rows, needs NumPy 2: an environment of its own.
+$(TASKS_VENV)/.ok: tools/requirements-tasks.txt
+	python3 -m venv $(TASKS_VENV)
+	$(TASKS_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(TASKS_VENV)/bin/python -m pip install --quiet -r tools/requirements-tasks.txt
+	touch $@
+
 bench-inference: deps models venv
 	$(SWIFT) build -c release --product inference-bench
 	$(PYTHON) tools/bench_inference.py --models $(MODELS) --ours .build/release/inference-bench
+
+# Every make bench* driver for a few iterations on the debug build test-swift made: each must run
+# to its JSON summary, so none rots between the runs that measure. Its figures mean nothing.
+.PHONY: test-bench
+test-bench: deps deps-client deps-test models venv $(CLIENT_VENV)/.ok $(GRPC_VENV)/.ok $(TASKS_VENV)/.ok
+	$(SWIFT) build --product face-worker
+	$(SWIFT) build --product inference-bench
+	$(SWIFT) build --product pipeline-bench
+	$(MAKE) -C clients/c build/face-bench
+	$(MAKE) -C tools/grpc-bench
+	tests/bench/check-benchmarks.sh
 
 # Regenerates the committed swift-protobuf and Python code from proto/ (builds the plugin once).
 proto: deps deps-proto
@@ -138,7 +157,7 @@ conformance:
 
 bench-pipeline: deps models venv
 	$(SWIFT) build -c release --product pipeline-bench
-	$(PYTHON) tools/bench_pipeline.py --frames Tests/FaceDetectionTests/Fixtures/video --ours .build/release/pipeline-bench
+	$(PYTHON) tools/bench_pipeline.py --frames Tests/FaceDetectionTests/Fixtures/video --models $(MODELS) --ours .build/release/pipeline-bench
 
 bench-sampling: deps venv
 	$(SWIFT) build -c release --product pipeline-bench
@@ -147,13 +166,13 @@ bench-sampling: deps venv
 # One run, one table; the latency histogram goes to out/. The Python client's row runs the
 # client from its own environment, the one test-python uses; the gRPC rows run grpcio from the
 # one test-grpc uses (the tools' MediaPipe pins a protobuf too old for grpcio-tools' stubs).
-bench: deps deps-client models venv $(CLIENT_VENV)/.ok $(GRPC_VENV)/.ok
+bench: deps deps-client models venv $(CLIENT_VENV)/.ok $(GRPC_VENV)/.ok $(TASKS_VENV)/.ok
 	$(SWIFT) build -c release --product face-worker
 	$(MAKE) -C clients/c build/face-bench
 	$(MAKE) -C tools/grpc-bench
 	$(PYTHON) tools/bench.py --worker .build/release/face-worker --face-bench clients/c/build/face-bench \
 		--client-python $(CLIENT_VENV)/bin/python --grpc-python $(GRPC_VENV)/bin/python --grpc-bench $(GRPC_BENCH) \
-		--result-cost clients/python/benchmarks/result_cost.py \
+		--tasks-python $(TASKS_VENV)/bin/python --result-cost clients/python/benchmarks/result_cost.py \
 		--models $(MODELS) --frames Tests/FaceDetectionTests/Fixtures/video --png out/bench-latency.png
 
 # Not part of make test: MINUTES of clients against one worker restarted every RESTART_EVERY

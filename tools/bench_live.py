@@ -136,9 +136,9 @@ class PeerStreams:
     started as the steps first need them and kept for the later steps; a step of N streams runs
     the first N, and the others wait, asleep, for their next line."""
 
-    def __init__(self, frames_dir, scratch, mode="landmarks", models=None):
+    def __init__(self, frames_dir, scratch, mode="landmarks", models=None, python=sys.executable):
         program = Path(__file__).with_name("mediapipe_live_peer.py")
-        self._command = [sys.executable, str(program), "--frames", str(frames_dir), "--fps", str(FPS),
+        self._command = [str(python), str(program), "--frames", str(frames_dir), "--fps", str(FPS),
                          "--mode", mode, *(["--models", str(models)] if models else [])]
         self._scratch = scratch
         self._processes = []

@@ -9,13 +9,16 @@ then the time to crop a camera frame into a model's input tensor.
 Both sides get the same JPEG bytes: the frame_*.jpg files of --frames in name order, read into
 memory before timing. Frame k of a run (warm-up frames included, k = 0, 1, ...) is file
 k mod N; the fixture video loops smoothly, so a tracker never sees a jump when it wraps.
-Two modes are timed per frame, from JPEG bytes to result, as mediapipe_peer.py describes
+Three modes are timed per frame, from JPEG bytes to result, as mediapipe_peer.py describes
 (detect: decode + FaceDetection; landmarks: decode + FaceMesh with refined landmarks, against
-our 478-point mesh with the ML Kit outputs and tracking).
+our 478-point mesh with the ML Kit outputs and tracking; tasks: decode + the Tasks FaceLandmarker
+with blendshapes and matrices, against our Face Landmarker with the same outputs), all against
+mediapipe 0.10.14, the tools' environment's release.
 MediaPipe is timed here with time.perf_counter_ns around decode + process, with a fresh
 solution object per round. Ours is timed by the executable itself, run as
 
-    <ours> frames --frames DIR --mode detect|landmarks --warmup W --iterations I
+    <ours> frames --frames DIR --models DIR --mode detect|landmarks [--mesh-model face-landmarker
+        --blendshapes --matrix] --warmup W --iterations I
 
 which prints one JSON line: {"mode": "detect", "median_ms": ..., "p90_ms": ..., "iterations": I}.
 
@@ -49,12 +52,18 @@ from pathlib import Path
 
 from bench_args import count
 from bench_process import fail, median_and_p90, require_executable, run_json, summary_ms
-from mediapipe_peer import MODES, Peer, read_frames
+from mediapipe_peer import Peer, read_frames
 
 GOAL = 0.5
 OURS_TIMEOUT_S = 600
 # What a sampling row reports, in ms, in the order the table shows it.
 SAMPLING_TIMES = ("median_ms", "p90_ms", "fastest_ms")
+# Each mode's peer (a mediapipe_peer.py mode) and pipeline-bench's options for the same work.
+MODES = {
+    "detect": ("detect", ["--mode", "detect"]),
+    "landmarks": ("landmarks", ["--mode", "landmarks"]),
+    "tasks": ("tasks", ["--mode", "landmarks", "--mesh-model", "face-landmarker", "--blendshapes", "--matrix"]),
+}
 
 
 def time_mediapipe(peer, frames, mode, warmup, iterations):
@@ -63,11 +72,12 @@ def time_mediapipe(peer, frames, mode, warmup, iterations):
     return (*summary_ms(samples), with_face)
 
 
-def time_ours(ours, frames_dir, mode, warmup, iterations):
-    command = [str(ours), "frames", "--frames", str(frames_dir), "--mode", mode,
+def time_ours(ours, frames_dir, models, options, warmup, iterations):
+    command = [str(ours), "frames", "--frames", str(frames_dir), "--models", str(models), *options,
                "--warmup", str(warmup), "--iterations", str(iterations)]
     result = run_json(command, OURS_TIMEOUT_S)
     median, p90 = median_and_p90(result, command)
+    mode = options[options.index("--mode") + 1]
     if result.get("mode") != mode or result.get("iterations") != iterations:
         fail(f"{ours} answered for mode {result.get('mode')} with {result.get('iterations')} iterations, "
              f"asked for {mode} with {iterations}")
@@ -128,6 +138,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--frames", type=Path, help="folder of frame_*.jpg files (needed unless --sampling-only)")
     parser.add_argument("--ours", type=Path, required=True, help="our pipeline-bench executable")
+    parser.add_argument("--models", type=Path, default=Path("models"),
+                        help="folder of the models and face_landmarker.task (default models)")
     parser.add_argument("--warmup", type=count(0), default=30, help="untimed frames first (default 30)")
     parser.add_argument("--iterations", type=count(1), default=300, help="timed frames (default 300)")
     parser.add_argument("--rounds", type=count(1), default=3, help="alternating measurements per mode (default 3)")
@@ -143,12 +155,12 @@ def main():
     rows = []
     if not args.sampling_only:
         frames = read_frames(args.frames)
-        mediapipe = Peer()
-        for mode in MODES:
+        mediapipe = Peer(args.models)
+        for mode, (peer_mode, options) in MODES.items():
             peer, ours = [], []
             for _ in range(args.rounds):
-                peer.append(time_mediapipe(mediapipe, frames, mode, args.warmup, args.iterations))
-                ours.append(time_ours(args.ours, args.frames, mode, args.warmup, args.iterations))
+                peer.append(time_mediapipe(mediapipe, frames, peer_mode, args.warmup, args.iterations))
+                ours.append(time_ours(args.ours, args.frames, args.models, options, args.warmup, args.iterations))
             rows.append((mode, min(peer), min(ours)))
             print(f"measured {mode} on {len(frames)} frames", file=sys.stderr, flush=True)
     sampling_rows = time_sampling(args.ours, args.sampling_runs)

@@ -3,6 +3,7 @@
 import signal
 import subprocess
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -95,3 +96,24 @@ def run_at_once(commands):
     processes = [subprocess.Popen(c, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for c in commands]
     outputs = [p.communicate(timeout=RUN_TIMEOUT_S) for p in processes]
     return [last_json_line(out, c, err) for c, (out, err) in zip(commands, outputs)]
+
+
+class Neighbour:
+    """A second session on the worker while another is measured (bench_neighbour.py in the client's
+    environment): idle, or sending detection frames at `fps`. Its session is open once entered."""
+
+    def __init__(self, client_python, worker, frames_dir, fps=None):
+        program = Path(__file__).with_name("bench_neighbour.py")
+        self._command = [str(client_python), str(program), "--socket", str(worker.socket), "--frames", str(frames_dir),
+                         *(["--fps", str(fps)] if fps else [])]
+
+    def __enter__(self):
+        self._process = subprocess.Popen(self._command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        if self._process.stdout.readline().strip() != "ready":
+            self._process.kill()
+            fail(f"{' '.join(self._command)} did not open its session; its errors are above")
+        return self
+
+    def __exit__(self, *exc):
+        out, _ = self._process.communicate(input="", timeout=RUN_TIMEOUT_S)
+        self.summary = last_json_line(out, self._command, "")

@@ -1,7 +1,8 @@
 """One MediaPipe process of `make bench`'s P7 and P7t: a 30 fps live stream through FaceMesh(refine_landmarks=True),
 or through MediaPipe Tasks' FaceLandmarker.
 
-    .venv-tools/bin/python tools/mediapipe_live_peer.py --frames DIR [--fps 30] [--mode tasks --models DIR]
+    .venv-tools/bin/python tools/mediapipe_live_peer.py --frames DIR [--fps 30]
+    .venv-tasks/bin/python tools/mediapipe_live_peer.py --frames DIR [--fps 30] --mode tasks --models DIR
 
 It builds the solution (as P2's and P2t's peers do: cv2 decode, then FaceMesh(static_image_mode=False,
 max_num_faces=1, refine_landmarks=True).process, or with --mode tasks the Tasks FaceLandmarker with
@@ -27,7 +28,7 @@ import time
 from pathlib import Path
 
 from bench_args import count
-from mediapipe_peer import Peer, make_solution, native_log_held_back, read_frames
+from mediapipe_peer import Peer, native_log_held_back, read_frames
 
 WARMUP_FRAMES = 10
 
@@ -62,7 +63,7 @@ def main():
     frames = read_frames(args.frames)
     peer = Peer(args.models)
     with native_log_held_back():
-        solution, _ = make_solution(peer.solutions, args.mode, args.models)
+        solution, _ = peer.solution(args.mode)
 
         def process(jpeg):
             return solution.process(peer.decode(jpeg))
