@@ -185,3 +185,26 @@ let package = Package(
         ),
     ]
 )
+
+// libFuzzer targets (make fuzz), declared only for the fuzzing build (FACEWORKER_FUZZ=1, built with
+// --sanitize=fuzzer): each defines libFuzzer's entry point and no main, so no other build links them.
+if Context.environment["FACEWORKER_FUZZ"] == "1" {
+    func fuzzTarget(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
+        .executableTarget(name: "fuzz-" + name, dependencies: dependencies, path: "Sources/Fuzz/" + name)
+    }
+    package.targets += [
+        fuzzTarget("FrameDecoder", ["FaceWorkerProtocol", .product(name: "NIOCore", package: "swift-nio")]),
+        fuzzTarget("Connection", [
+            "FaceWorker", "FaceDetection", "FaceWorkerProtocol",
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOEmbedded", package: "swift-nio"),
+        ]),
+        fuzzTarget("FrameAdmission", ["FaceWorker", "FaceWorkerProtocol", "Imaging"]),
+        fuzzTarget("JPEG", ["Imaging"]),
+        fuzzTarget("TFLite", ["ModelFile"]),
+        fuzzTarget("FlexBuffers", ["ModelFile"]),
+        fuzzTarget("TaskBundle", ["ModelFile"]),
+        fuzzTarget("GeometryMetadata", ["FaceDetection"]),
+    ]
+}

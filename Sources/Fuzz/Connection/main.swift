@@ -1,0 +1,59 @@
+@testable import FaceWorker
+import FaceDetection
+import FaceWorkerProtocol
+import Foundation
+import Logging
+import NIOCore
+import NIOEmbedded
+
+/// A whole connection of the worker's own socket on an embedded channel: the
+/// input is everything a client sends (length-prefixed ClientMessages:
+/// sessions opened, frames, closes, pings, stats, subscriptions, shared
+/// buffers registered and forgotten, or broken framing), read through the
+/// same pipeline the socket door builds, then the connection closes.
+///
+/// The models are the worker's: FACEWORKER_MODELS names their directory
+/// (models/ by default). Frames wait in the scheduler and no inference thread
+/// takes them, so an input costs its parsing and bookkeeping, not inference.
+private let models = try! FaceModels(directory: ProcessInfo.processInfo.environment["FACEWORKER_MODELS"] ?? "models")
+private let inventory = try! ModelInventory.describe(models)
+private let limits = WorkerLimits()
+private let policy = PeerPolicy(workerUID: 1000)
+private let logger = Logger(label: "fuzz") { _ in SwiftLogNoOpLogHandler() }
+
+/// A worker's state as WorkerParts assembles it, without its threads and
+/// sockets: new for each input, so session IDs start again at 1 and the
+/// seeds' frames find the sessions they opened.
+private func makeCore(connections: ConnectionRegistry) -> WorkerCore {
+    let scheduler = FrameScheduler()
+    let namedSessions = NamedSessions()
+    let sharedMemory = SharedMemory(address: HandoffAddress("@faceworker-fuzz")!, tokenLifetime: .seconds(5))
+    let stats = WorkerStats(metrics: nil)
+    let gauges = WorkerGauges(connections: connections, scheduler: scheduler, namedSessions: namedSessions, sharedMemory: sharedMemory)
+    let statistics = WorkerStatistics(stats: stats, inferenceThreads: 1, models: inventory, started: .now,
+                                      gauges: gauges.read, eventsMissed: { namedSessions.eventsMissed })
+    return WorkerCore(limits: limits, models: models, scheduler: scheduler, namedSessions: namedSessions,
+                      sharedMemory: sharedMemory, stats: stats, statistics: statistics)
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzConnection(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
+    let connections = ConnectionRegistry()
+    let core = makeCore(connections: connections)
+    let channel = EmbeddedChannel()
+    try! channel.pipeline.syncOperations.addHandlers([
+        ByteToMessageHandler(LengthPrefixedMessageDecoder(maximumMessageLength: limits.maxMessageBytes)),
+        ConnectionHandler(core: core, peerPolicy: policy, connections: connections,
+                          peer: PeerCredentials(pid: 1, uid: 1000, gid: 1000), logger: logger),
+    ])
+    channel.pipeline.fireChannelActive()
+    var bytes = channel.allocator.buffer(capacity: count)
+    bytes.writeBytes(UnsafeBufferPointer(start: start, count: count))
+    // A client that breaks the framing is answered and closed; what it sent after is not read.
+    try? channel.writeInbound(bytes)
+    channel.embeddedEventLoop.run()
+    while (try? channel.readOutbound(as: ByteBuffer.self)) != nil {}
+    _ = try? channel.finish()
+    channel.embeddedEventLoop.run()
+    return 0
+}
