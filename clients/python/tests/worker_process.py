@@ -9,6 +9,7 @@ starts it.
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import time
@@ -30,7 +31,10 @@ STARTUP_SECONDS = 60
 
 
 def worker_binary() -> Path:
-    """The built face-worker executable, debug build first."""
+    """The built face-worker executable: FACEWORKER_WORKER when set (the sanitizer run's build),
+    else the debug build, then the release build."""
+    if os.environ.get("FACEWORKER_WORKER"):
+        return Path(os.environ["FACEWORKER_WORKER"])
     for configuration in ("debug", "release"):
         candidate = REPO / ".build" / configuration / "face-worker"
         if candidate.is_file():
