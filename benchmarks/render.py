@@ -12,6 +12,7 @@ finds them, and every run is checked against them here. Only the standard librar
 import argparse
 import json
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -57,7 +58,12 @@ def goals(document, table):
 
 
 def runs(benchmark):
-    records = [json.loads(path.read_text()) for path in sorted(RESULTS.glob("*.json"))]
+    """The newest runs of `benchmark` among the result files git knows (committed or added): a run
+    only just written stays out of the documentation until someone decides to keep it."""
+    listed = subprocess.run(["git", "ls-files", "-z", "--", str(RESULTS.relative_to(REPOSITORY))], cwd=REPOSITORY,
+                            capture_output=True, text=True, check=True).stdout.split("\0")
+    paths = [REPOSITORY / name for name in listed if name.endswith(".json")]
+    records = [json.loads(path.read_text()) for path in sorted(paths) if path.exists()]
     records = [r for r in records if r.get("benchmark") == benchmark]
     return sorted(records, key=lambda r: r["date"])[-SHOWN_RUNS:]
 
