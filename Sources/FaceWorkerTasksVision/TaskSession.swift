@@ -11,6 +11,7 @@ final class TaskSession: Sendable {
     private let client: FaceWorkerClient
     private let session: FaceWorkerSession
     private let lastTimestamp = Mutex<Int?>(nil)
+    private let inFlight = LiveFramesInFlight()
 
     private init(runningMode: RunningMode, client: FaceWorkerClient, session: FaceWorkerSession) {
         self.runningMode = runningMode
@@ -62,11 +63,14 @@ final class TaskSession: Sendable {
     /// handler.
     func send(_ image: MPImage, timestamp: Int) async throws(TasksError) {
         try advance(to: timestamp)
+        inFlight.sent()
         do {
             try await session.send(image.image.frame(timestampMs: Int64(timestamp), orientation: image.orientation))
         } catch let error as FaceWorkerError {
+            inFlight.settled()
             throw TasksError(error)
         } catch {
+            inFlight.settled()
             throw TasksError(code: .unknownError, message: "\(error)")
         }
     }
@@ -81,14 +85,17 @@ final class TaskSession: Sendable {
                 switch event {
                 case .result(let result):
                     handler(Int(result.timestampMs), .success(result))
+                    inFlight.settled()
                 case .dropped:
-                    continue
+                    inFlight.settled()
                 case .failed(let timestamp, let error):
                     handler(Int(timestamp), .failure(TasksError(error)))
+                    inFlight.settled()
                 case .workerRestarted(let outage):
                     handler(lastTimestamp.withLock { $0 } ?? 0, .failure(TasksError(outage)))
                 }
             }
+            inFlight.end()
         }
     }
 
@@ -104,8 +111,10 @@ final class TaskSession: Sendable {
         }
     }
 
-    /// Closes the session and the connection.
+    /// Closes the session and the connection, once every live-stream frame
+    /// sent has its outcome: the last frame is answered, not dropped.
     func close() async {
+        await inFlight.untilSettled()
         try? await session.close()
         await client.close()
     }

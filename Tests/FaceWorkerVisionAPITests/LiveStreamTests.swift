@@ -86,6 +86,31 @@ final class LiveStreamTests: WorkerTestCase {
         XCTAssertEqual(next.result?.faceLandmarks.count, 1)
     }
 
+    func testCloseWaitsForTheLastFramesResult() async throws {
+        final class Ignoring: FaceDetectorLiveStreamDelegate {
+            func faceDetector(_ faceDetector: FaceDetector, didFinishDetection result: FaceDetectorResult?, timestampInMilliseconds: Int, error: Error?) {}
+        }
+        let delegate = Ignoring()
+        let options = FaceDetectorOptions()
+        options.runningMode = .liveStream
+        options.faceDetectorLiveStreamDelegate = delegate
+        let faceDetector = try await FaceDetector(options: options)
+        let results = faceDetector.liveStreamResults
+        let frames = try TestPaths.frames(of: "video")
+        // As fast as they can be sent: frames that wait are replaced by newer ones, but never the last.
+        for (index, frame) in frames.enumerated() {
+            try await faceDetector.detectAsync(image: MPImage(contentsOf: frame), timestampInMilliseconds: index)
+        }
+        await faceDetector.close()
+        var heard: [Int] = []
+        for await detection in results {
+            XCTAssertNil(detection.error)
+            heard.append(detection.timestampInMilliseconds)
+        }
+        XCTAssertEqual(heard.last, frames.count - 1)
+        XCTAssertEqual(heard, heard.sorted())
+    }
+
     func testLiveStreamResultsCanBeReadAsAnAsyncSequence() async throws {
         final class Ignoring: FaceDetectorLiveStreamDelegate {
             func faceDetector(_ faceDetector: FaceDetector, didFinishDetection result: FaceDetectorResult?, timestampInMilliseconds: Int, error: Error?) {}

@@ -37,7 +37,6 @@ struct TasksLiveStream {
 
         let options = FaceLandmarkerOptions()
         options.runningMode = .liveStream
-        options.numFaces = 2
         options.outputFaceBlendshapes = true
         let printer = FacePrinter()
         options.faceLandmarkerLiveStreamDelegate = printer
