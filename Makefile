@@ -47,6 +47,13 @@ help:
 	@echo "                        run with the toolchain's runtime out of reach; make deb's time + 8 s"
 	@echo "  make test-docs        the README's length, the documents' links, the benchmark tables; under 1 s"
 	@echo "  make test-bench       every benchmark driver for a few iterations on the debug build; not timed"
+	@echo "  make test-sanitize    the suites that touch threads and parsing under ThreadSanitizer (XNNPACK's"
+	@echo "                        thread pool built with it too) and AddressSanitizer, each in its own build tree"
+	@echo "                        (.build-tsan, .build-asan); the ASan worker under the Python and gRPC"
+	@echo "                        hostile-input suites"
+	@echo "  make test-fuzz        every fuzz target for 20 s on its corpus (make fuzz SECONDS=20)"
+	@echo "  make fuzz SECONDS=N   every libFuzzer target for N seconds (600), one after another, corpora kept"
+	@echo "                        in .build-fuzz/corpus; a table of executions per second and coverage"
 	@echo ""
 	@echo "Measure it (never part of make test; docs/benchmarks.md has the goals and results)"
 	@echo "  make bench            the worker against MediaPipe, every goal of docs/benchmarks.md, a results file"
@@ -92,7 +99,7 @@ run: deps models
 	$(SWIFT) build -c $(CONFIG) --product face-worker
 	$(BIN)/face-worker --models $(MODELS)
 
-test: deps deps-client deps-test models test-swift test-python test-grpc test-c test-install test-deb test-docs test-bench
+test: deps deps-client deps-test models test-swift test-python test-grpc test-c test-install test-deb test-docs test-bench test-sanitize test-fuzz
 
 # Installs the worker (the release build, or CONFIG's), the models (the installed
 # worker's default model directory), the C library with its header and pkg-config
@@ -267,3 +274,39 @@ test-grpc: deps deps-test models $(GRPC_VENV)/.ok
 test-c: deps deps-client deps-test models
 	$(SWIFT) build --product face-worker
 	$(MAKE) -C clients/c test
+
+# The sanitizer runs, each in a build tree of its own so the shared .build is never rebuilt for
+# them. Only the suites that touch threads and parsing run under them: the whole suite under
+# ThreadSanitizer would not fit CI's time (make help gives the costs). Swift on Linux has no
+# UndefinedBehaviorSanitizer; its checked arithmetic and bounds trap in every build anyway.
+.PHONY: test-sanitize test-tsan test-asan fuzz test-fuzz
+SANITIZE_SUITES := InferenceTests.ThreadPool|FaceWorkerProtocolTests|ModelFileTests|ImagingTests|FaceWorkerTests\.(PartsStarted|Concurrency|Scheduling|NamedSession|SlowSubscriber|SharedMemory|GracefulShutdown|BadInput|Fuzz|DrainHandlerChannel)Tests
+TSAN_RUN := TSAN_OPTIONS="halt_on_error=1 suppressions=$(CURDIR)/scripts/sanitize/tsan.supp" FACEWORKER_XNNPACK=xnnpack-tsan
+# Leaks at exit are the Swift runtime's caches; the C client's and the worker's leaks are valgrind's.
+ASAN_RUN := ASAN_OPTIONS="detect_leaks=0"
+
+test-sanitize: test-tsan test-asan
+
+test-tsan: deps models
+	@XNNPACK_SANITIZE=thread scripts/build-xnnpack.sh
+	FACEWORKER_XNNPACK=xnnpack-tsan $(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
+	$(TSAN_RUN) $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --filter '$(SANITIZE_SUITES)'
+
+# The ASan worker under the Python client's bad-input and shared-memory tests and the gRPC door's
+# bad-input, limit and shared-memory tests (their fixtures start FACEWORKER_WORKER).
+test-asan: deps deps-test models $(CLIENT_VENV)/.ok $(GRPC_VENV)/.ok
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
+	$(ASAN_RUN) $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan --filter '$(SANITIZE_SUITES)'
+	$(ASAN_RUN) FACEWORKER_WORKER=$(CURDIR)/.build-asan/debug/face-worker $(CLIENT_VENV)/bin/python -m pytest \
+		clients/python/tests/test_errors.py clients/python/tests/test_damaged_jpeg.py clients/python/tests/test_shared_memory.py
+	$(ASAN_RUN) FACEWORKER_WORKER=$(CURDIR)/.build-asan/debug/face-worker $(GRPC_VENV)/bin/python -m pytest \
+		tests/grpc/test_bad_input.py tests/grpc/test_limits.py tests/grpc/test_shared_memory.py
+
+# libFuzzer targets (scripts/fuzz/run.sh): the Swift ones built with -sanitize=fuzzer,address in
+# .build-fuzz, the C client's reader in its own build tree.
+SECONDS ?= 600
+fuzz: deps deps-client models $(CLIENT_VENV)/.ok
+	SWIFT=$(SWIFT) PYTHON=$(CLIENT_VENV)/bin/python scripts/fuzz/run.sh $(SECONDS)
+
+test-fuzz: deps deps-client models $(CLIENT_VENV)/.ok
+	SWIFT=$(SWIFT) PYTHON=$(CLIENT_VENV)/bin/python scripts/fuzz/run.sh 20

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (the Swift ones in .build-fuzz, the C client's reader in its own
+# build tree), writes their seed corpora, and runs each for SECONDS seconds (default 20), one after
+# another. Each target's corpus grows in .build-fuzz/corpus/<target> from run to run; its seeds
+# and the inputs of crashes found and fixed before (scripts/fuzz/regressions/<target>) run first.
+# A crash stops the run, with its input in .build-fuzz/crashes/<target>/. The last lines are a
+# table: each target's executions per second and the coverage it reached.
+#
+#   run.sh SECONDS [TARGET...]     environment: SWIFT, PYTHON (the Python client's environment)
+set -euo pipefail
+
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$repo"
+seconds=${1:-20}
+shift || true
+swift_targets=(FrameDecoder Connection FrameAdmission JPEG TFLite FlexBuffers TaskBundle GeometryMetadata)
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=("${swift_targets[@]}" CReader)
+swift=${SWIFT:-swift}
+python=${PYTHON:-.venv-client/bin/python}
+scratch=.build-fuzz
+
+"$python" scripts/fuzz/make-seeds.py "$scratch/seeds" models clients/c/tests/fixtures/worker-answers.bin
+
+summary=()
+for target in "${targets[@]}"; do
+  if [ "$target" = CReader ]; then
+    make --no-print-directory -C clients/c/fuzz >/dev/null
+    binary=clients/c/build/fuzz/fuzz_reader
+    leaks=1
+  else
+    FACEWORKER_FUZZ=1 "$swift" build --sanitize=fuzzer --sanitize=address --scratch-path "$scratch" --product "fuzz-$target"
+    binary=$scratch/debug/fuzz-$target
+    # The Swift runtime's caches, kept for the process's life, would count as each input's leaks;
+    # the worker's leaks are the business of the suites under valgrind and AddressSanitizer.
+    leaks=0
+  fi
+  corpus=$scratch/corpus/$target crashes=$scratch/crashes/$target
+  mkdir -p "$corpus" "$crashes"
+  regressions=()
+  [ -d "scripts/fuzz/regressions/$target" ] && regressions=("scripts/fuzz/regressions/$target")
+  log=$scratch/$target.log
+  echo "fuzzing $target for $seconds s"
+  if ! FACEWORKER_MODELS=models "$binary" -max_total_time="$seconds" -print_final_stats=1 -detect_leaks=$leaks \
+      -rss_limit_mb=4096 -artifact_prefix="$crashes/" "$corpus" "$scratch/seeds/$target" "${regressions[@]}" >"$log" 2>&1; then
+    tail -n 60 "$log" >&2
+    echo "error: fuzz-$target crashed; the input is in $crashes/" >&2
+    exit 1
+  fi
+  done_line=$(grep -E '^#[0-9]+ +DONE' "$log" | tail -n 1)
+  cov=$(sed -n 's/.* cov: \([0-9]*\) .*/\1/p' <<<"$done_line")
+  ft=$(sed -n 's/.* ft: \([0-9]*\) .*/\1/p' <<<"$done_line")
+  execs=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
+  units=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
+  summary+=("$(printf '%-18s %10s %12s %8s %8s %8s' "$target" "$seconds" "$units" "$execs" "$cov" "$ft")")
+done
+printf '%-18s %10s %12s %8s %8s %8s\n' target seconds executions exec/s cov features
+printf '%s\n' "${summary[@]}"
