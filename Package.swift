@@ -200,7 +200,7 @@ if Context.environment["FACEWORKER_FUZZ"] == "1" {
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOEmbedded", package: "swift-nio"),
         ]),
-        fuzzTarget("FrameAdmission", ["FaceWorker", "FaceWorkerProtocol", "Imaging"]),
+        fuzzTarget("FrameAdmission", ["FaceDetection", "FaceWorker", "FaceWorkerProtocol", "Imaging"]),
         fuzzTarget("JPEG", ["Imaging"]),
         fuzzTarget("TFLite", ["ModelFile"]),
         fuzzTarget("FlexBuffers", ["ModelFile"]),

@@ -15,11 +15,17 @@ import NIOEmbedded
 /// The models are the worker's: FACEWORKER_MODELS names their directory
 /// (models/ by default). Frames wait in the scheduler and no inference thread
 /// takes them, so an input costs its parsing and bookkeeping, not inference.
-private let models = try! FaceModels(directory: ProcessInfo.processInfo.environment["FACEWORKER_MODELS"] ?? "models")
-private let inventory = try! ModelInventory.describe(models)
-private let limits = WorkerLimits()
-private let policy = PeerPolicy(workerUID: 1000)
-private let logger = Logger(label: "fuzz") { _ in SwiftLogNoOpLogHandler() }
+///
+/// What outlives the inputs: the models, loaded once as a worker loads them.
+/// Static, so initialised on first use: libFuzzer's main runs, not this file's
+/// top level.
+private enum Fuzz {
+    static let models = try! FaceModels(directory: ProcessInfo.processInfo.environment["FACEWORKER_MODELS"] ?? "models")
+    static let inventory = try! ModelInventory.describe(models)
+    static let limits = WorkerLimits()
+    static let policy = PeerPolicy(workerUID: 1000)
+    static let logger = Logger(label: "fuzz") { _ in SwiftLogNoOpLogHandler() }
+}
 
 /// A worker's state as WorkerParts assembles it, without its threads and
 /// sockets: new for each input, so session IDs start again at 1 and the
@@ -30,9 +36,9 @@ private func makeCore(connections: ConnectionRegistry) -> WorkerCore {
     let sharedMemory = SharedMemory(address: HandoffAddress("@faceworker-fuzz")!, tokenLifetime: .seconds(5))
     let stats = WorkerStats(metrics: nil)
     let gauges = WorkerGauges(connections: connections, scheduler: scheduler, namedSessions: namedSessions, sharedMemory: sharedMemory)
-    let statistics = WorkerStatistics(stats: stats, inferenceThreads: 1, models: inventory, started: .now,
+    let statistics = WorkerStatistics(stats: stats, inferenceThreads: 1, models: Fuzz.inventory, started: .now,
                                       gauges: gauges.read, eventsMissed: { namedSessions.eventsMissed })
-    return WorkerCore(limits: limits, models: models, scheduler: scheduler, namedSessions: namedSessions,
+    return WorkerCore(limits: Fuzz.limits, models: Fuzz.models, scheduler: scheduler, namedSessions: namedSessions,
                       sharedMemory: sharedMemory, stats: stats, statistics: statistics)
 }
 
@@ -42,9 +48,9 @@ public func fuzzConnection(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt 
     let core = makeCore(connections: connections)
     let channel = EmbeddedChannel()
     try! channel.pipeline.syncOperations.addHandlers([
-        ByteToMessageHandler(LengthPrefixedMessageDecoder(maximumMessageLength: limits.maxMessageBytes)),
-        ConnectionHandler(core: core, peerPolicy: policy, connections: connections,
-                          peer: PeerCredentials(pid: 1, uid: 1000, gid: 1000), logger: logger),
+        ByteToMessageHandler(LengthPrefixedMessageDecoder(maximumMessageLength: Fuzz.limits.maxMessageBytes)),
+        ConnectionHandler(core: core, peerPolicy: Fuzz.policy, connections: connections,
+                          peer: PeerCredentials(pid: 1, uid: 1000, gid: 1000), logger: Fuzz.logger),
     ])
     channel.pipeline.fireChannelActive()
     var bytes = channel.allocator.buffer(capacity: count)

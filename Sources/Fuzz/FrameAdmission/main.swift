@@ -1,3 +1,4 @@
+import FaceDetection
 @testable import FaceWorker
 import FaceWorkerProtocol
 import Foundation
@@ -12,7 +13,11 @@ import Imaging
 /// The input's first 8 bytes are the description: format, orientation,
 /// width, height, row stride (16 bits each for the last three); the rest is
 /// the pixels.
-nonisolated(unsafe) private let admission = try! FrameAdmission(maxPixels: 1 << 14, buffers: nil)
+private enum Fuzz {
+    /// One admission for every input, as a connection keeps one. libFuzzer
+    /// calls the entry point from one thread only, so nothing uses it concurrently.
+    nonisolated(unsafe) static let admission = try! FrameAdmission(maxPixels: 1 << 14, buffers: nil)
+}
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzFrameAdmission(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
@@ -30,7 +35,7 @@ public func fuzzFrameAdmission(_ start: UnsafePointer<UInt8>, _ count: Int) -> C
     // Every orientation and one unknown value.
     frame.orientation = Faceworker_V1_Orientation(rawValue: Int(input[1] % 9)) ?? .topLeft
     frame.raw = raw
-    guard case .success(let admitted) = admission.admit(frame) else { return 0 }
+    guard case .success(let admitted) = Fuzz.admission.admit(frame) else { return 0 }
     var tensor = [Float](repeating: 0, count: 16 * 16 * 3)
     _ = try? admitted.withPixels { (pixels) throws(FaceError) in
         guard case .raw(let view) = pixels else { return }
