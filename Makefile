@@ -234,7 +234,7 @@ soak: deps deps-bench models $(GRPC_VENV)/.ok
 # Everything any target made: builds, XNNPACK, the models, every virtual environment, the C
 # client's and grpc-bench's builds, the Python client's build files, the package and out/.
 clean:
-	rm -rf .build .build-* .deps $(MODELS) .venv* out dist
+	rm -rf .build .build-* .deps $(MODELS) .venv* out
 	rm -rf clients/c/build tools/grpc-bench/build clients/python/build clients/python/*.egg-info
 
 # The Python client's tests, against a real face-worker, in a light environment
