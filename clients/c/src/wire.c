@@ -147,11 +147,10 @@ size_t fwi_message_size(const ClientMessage *m)
     return payload > UINT32_MAX ? 0 : FWI_HEADER_BYTES + payload;
 }
 
-size_t fwi_write_message(const ClientMessage *m, uint8_t *buf, size_t cap)
+/* Writes m, whose framed size is `total`, into buf: the size is known to
+ * the callers, and computing it walks the whole message. */
+static void write_framed(const ClientMessage *m, size_t total, uint8_t *buf)
 {
-    size_t total = fwi_message_size(m);
-    if (total == 0 || total > cap)
-        return total;
     size_t payload = total - FWI_HEADER_BYTES;
     buf[0] = FWI_UNCOMPRESSED_FLAG;
     buf[1] = (uint8_t)(payload >> 24);
@@ -159,6 +158,13 @@ size_t fwi_write_message(const ClientMessage *m, uint8_t *buf, size_t cap)
     buf[3] = (uint8_t)(payload >> 8);
     buf[4] = (uint8_t)payload;
     protobuf_c_message_pack(&m->base, buf + FWI_HEADER_BYTES);
+}
+
+size_t fwi_write_message(const ClientMessage *m, uint8_t *buf, size_t cap)
+{
+    size_t total = fwi_message_size(m);
+    if (total != 0 && total <= cap)
+        write_framed(m, total, buf);
     return total;
 }
 
@@ -195,7 +201,8 @@ int fwi_writer_append(fwi_writer *w, const ClientMessage *m, fw_error *err)
             w->cap = w->len + total;
         }
     }
-    w->len += fwi_write_message(m, w->buf + w->len, w->cap - w->len);
+    write_framed(m, total, w->buf + w->len);
+    w->len += total;
     return FW_OK;
 }
 
