@@ -189,6 +189,7 @@ static void attempt_now(fw_client *c)
     int rc = fwi_reconnect_attempt(c, &c->reconnect_options, c->reconnect_deadline_ms, &retry, &err);
     if (rc == FW_OK) {
         c->reconnect_pending = false;
+        c->break_handled = false;
         dispatch(c);
         update_watch(c);
         return;
@@ -242,9 +243,10 @@ int fwi_async_reconnect(fw_client *c, const fw_reconnect_options *options, fw_er
     return rc;
 }
 
-/* The connection broke: mended under auto-reconnect, else told. */
+/* The connection broke: mended under auto-reconnect, else told, once. */
 static void broke(fw_client *c)
 {
+    c->break_handled = true;
     fw_error err = c->broken;
     if (fwi_auto_recovers(c)) {
         if (start_reconnect(c, &c->auto_options, &err) == FW_OK)
@@ -254,18 +256,24 @@ static void broke(fw_client *c)
     report(c, &err);
 }
 
+/* After the connection moved on: a new break is acted on, else the loop
+ * is told what to watch now. */
+static void settle(fw_client *c)
+{
+    if (c->broken.code != FW_OK && !c->break_handled)
+        broke(c);
+    else
+        update_watch(c);
+}
+
 void fw_async_handle(fw_client *c, unsigned ready)
 {
     if (!c || c->reconnect_pending)
         return;
-    bool was_broken = c->broken.code != FW_OK;
     fw_error err;
     progress(c, ready, &err);
     dispatch(c);
-    if (c->broken.code != FW_OK && !was_broken)
-        broke(c);
-    else
-        update_watch(c);
+    settle(c);
 }
 
 void fw_async_timeout(fw_client *c)
@@ -277,21 +285,22 @@ void fw_async_timeout(fw_client *c)
         return;
     }
     dispatch(c);
-    if (c->broken.code != FW_OK && fwi_auto_recovers(c))
-        broke(c);
-    else
-        update_watch(c);
+    settle(c);
 }
 
 /* After a write that broke the connection, inside a handler perhaps: the
- * loop's timer runs the mending, outside it. */
+ * loop's timer acts on the break, outside it. Under auto-reconnect the
+ * frame is in flight like the others the break cut off, and comes out as
+ * a drop. */
 static int after_write(fw_client *c, int rc, fw_error *err)
 {
-    if (rc == FW_OK || !c->async || !fwi_auto_recovers(c)) {
+    if (rc == FW_OK || !c->async) {
         update_watch(c);
         return rc;
     }
     set_timer(c, 0);
+    if (!fwi_auto_recovers(c))
+        return rc;
     fwi_clear_error(err);
     return FW_OK;
 }
@@ -390,7 +399,7 @@ int fw_async_attach(fw_client *c, const fw_loop_hooks *hooks, fw_error *err)
     c->watched_fd = -1;
     c->watched_wants = 0;
     update_watch(c);
-    if (c->async && (events_waiting(c) || (c->broken.code != FW_OK && fwi_auto_recovers(c))))
+    if (c->async && (events_waiting(c) || (c->broken.code != FW_OK && !c->break_handled)))
         set_timer(c, 0);
     fwi_clear_error(err);
     return FW_OK;

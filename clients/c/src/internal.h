@@ -153,6 +153,7 @@ struct fw_client {
     /* Async mode, after the connection broke under auto-reconnect: the
      * next attempt is due when the loop's timer goes off. */
     bool reconnect_pending;
+    bool break_handled; /* the front is mending, or has told of, the break */
     fw_reconnect_options reconnect_options;
     int64_t reconnect_deadline_ms;
     int reconnect_delay_ms;

@@ -492,6 +492,53 @@ static void test_reader_error_is_told_and_the_client_connects_again(void)
     close(ep);
 }
 
+/* Opens one session, then hangs up. */
+static void script_open_then_leave(int fd, void *arg)
+{
+    (void)arg;
+    ClientMessage *open = fake_read(fd);
+    if (open) {
+        fake_answer_open(fd, open, 3, open->open_session->options);
+        faceworker__v1__client_message__free_unpacked(open, NULL);
+    }
+}
+
+/* Without auto-reconnect a lost connection is told once, whether a read
+ * or a write finds it, and every send after fails with its error. */
+static void test_a_lost_connection_is_told_once(void)
+{
+    fake_worker *w;
+    fw_client *c = fake_connect(script_open_then_leave, NULL, &w);
+    REQUIRE(c, "fake worker");
+    fw_error err;
+    fw_session *s = open_session_in(c, FW_MODE_LIVE_STREAM, false);
+    struct heard heard = {0};
+    fw_async_handlers h = FW_ASYNC_HANDLERS_INIT;
+    h.on_event = on_heard;
+    h.on_connection_error = on_broken;
+    h.data = &heard;
+    int ep = epoll_create1(EPOLL_CLOEXEC);
+    if (CHECK_AT(s, "session") && CHECK_AT(fw_async_start(c, &h, &err) == FW_OK, "%s", err.message) &&
+        CHECK_AT(fw_epoll_attach(ep, c, &err) == FW_OK, "%s", err.message)) {
+        int sent = 0;
+        while (heard.errors == 0 && sent < 1000) {
+            if (fw_send_jpeg(s, jpeg_bytes, 3, ++sent, &err) != FW_OK)
+                CHECK(err.code == FW_ERR_CLOSED || err.code == FW_ERR_IO, "the send says why: %s", err.message);
+            struct epoll_event evs[4];
+            int n = epoll_wait(ep, evs, 4, 0);
+            for (int i = 0; i < n; i++)
+                fw_epoll_dispatch(&evs[i]);
+        }
+        CHECK(heard.errors == 1, "told once: %d", heard.errors);
+        CHECK(heard.error.code == FW_ERR_CLOSED || heard.error.code == FW_ERR_IO, "%s: %s",
+              fw_status_name(heard.error.code), heard.error.message);
+        CHECK(fw_send_jpeg(s, jpeg_bytes, 3, ++sent, &err) == heard.error.code, "a later send fails alike");
+        CHECK(heard.errors == 1, "and is not told again: %d", heard.errors);
+    }
+    fake_disconnect(c, w);
+    close(ep);
+}
+
 /* Against a real worker: live sessions of astronaut.jpg on two
  * connections, every frame answered with a result or a drop. */
 static const char *fixtures_dir;
@@ -575,6 +622,7 @@ int main(int argc, char **argv)
     RUN(test_blocking_calls_in_async_mode_are_refused);
     RUN(test_auto_reconnect_is_heard_as_in_blocking_mode);
     RUN(test_reader_error_is_told_and_the_client_connects_again);
+    RUN(test_a_lost_connection_is_told_once);
     if (worker_socket)
         RUN(test_epoll_serves_a_real_workers_live_sessions);
     printf("%d passed, %d failed\n", tests_passed, tests_failed);
