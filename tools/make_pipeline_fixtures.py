@@ -124,6 +124,13 @@ def composed(sources, writer):
     ]
     writer.save("three_faces.jpg", composition(sources, (800, 400), three), three)
 
+    # A group photo's far faces: ten faces about 6 % of a 1280x720 frame wide. The Face Landmarker's
+    # short-range detector finds none of them; the full-range detector finds most.
+    group = [Placement("astronaut", FACES["astronaut"]["centre"], ((column + 0.5) * 256.0, (row + 0.5) * 360.0),
+                       scale=0.8, mirrored=(row + column) % 2 == 1)
+             for row in range(2) for column in range(5)]
+    writer.save("group_small_faces.jpg", composition(sources, (1280, 720), group), group)
+
 
 def loop_video(sources, writer):
     """One face on a closed Lissajous path: frame 0 follows the last frame as smoothly as frame 1

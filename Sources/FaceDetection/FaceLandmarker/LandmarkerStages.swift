@@ -2,6 +2,9 @@
 /// when the options ask for blendshapes, so other sessions never create its
 /// runtime.
 struct LandmarkerStages: Sendable {
+    /// The bundle's short-range detector, as MediaPipe's graph runs it; or,
+    /// when the session asks for ML Kit's accurate mode, the full-range one,
+    /// which finds the far and small faces the short-range detector misses.
     let detector: FaceDetector
     let mesh: LandmarkerMesh
     let blendshapes: LandmarkerBlendshapes?
@@ -12,8 +15,8 @@ struct LandmarkerStages: Sendable {
     /// proto default; the landmarker never sets it.
     static let suppressionThreshold: Float = 0.5
 
-    init(models: FaceLandmarkerModels, options: FaceOptions) throws(FaceError) {
-        detector = FaceDetector(landmarkerDetector: models.detector)
+    init(models: FaceLandmarkerModels, options: FaceOptions, fullRangeDetector: FaceDetector) throws(FaceError) {
+        detector = options.performanceMode == .accurate ? fullRangeDetector : FaceDetector(landmarkerDetector: models.detector)
         mesh = LandmarkerMesh(models: models)
         if options.faceBlendshapes {
             guard let model = models.blendshapes else {

@@ -30,7 +30,9 @@ package struct FacePipeline: Sendable {
             guard let bundle = models.faceLandmarker else {
                 throw .failedPrecondition("mesh_model FACE_LANDMARKER: the worker has no Face Landmarker bundle: \(models.faceLandmarkerProblem ?? "it was not loaded")")
             }
-            landmarkerStages = options.needsMesh ? try LandmarkerStages(models: bundle, options: options) : nil
+            landmarkerStages = options.needsMesh
+                ? try LandmarkerStages(models: bundle, options: options, fullRangeDetector: FaceDetector(performance: .accurate, models: models))
+                : nil
         } else {
             landmarkerStages = nil
         }

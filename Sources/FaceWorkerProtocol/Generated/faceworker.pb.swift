@@ -112,12 +112,14 @@ public nonisolated enum Faceworker_V1_MeshModel: SwiftProtobuf.Enum, Swift.CaseI
   /// MediaPipe Tasks' Face Landmarker (face_landmarker.task): its own face
   /// detector, the 256x256 V2 mesh and the blendshape model, run by the Tasks
   /// graph's rules, so points and scores are those MediaPipe Tasks gives. When
-  /// it runs, its rules replace three options: the bundle's detector runs
-  /// whatever performance_mode says, detections merge above an overlap of 0.5
-  /// whatever min_suppression_threshold says, and in VIDEO and LIVE_STREAM the
-  /// detector runs on every frame while fewer than num_faces faces are
-  /// followed, whatever detector_interval_frames says. The worker loads it only
-  /// when the bundle is in its models directory.
+  /// it runs, its rules replace two options: detections merge above an overlap
+  /// of 0.5 whatever min_suppression_threshold says, and in VIDEO and
+  /// LIVE_STREAM the detector runs on every frame while fewer than num_faces
+  /// faces are followed, whatever detector_interval_frames says.
+  /// performance_mode FAST (the default) runs the bundle's short-range detector,
+  /// as MediaPipe does; ACCURATE runs the full-range detector instead, which
+  /// finds the far and small faces the bundle's detector misses. The worker
+  /// loads it only when the bundle is in its models directory.
   case faceLandmarker // = 2
   case UNRECOGNIZED(Int)
 

@@ -70,13 +70,17 @@ final class FaceLandmarkerBundleTests: XCTestCase {
         XCTAssertEqual(try detector.detect(image).faces.count, 1, file: file, line: line)
         let mesh = try FaceSession(models: models, options: TestData.options { $0.faceMesh = true })
         XCTAssertEqual(try mesh.detect(image).faces.first?.mesh?.count, 478, file: file, line: line)
-        XCTAssertThrowsError(try FaceSession(models: models, options: TestData.options {
-            $0.faceMesh = true
-            $0.meshModel = .faceLandmarker
-        }), file: file, line: line) { error in
-            guard case FaceError.failedPrecondition(let message) = error else { return XCTFail("\(error)", file: file, line: line) }
-            XCTAssertTrue(message.contains("no Face Landmarker bundle"), message, file: file, line: line)
-            XCTAssertTrue(message.contains(expected[0]), message, file: file, line: line)
+        // The full-range detector is loaded, but ACCURATE changes only which detector the bundle's mesh follows.
+        for performance in [FaceOptions.PerformanceMode.fast, .accurate] {
+            XCTAssertThrowsError(try FaceSession(models: models, options: TestData.options {
+                $0.faceMesh = true
+                $0.meshModel = .faceLandmarker
+                $0.performanceMode = performance
+            }), file: file, line: line) { error in
+                guard case FaceError.failedPrecondition(let message) = error else { return XCTFail("\(error)", file: file, line: line) }
+                XCTAssertTrue(message.contains("no Face Landmarker bundle"), message, file: file, line: line)
+                XCTAssertTrue(message.contains(expected[0]), message, file: file, line: line)
+            }
         }
     }
 

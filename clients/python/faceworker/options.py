@@ -52,9 +52,13 @@ class MeshModel(enum.IntEnum):
     FACE_LANDMARKER = 2
     """MediaPipe Tasks' Face Landmarker (``face_landmarker.task``): the
     points, blendshapes and matrices MediaPipe Tasks gives, by its graph's
-    rules, which stand in for ``performance_mode``, ``min_suppression_threshold``
-    and ``detector_interval_frames``. A worker without the bundle refuses it
-    with FAILED_PRECONDITION."""
+    rules, which stand in for ``min_suppression_threshold`` and
+    ``detector_interval_frames``. ``performance_mode`` FAST (the default)
+    finds faces with the bundle's short-range detector, as MediaPipe does;
+    ACCURATE with the full-range detector, which finds the far and small
+    faces of a group photo (lower ``min_face_size`` for faces under a tenth
+    of the image width). A worker without the bundle refuses it with
+    FAILED_PRECONDITION."""
 
 
 class LandmarkMode(enum.IntEnum):
@@ -205,7 +209,9 @@ class FaceWorkerOptions:
     tasks' constructors, so MediaPipe's positional order is kept.
 
     Attributes:
-        performance_mode: Which detector runs; default FAST.
+        performance_mode: Which detector runs; default FAST (short range).
+            ACCURATE runs the full-range detector, also under the Face
+            Landmarker, for far and small faces.
         landmark_mode: ML Kit's ten landmarks (``Detection.landmarks``).
         contour_mode: ML Kit's fifteen contours (``Detection.contours``).
         classification_mode: Smiling and eyes-open probabilities.
