@@ -29,7 +29,10 @@ for target in "${targets[@]}"; do
     binary=clients/c/build/fuzz/fuzz_reader
     leaks=1
   else
-    FACEWORKER_FUZZ=1 "$swift" build --sanitize=fuzzer --sanitize=address --scratch-path "$scratch" --product "fuzz-$target"
+    # The Swift compiler keeps only the last -sanitize= it is given, and SwiftPM gives it one per
+    # sanitizer: the combined flag, passed last, is what instruments the Swift code for coverage.
+    FACEWORKER_FUZZ=1 "$swift" build --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address \
+      --scratch-path "$scratch" --product "fuzz-$target"
     binary=$scratch/debug/fuzz-$target
     # The Swift runtime's caches, kept for the process's life, would count as each input's leaks;
     # the worker's leaks are the business of the suites under valgrind and AddressSanitizer.
