@@ -16,3 +16,5 @@ public typealias FrameImage = FaceWorkerClient::FrameImage
 public typealias SharedFrameBuffer = FaceWorkerClient::SharedFrameBuffer
 /// How the connection finds its worker again after a restart.
 public typealias ReconnectPolicy = FaceWorkerClient::ReconnectPolicy
+/// Why a call failed, by gRPC's status codes.
+public typealias StatusCode = FaceWorkerClient::StatusCode

@@ -3,9 +3,9 @@ import Foundation
 
 /// Why a ``FaceDetector`` could not process an image.
 public struct FaceDetectionError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
-    /// The worker's status code (gRPC's numbering): 3 INVALID_ARGUMENT for a
-    /// bad option or image, 14 UNAVAILABLE for no worker, and so on.
-    public let code: Int
+    /// The worker's status: `.invalidArgument` for a bad option or image,
+    /// `.unavailable` for no worker, and so on.
+    public let code: StatusCode
     /// What went wrong, for people. For an option out of range, the words
     /// every FaceWorker client gives: the option's wire name and its range.
     public let message: String
@@ -14,7 +14,7 @@ public struct FaceDetectionError: Error, Sendable, Equatable, CustomStringConver
     public let option: String?
 
     /// An error.
-    public init(code: Int, message: String, option: String? = nil) {
+    public init(code: StatusCode, message: String, option: String? = nil) {
         self.code = code
         self.message = message
         self.option = option
@@ -22,7 +22,7 @@ public struct FaceDetectionError: Error, Sendable, Equatable, CustomStringConver
 
     init(_ error: FaceWorkerError) {
         let option = error.code == .invalidArgument ? Self.optionNames.first { error.message.hasPrefix($0.key + " ") }?.value : nil
-        self.init(code: error.code.rawValue, message: error.message, option: option)
+        self.init(code: error.status, message: error.message, option: option)
     }
 
     public var description: String {

@@ -23,8 +23,8 @@ public final class FaceDetector: Sendable {
         var client: FaceWorkerClient?
         var session: FaceWorkerSession?
         var lastTimestamp: Int64 = 0
-        /// The image processed last, which the next one waits for.
-        var tail: Task<[Face], any Error>?
+        /// The last call queued, which the next one waits for.
+        var tail: Task<Void, Never>?
     }
 
     private let options: Faceworker_V1_SessionOptions
@@ -97,7 +97,8 @@ public final class FaceDetector: Sendable {
     /// from the moment its image is sent until its faces are returned.
     public func registerBuffer(size: Int) async throws -> SharedFrameBuffer {
         do {
-            _ = try await openedSession()
+            // Opened in turn, so that an image given meanwhile does not open a second session.
+            try await serialized { [self] in _ = try await openedSession() }.value
             guard let client = state.withLock({ $0.client }) else { throw FaceWorkerError(code: .unavailable, message: "the detector was closed") }
             return try await client.registerBuffer(size: size)
         } catch let error as FaceWorkerError {
@@ -108,8 +109,7 @@ public final class FaceDetector: Sendable {
     /// Closes the session and the connection once the images given are
     /// processed; a later image opens them again.
     public func close() async {
-        let tail = state.withLock { $0.tail }
-        _ = await tail?.result
+        await state.withLock { $0.tail }?.value
         let (client, session) = state.withLock { state in
             defer { (state.client, state.session) = (nil, nil) }
             return (state.client, state.session)
@@ -121,13 +121,18 @@ public final class FaceDetector: Sendable {
     /// Queues `image` behind the images given before it.
     private func enqueue(_ image: VisionImage) -> Task<[Face], any Error> {
         let pixels = image.image, orientation = image.effectiveOrientation
-        return state.withLock { state in
+        return serialized { [self] in try await run(pixels, orientation: orientation) }
+    }
+
+    /// Runs `work` once every call queued before it has finished.
+    private func serialized<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) -> Task<T, any Error> {
+        state.withLock { state in
             let previous = state.tail
-            let task = Task(executorPreference: Blocking.executor) { [self] in
-                _ = await previous?.result
-                return try await run(pixels, orientation: orientation)
+            let task = Task(executorPreference: Blocking.executor) {
+                await previous?.value
+                return try await work()
             }
-            state.tail = task
+            state.tail = Task { _ = await task.result }
             return task
         }
     }

@@ -48,7 +48,7 @@ final class BadInputTests: WorkerTestCase {
                 XCTAssertTrue(accepted, "minFaceSize \(value) was accepted")
             } catch let error as FaceDetectionError {
                 XCTAssertFalse(accepted, "minFaceSize \(value) was refused: \(error)")
-                XCTAssertEqual(error.code, 3)
+                XCTAssertEqual(error.code, .invalidArgument)
                 XCTAssertEqual(error.option, "minFaceSize")
                 assertNamesTheRange(error.message, "min_face_size")
             }
