@@ -49,15 +49,14 @@
  *
  * ABI. The library's soname is libfaceworker.so.4, and 2.0 is meant to be
  * its last bump. The structs a caller allocates and the library reads or
- * fills (fw_session_options, fw_frame, fw_stats, and fw_async_handlers and
- * fw_loop_hooks) begin with `size`: the caller's sizeof the struct, which
- * fw_session_options_init() and fw_stats_init() set. A later version adds
+ * fills (fw_session_options, fw_frame, fw_stats, fw_reconnect_options, and
+ * fw_async_handlers and fw_loop_hooks) begin with `size`: the caller's
+ * sizeof the struct, which their init functions set. A later version adds
  * members only at their end and reads or writes only the bytes the
  * caller's size covers, so a program built against 2.0 runs on every 2.x;
- * new fields and functions are minor versions. For fw_session_options,
- * fw_frame and fw_stats, a size of 0 stands for 2.0's layout, so that a
- * zero-initialised struct, such as `fw_frame f = {.jpeg = ...}`, is a 2.0
- * struct. Opaque handles (fw_client, fw_session, fw_result, ...) grow
+ * new fields and functions are minor versions. For all but the last two,
+ * a size of 0 stands for 2.0's layout, so that a zero-initialised struct,
+ * such as `fw_frame f = {.jpeg = ...}`, is a 2.0 struct. Opaque handles (fw_client, fw_session, fw_result, ...) grow
  * freely. `make test` checks the exported ABI against a committed
  * baseline with abidiff.
  *
@@ -221,6 +220,7 @@ FW_API void fw_set_timeout(fw_client *client, int timeout_ms);
 /* How a reconnect waits for a worker. Fill it with
  * fw_reconnect_options_init(), then change what you need. */
 typedef struct fw_reconnect_options {
+    size_t size;          /* sizeof(fw_reconnect_options), or 0 for 2.0's */
     int initial_delay_ms; /* the wait after the first failed attempt (50) */
     int max_delay_ms;     /* the wait doubles up to this (500) */
     int deadline_ms;      /* give up this long after the reconnect began (30000) */
@@ -255,8 +255,8 @@ FW_API void fw_reconnect_options_init(fw_reconnect_options *options);
 FW_API int fw_reconnect(fw_client *client, const fw_reconnect_options *options, fw_error *err);
 
 /* Turns auto-reconnect on or off. It is on from fw_connect(), with the
- * defaults of fw_reconnect_options_init(); options (NULL: the defaults) is
- * copied. With it on:
+ * defaults of fw_reconnect_options_init(); options is copied (NULL, or a
+ * size no version has: the defaults). With it on:
  *
  *   - A call that writes a request first takes what the worker sent
  *     meanwhile (one poll(2) that does not wait). When it finds the

@@ -90,10 +90,7 @@ void fw_set_restart_drops(fw_client *c, bool on)
 void fw_set_auto_reconnect(fw_client *c, bool on, const fw_reconnect_options *options)
 {
     c->auto_reconnect = on;
-    if (options)
-        c->auto_options = *options;
-    else
-        fw_reconnect_options_init(&c->auto_options);
+    fwi_take_reconnect_options(options, &c->auto_options, NULL);
 }
 
 void fw_set_busy_poll(fw_client *c, int busy_poll_us)

@@ -174,12 +174,18 @@ struct fw_client {
 #define FWI_OPTIONS_COVERED(size) FWI_COVERED(fw_session_options, output_face_blendshapes, size)
 #define FWI_FRAME_COVERED(size) FWI_COVERED(fw_frame, pixels_region, size)
 #define FWI_STATS_COVERED(size) FWI_COVERED(fw_stats, mapped_bytes, size)
+#define FWI_RECONNECT_COVERED(size) FWI_COVERED(fw_reconnect_options, deadline_ms, size)
 
 /* Copies the options the caller's struct holds, defaults for the rest;
  * FW_ERR_USAGE for a size no version has. */
 int fwi_take_options(const fw_session_options *in, fw_session_options *out, fw_error *err);
 /* Writes options into the caller's struct, as far as its size covers. */
 void fwi_give_options(const fw_session_options *options, fw_session_options *out);
+
+/* reconnect.c: the reconnect options the caller's struct holds, defaults
+ * for the rest; FW_ERR_USAGE for a size no version has (*out then holds
+ * the defaults). */
+int fwi_take_reconnect_options(const fw_reconnect_options *in, fw_reconnect_options *out, fw_error *err);
 
 /* errors.c */
 __attribute__((format(printf, 4, 5))) int fwi_set_error(fw_error *err, int code, int sys_errno, const char *fmt, ...);

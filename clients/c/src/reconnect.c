@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -21,6 +22,7 @@
 
 void fw_reconnect_options_init(fw_reconnect_options *o)
 {
+    o->size = sizeof *o;
     o->initial_delay_ms = DEFAULT_INITIAL_DELAY_MS;
     o->max_delay_ms = DEFAULT_MAX_DELAY_MS;
     o->deadline_ms = DEFAULT_DEADLINE_MS;
@@ -293,15 +295,31 @@ static int reconnect(fw_client *c, const fw_reconnect_options *options, fw_error
     return rc;
 }
 
-int fw_reconnect(fw_client *c, const fw_reconnect_options *options, fw_error *err)
+int fwi_take_reconnect_options(const fw_reconnect_options *in, fw_reconnect_options *out, fw_error *err)
+{
+    fw_reconnect_options_init(out);
+    if (!in)
+        return FW_OK;
+    size_t covered = FWI_RECONNECT_COVERED(in->size);
+    if (covered == 0)
+        return fwi_set_error(err, FW_ERR_USAGE, 0,
+                             "fw_reconnect_options.size is %zu, which no version has; fill the options with "
+                             "fw_reconnect_options_init",
+                             in->size);
+    memcpy(out, in, covered);
+    out->size = sizeof *out;
+    return FW_OK;
+}
+
+int fw_reconnect(fw_client *c, const fw_reconnect_options *caller, fw_error *err)
 {
     if (!c)
         return fwi_set_error(err, FW_ERR_USAGE, 0, "fw_reconnect: no client");
-    fw_reconnect_options defaults;
-    if (!options) {
-        fw_reconnect_options_init(&defaults);
-        options = &defaults;
-    }
+    fw_reconnect_options taken;
+    int rc = fwi_take_reconnect_options(caller, &taken, err);
+    if (rc != FW_OK)
+        return rc;
+    const fw_reconnect_options *options = &taken;
     fw_error local;
     if (c->async)
         return fwi_async_reconnect(c, options, err ? err : &local);
