@@ -7,9 +7,10 @@ import Glibc
 /// read-only mapping.
 ///
 /// ```swift
-/// let buffer = try await client.registerBuffer(size: 640 * 480 * 3 / 2)
+/// let buffer = try await faceDetector.registerBuffer(size: 640 * 480 * 3 / 2)
 /// camera.writeNV12(into: buffer.bytes)
-/// let result = try await session.process(try buffer.rawFrame(format: .nv12, width: 640, height: 480))
+/// let frame = MPImage(image: try buffer.image(format: .nv12, width: 640, height: 480))
+/// let result = try await faceDetector.detect(image: frame)
 /// try await buffer.unregister()
 /// ```
 ///
