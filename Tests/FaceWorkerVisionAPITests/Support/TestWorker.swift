@@ -69,10 +69,13 @@ final class TestWorker: Sendable {
 /// an application does: through `FACEWORKER_SOCKET`.
 class WorkerTestCase: XCTestCase {
     private(set) var worker: TestWorker!
+    /// The variable as the test found it, given back when it ends.
+    private var socketVariable: String?
 
     override func setUp() async throws {
         try await super.setUp()
         worker = try await TestWorker.start()
+        socketVariable = ProcessInfo.processInfo.environment["FACEWORKER_SOCKET"]
         setenv("FACEWORKER_SOCKET", worker.socketPath, 1)
     }
 
@@ -94,7 +97,7 @@ class WorkerTestCase: XCTestCase {
     }
 
     override func tearDown() async throws {
-        unsetenv("FACEWORKER_SOCKET")
+        if let socketVariable { setenv("FACEWORKER_SOCKET", socketVariable, 1) } else { unsetenv("FACEWORKER_SOCKET") }
         worker.kill()
         try? FileManager.default.removeItem(atPath: worker.directory)
         try await super.tearDown()
