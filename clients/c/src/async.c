@@ -284,6 +284,9 @@ void fw_async_timeout(fw_client *c)
         attempt_now(c);
         return;
     }
+    /* Answers a blocking call read past its own, still in the reader. */
+    fw_error err;
+    progress(c, 0, &err);
     dispatch(c);
     settle(c);
 }
@@ -362,8 +365,14 @@ static int copy_sized(void *to, size_t to_size, const void *from, size_t from_si
     return FW_OK;
 }
 
+/* Whether something waits to be handed out without the socket being
+ * readable again: events already routed, or bytes a blocking call read
+ * past its answer. */
 static bool events_waiting(const fw_client *c)
 {
+    size_t expected;
+    if (fwi_reader_unparsed(&c->reader, &expected) > 0)
+        return true;
     for (const fw_session *s = c->sessions; s; s = s->next)
         if (s->events_head || s->notice_due)
             return true;

@@ -492,6 +492,112 @@ static void test_reader_error_is_told_and_the_client_connects_again(void)
     close(ep);
 }
 
+/* Answers a Subscribe, then at once sends the followed session's result,
+ * drop and end: what a blocking fw_subscribe() may read past its answer. */
+static void script_subscription(int fd, void *arg)
+{
+    (void)arg;
+    ClientMessage *m = fake_read(fd);
+    if (!m)
+        return;
+    Faceworker__V1__SubscribeResponse r = FACEWORKER__V1__SUBSCRIBE_RESPONSE__INIT;
+    r.subscription_id = 4;
+    r.session_id = 9;
+    r.name = m->subscribe->name;
+    r.queue_limit = 8;
+    WorkerMessage w = FACEWORKER__V1__WORKER_MESSAGE__INIT;
+    w.call_id = m->call_id;
+    w.kind_case = FACEWORKER__V1__WORKER_MESSAGE__KIND_SUBSCRIBE;
+    w.subscribe = &r;
+    Faceworker__V1__FrameResult result = FACEWORKER__V1__FRAME_RESULT__INIT;
+    result.session_id = 9;
+    result.timestamp_ms = 1;
+    Faceworker__V1__FrameDropped drop = FACEWORKER__V1__FRAME_DROPPED__INIT;
+    drop.session_id = 9;
+    drop.timestamp_ms = 2;
+    drop.reason = FACEWORKER__V1__FRAME_DROPPED__REASON__REASON_REPLACED;
+    Faceworker__V1__SessionEnded end = FACEWORKER__V1__SESSION_ENDED__INIT;
+    end.reason = FACEWORKER__V1__SESSION_ENDED__REASON__REASON_SESSION_CLOSED;
+    Faceworker__V1__SessionEvent events[3] = {FACEWORKER__V1__SESSION_EVENT__INIT, FACEWORKER__V1__SESSION_EVENT__INIT,
+                                               FACEWORKER__V1__SESSION_EVENT__INIT};
+    events[0].event_case = FACEWORKER__V1__SESSION_EVENT__EVENT_FRAME_RESULT;
+    events[0].frame_result = &result;
+    events[1].event_case = FACEWORKER__V1__SESSION_EVENT__EVENT_FRAME_DROPPED;
+    events[1].frame_dropped = &drop;
+    events[2].event_case = FACEWORKER__V1__SESSION_EVENT__EVENT_SESSION_ENDED;
+    events[2].session_ended = &end;
+    WorkerMessage e[3];
+    for (int i = 0; i < 3; i++) {
+        faceworker__v1__worker_message__init(&e[i]);
+        e[i].call_id = m->call_id;
+        e[i].kind_case = FACEWORKER__V1__WORKER_MESSAGE__KIND_SESSION_EVENT;
+        e[i].session_event = &events[i];
+        events[i].subscription_id = 4;
+    }
+    /* One write: the answer and the events reach the client together. */
+    const WorkerMessage *out[4] = {&w, &e[0], &e[1], &e[2]};
+    uint8_t bytes[4096];
+    size_t len = 0;
+    for (int i = 0; i < 4; i++) {
+        size_t n = faceworker__v1__worker_message__get_packed_size(out[i]);
+        bytes[len] = 0;
+        bytes[len + 1] = (uint8_t)(n >> 24);
+        bytes[len + 2] = (uint8_t)(n >> 16);
+        bytes[len + 3] = (uint8_t)(n >> 8);
+        bytes[len + 4] = (uint8_t)n;
+        faceworker__v1__worker_message__pack(out[i], bytes + len + 5);
+        len += 5 + n;
+    }
+    fake_write_bytes(fd, bytes, len);
+    faceworker__v1__client_message__free_unpacked(m, NULL);
+    fake_wait_for_hangup(fd);
+}
+
+struct sub_heard {
+    int types[4];
+    int n;
+    int64_t result_ts;
+};
+
+static void on_sub_event(fw_subscription *sub, fw_subscription_event *ev, void *data)
+{
+    struct sub_heard *h = data;
+    (void)sub;
+    if (h->n < 4)
+        h->types[h->n] = ev->type;
+    h->n++;
+    if (ev->type == FW_SUB_RESULT)
+        h->result_ts = fw_result_timestamp(ev->result);
+    fw_result_free(ev->result);
+}
+
+/* A subscription's events reach on_subscription_event in order, even those
+ * the blocking fw_subscribe() read before the front started. */
+static void test_a_subscription_is_heard_through_the_front(void)
+{
+    fake_worker *w;
+    fw_client *c = fake_connect(script_subscription, NULL, &w);
+    REQUIRE(c, "fake worker");
+    fw_error err;
+    fw_subscription *sub = fw_subscribe(c, "door", &err);
+    struct sub_heard heard = {0};
+    fw_async_handlers h = FW_ASYNC_HANDLERS_INIT;
+    h.on_subscription_event = on_sub_event;
+    h.data = &heard;
+    int ep = epoll_create1(EPOLL_CLOEXEC);
+    if (CHECK_AT(sub, "%s", err.message) && CHECK_AT(fw_async_start(c, &h, &err) == FW_OK, "%s", err.message) &&
+        CHECK_AT(fw_epoll_attach(ep, c, &err) == FW_OK, "%s", err.message)) {
+        run_epoll_until(ep, &heard.n, 3);
+        CHECK(heard.n == 3 && heard.types[0] == FW_SUB_RESULT && heard.types[1] == FW_SUB_DROPPED &&
+                  heard.types[2] == FW_SUB_ENDED,
+              "result, drop, end: %d events", heard.n);
+        CHECK(heard.result_ts == 1, "the result of frame 1: %lld", (long long)heard.result_ts);
+        CHECK(fw_unsubscribe(sub, &err) == FW_OK, "an ended subscription is freed: %s", err.message);
+    }
+    fake_disconnect(c, w);
+    close(ep);
+}
+
 /* Opens one session, then hangs up. */
 static void script_open_then_leave(int fd, void *arg)
 {
@@ -623,6 +729,7 @@ int main(int argc, char **argv)
     RUN(test_auto_reconnect_is_heard_as_in_blocking_mode);
     RUN(test_reader_error_is_told_and_the_client_connects_again);
     RUN(test_a_lost_connection_is_told_once);
+    RUN(test_a_subscription_is_heard_through_the_front);
     if (worker_socket)
         RUN(test_epoll_serves_a_real_workers_live_sessions);
     printf("%d passed, %d failed\n", tests_passed, tests_failed);
