@@ -50,12 +50,14 @@ public struct FrameImage: Sendable {
         pixels = .shared(record, offset: offset, length: length, layout)
     }
 
-    /// The width and height of uncompressed pixels; nil for a JPEG, whose
-    /// size only the worker reads.
+    /// The stored width and height (before the orientation): the layout's
+    /// for uncompressed pixels, the frame header's for a JPEG file's bytes;
+    /// nil for a JPEG in a shared buffer, or bytes that are not a JPEG file.
     public var pixelSize: (width: Int, height: Int)? {
         switch pixels {
         case .raw(_, let layout), .shared(_, _, _, let layout?): (layout.width, layout.height)
-        case .jpeg, .shared: nil
+        case .jpeg(let data): JPEGFrameHeader.size(of: data)
+        case .shared: nil
         }
     }
 

@@ -40,9 +40,9 @@ public final class MPImage: Sendable {
         self.init(image: FrameImage(pixels: pixels, format: format, width: width, height: height, rowStride: rowStride), orientation: orientation)
     }
 
-    /// The stored width in pixels; nil for a JPEG, whose size only the
-    /// worker reads.
+    /// The stored width in pixels, before the orientation; nil for a JPEG
+    /// in a shared buffer, or bytes that are not a JPEG file.
     public var width: Int? { image.pixelSize?.width }
-    /// The stored height in pixels; nil for a JPEG.
+    /// The stored height in pixels, before the orientation; nil as `width`.
     public var height: Int? { image.pixelSize?.height }
 }

@@ -89,6 +89,16 @@ final class ImageSourceTests: WorkerTestCase {
         XCTAssertEqual(try mlKit.results(in: image).map { Double($0.frame.minX) }.first ?? 0, Double(box.minX), accuracy: 1)
     }
 
+    func testAnImageKnowsItsStoredSize() throws {
+        let jpeg = try MPImage(contentsOf: TestPaths.fixture("two_faces.jpg"), orientation: .right)
+        XCTAssertEqual(jpeg.width, 640)
+        XCTAssertEqual(jpeg.height, 360)
+        let pixels = MPImage(pixels: Data(count: 6 * 4 * 3 / 2), format: .nv12, width: 6, height: 4)
+        XCTAssertEqual(pixels.width, 6)
+        XCTAssertEqual(pixels.height, 4)
+        XCTAssertNil(MPImage(jpegData: Data("not a JPEG".utf8)).width)
+    }
+
     /// Converted pixels lose a little: the face's box within 4 pixels.
     private func assertNear(_ detections: [Detection], _ expected: [ClientGoldens.Detection], _ what: String, file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertEqual(detections.count, expected.count, "\(what): faces", file: file, line: line)
