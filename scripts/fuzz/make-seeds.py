@@ -191,9 +191,17 @@ def main():
         archive.comment = b"fuzz seed"
     write("TaskBundle", "small", small.getvalue())
 
-    for model in ("face_detection_short_range.tflite", "face_detection_full_range_sparse.tflite"):
-        write("TFLite", model, (models / model).read_bytes())
-    write("TFLite", "face_blendshapes.tflite", bundle.read("face_blendshapes.tflite"))
+    # The converter writes a model's tables first and its weights after them, so a model's first
+    # kilobytes hold its whole structure; cut short, the weights' buffers run past the end, which
+    # the reader must refuse. Whole files take about a second an input under the sanitizer: only
+    # the smallest goes whole, for the folding and the operators' options behind the checks.
+    write("TFLite", "face_detection_short_range.tflite", (models / "face_detection_short_range.tflite").read_bytes())
+    tflites = {name: (models / name).read_bytes() for name in
+               ("face_detection_short_range.tflite", "face_detection_full_range_sparse.tflite", "face_landmark_with_attention.tflite")}
+    tflites["face_blendshapes.tflite"] = bundle.read("face_blendshapes.tflite")
+    for name, data in tflites.items():
+        for kilobytes in (16, 64):
+            write("TFLite", f"{name}-{kilobytes}k", data[:kilobytes * 1024])
 
     for name, data in flexbuffers().items():
         write("FlexBuffers", name, data)
