@@ -45,7 +45,11 @@ final class LiveStreamOutlet<Result: Sendable>: Sendable {
     func drain() async {
         if let loop = delivery.withLock({ $0 }) { await loop.value }
         await withCheckedContinuation { heard in queue.async { heard.resume() } }
-        stream.withLock { $0?.1.finish() }
+        stream.withLock { stream in
+            // A sequence first read after the close is over from the start.
+            if stream == nil { stream = AsyncStream.makeStream(of: LiveStreamDetection<Result>.self) }
+            stream?.1.finish()
+        }
     }
 }
 
