@@ -688,10 +688,12 @@ FW_API int fw_unsubscribe(fw_subscription *sub, fw_error *err);
 #define FW_WANT_READ 1u
 #define FW_WANT_WRITE 2u
 
-/* The client's socket, to watch in an event loop; -1 while it has none (a
- * broken connection, or between reconnect attempts). It changes when the
- * client reconnects: the async front tells its loop through
- * fw_loop_hooks.watch. Never read from or write to it yourself. */
+/* The client's socket, to watch in an event loop; -1 while it has none
+ * (between reconnect attempts, or after a reconnect gave up). A broken
+ * connection keeps its socket until a reconnect, but fw_client_wants()
+ * says 0 for it. It changes when the client reconnects: the async front
+ * tells its loop through fw_loop_hooks.watch. Never read from or write to
+ * it yourself. */
 FW_API int fw_client_fd(const fw_client *client);
 
 /* fw_connect() that never waits. A Unix socket mostly connects or fails at
