@@ -111,8 +111,10 @@ struct FlexBufferDecoder {
             return try inline(scalar, at: try pointee(), width: width)
         case .string:
             let start = try pointee()
-            let length = Int(try unsigned(at: start - width, width: width))
-            guard length <= bytes.count - start else { throw fail("has a FlexBuffer string longer than the blob") }
+            // An 8-byte length may not fit an Int at all.
+            guard let length = Int(exactly: try unsigned(at: start - width, width: width)), length <= bytes.count - start else {
+                throw fail("has a FlexBuffer string longer than the blob")
+            }
             return .string(String(decoding: bytes[start..<start + length], as: UTF8.self))
         case .map:
             return try map(at: try pointee(), width: width, depth: depth)
@@ -150,8 +152,10 @@ struct FlexBufferDecoder {
     /// (offset and width stored in the two slots before the count).
     private func map(at start: Int, width: Int, depth: Int) throws -> FlexValue {
         let values = try untypedVector(at: start, width: width, depth: depth)
-        let keysWidth = Int(try unsigned(at: start - 2 * width, width: width))
-        guard Self.widths.contains(keysWidth) else { throw fail("has a FlexBuffer map whose keys are \(keysWidth) bytes wide") }
+        let storedKeysWidth = try unsigned(at: start - 2 * width, width: width)
+        guard let keysWidth = Int(exactly: storedKeysWidth), Self.widths.contains(keysWidth) else {
+            throw fail("has a FlexBuffer map whose keys are \(storedKeysWidth) bytes wide")
+        }
         let keysStart = try target(at: start - 3 * width, width: width)
         let keys = try typedElements(.key, at: keysStart, count: try elementCount(at: keysStart, width: keysWidth), width: keysWidth)
         guard keys.count == values.count else {
