@@ -117,6 +117,8 @@ package final class FaceEngine {
     package let models: FaceModels
     private let threadPool: ThreadPool?
     private var runtimes: [ObjectIdentifier: Runtime] = [:]
+    /// The inner tensors of every runtime here: they run one at a time.
+    private var workspace: Workspace?
     private var decoder: JPEGDecoder?
 
     /// Creates an engine whose runtimes split every model run over `threadPool`,
@@ -165,7 +167,10 @@ package final class FaceEngine {
     func runtime(for model: CompiledModel) throws -> Runtime {
         let key = ObjectIdentifier(model)
         if let runtime = runtimes[key] { return runtime }
-        let runtime = try Runtime(model: model, threadPool: threadPool)
+        let shared = try workspace ?? Workspace()
+        workspace = shared
+        let runtime = try Runtime(model: model, threadPool: threadPool, workspace: shared)
+        for earlier in runtimes.values { try earlier.rebind() }
         runtimes[key] = runtime
         return runtime
     }

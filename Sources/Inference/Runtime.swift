@@ -15,6 +15,11 @@ package final class Runtime {
     let engines: [xnn_runtime_t?]
     /// Held so the pool outlives the XNNPACK runtimes that run on it.
     private let threadPool: ThreadPool?
+    /// Held so the workspace outlives the XNNPACK runtimes that keep their
+    /// tensors in it.
+    private let workspace: Workspace?
+    /// Each XNNPACK runtime's external tensors, bound again by `rebind()`.
+    private let externals: [[xnn_external_value]]
     /// The buffer of every tensor that crosses a boundary, keyed by tensor index.
     private let buffers: [Int: UnsafeMutableBufferPointer<Float>]
     private let hostCalls: [[HostCall]]
@@ -40,8 +45,10 @@ package final class Runtime {
 
     /// Builds the XNNPACK runtimes for `model`, splitting each operator over
     /// `threadPool` (which other runtimes may share), or running on the
-    /// calling thread only when it is nil.
-    package init(model: CompiledModel, threadPool: ThreadPool?, profiling: Bool = false) throws {
+    /// calling thread only when it is nil, with their inner tensors in
+    /// `workspace`, which other runtimes run on the same thread may share
+    /// (nil: a workspace of their own).
+    package init(model: CompiledModel, threadPool: ThreadPool?, workspace: Workspace? = nil, profiling: Bool = false) throws {
         let file = model.graph.file
         let initStatus = xnn_initialize(nil)
         guard initStatus == xnn_status_success else {
@@ -56,10 +63,16 @@ package final class Runtime {
         }
         let pool = threadPool?.handle
         var engines: [xnn_runtime_t?] = []
+        let externals = model.plan.stages.map { stage in
+            (stage.segment.inputs + stage.segment.outputs).map {
+                xnn_external_value(id: UInt32($0), data: UnsafeMutableRawPointer(buffers[$0]!.baseAddress!))
+            }
+        }
         do {
-            for stage in model.plan.stages {
-                engines.append(stage.segment.operators.isEmpty ? nil
-                    : try Self.engine(for: stage.segment, model: model, pool: pool, profiling: profiling, buffers: buffers))
+            for (stage, plan) in model.plan.stages.enumerated() {
+                engines.append(plan.segment.operators.isEmpty ? nil
+                    : try Self.engine(for: plan.segment, model: model, pool: pool, workspace: workspace?.handle, profiling: profiling,
+                                      externals: externals[stage]))
             }
         } catch {
             for case let engine? in engines { xnn_delete_runtime(engine) }
@@ -69,6 +82,8 @@ package final class Runtime {
         self.model = model
         self.engines = engines
         self.threadPool = threadPool
+        self.workspace = workspace
+        self.externals = externals
         self.buffers = buffers
         hostCalls = model.plan.stages.map { stage in
             stage.host.map { step in
@@ -82,8 +97,8 @@ package final class Runtime {
         outputBuffers = graph.outputs.map { buffers[$0]! }
     }
 
-    private static func engine(for segment: ExecutionPlan.Segment, model: CompiledModel, pool: pthreadpool_t?, profiling: Bool,
-                               buffers: [Int: UnsafeMutableBufferPointer<Float>]) throws -> xnn_runtime_t {
+    private static func engine(for segment: ExecutionPlan.Segment, model: CompiledModel, pool: pthreadpool_t?, workspace: xnn_workspace_t?,
+                               profiling: Bool, externals: [xnn_external_value]) throws -> xnn_runtime_t {
         let file = model.graph.file
         var subgraph: xnn_subgraph_t?
         let createStatus = xnn_create_subgraph(UInt32(model.graph.tensors.count), 0, &subgraph)
@@ -94,12 +109,9 @@ package final class Runtime {
         try SubgraphBuilder(model: model, segment: segment, subgraph: subgraph).build()
 
         var runtime: xnn_runtime_t?
-        let runtimeStatus = xnn_create_runtime_v2(subgraph, pool, profiling ? UInt32(XNN_FLAG_BASIC_PROFILING) : 0, &runtime)
+        let runtimeStatus = xnn_create_runtime_v4(subgraph, nil, workspace, pool, profiling ? UInt32(XNN_FLAG_BASIC_PROFILING) : 0, &runtime)
         guard runtimeStatus == xnn_status_success, let runtime else {
             throw InferenceError(file: file, problem: "XNNPACK could not create a runtime: \(runtimeStatus.name)")
-        }
-        let externals = (segment.inputs + segment.outputs).map {
-            xnn_external_value(id: UInt32($0), data: UnsafeMutableRawPointer(buffers[$0]!.baseAddress!))
         }
         let setupStatus = xnn_setup_runtime(runtime, externals.count, externals)
         guard setupStatus == xnn_status_success else {
@@ -112,6 +124,19 @@ package final class Runtime {
     deinit {
         for case let engine? in engines { xnn_delete_runtime(engine) }
         for buffer in buffers.values { Self.deallocate(buffer) }
+    }
+
+    /// Sets the runtimes up again: a runtime built later in a shared
+    /// workspace may have grown and so moved it, and the operators of the
+    /// runtimes already built hold pointers into it from their setup.
+    package func rebind() throws {
+        for (stage, engine) in engines.enumerated() {
+            guard let engine else { continue }
+            let status = xnn_setup_runtime(engine, externals[stage].count, externals[stage])
+            guard status == xnn_status_success else {
+                throw InferenceError(file: model.graph.file, problem: "XNNPACK could not set up the runtime again: \(status.name)")
+            }
+        }
     }
 
     /// XNNPACK may read a little past the end of its inputs with vector loads,

@@ -52,8 +52,10 @@ final class JPEGRawParityTests: XCTestCase {
                 XCTAssertEqual(twin.score, face.score, accuracy: 0.01, "\(label): score")
             }
         }
-        // The comparison means something only where there are faces to compare.
-        XCTAssertEqual(framesWithFaces, entries.filter { $0.faces > 0 }.count, "\(performance): frames with faces where the detector found some")
+        // The comparison means something only where there are faces to compare; the
+        // short-range detector is not made for the far faces of a group photo.
+        let seen = entries.filter { $0.faces > 0 && !(performance == .fast && $0.file == TestData.farFaces) }
+        XCTAssertEqual(framesWithFaces, seen.count, "\(performance): frames with faces where the detector found some")
     }
 
     func testShortRangeFindsTheSameFacesInAJPEGAndItsPixels() throws {

@@ -5,7 +5,7 @@ import XCTest
 /// full-range detector, so a group photo's far faces get their 478 points;
 /// the default stays MediaPipe's, the bundle's short-range detector.
 final class FarFaceTests: XCTestCase {
-    /// group_small_faces.jpg: ten faces, each about 6 % of the 1280x720 frame wide.
+    /// `TestData.farFaces` holds ten faces.
     private static let faces = 10
 
     private func meshes(_ performance: FaceOptions.PerformanceMode) throws -> [Face] {
@@ -17,7 +17,7 @@ final class FarFaceTests: XCTestCase {
             options.minFaceSize = 0.01
             options.performanceMode = performance
         }
-        return try FaceSession(models: TestData.models, options: options).detect(TestData.image("group_small_faces.jpg")).faces
+        return try FaceSession(models: TestData.models, options: options).detect(TestData.image(TestData.farFaces)).faces
     }
 
     func testTheFullRangeDetectorGivesFarFacesTheirMeshes() throws {

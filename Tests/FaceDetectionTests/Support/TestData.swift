@@ -6,6 +6,9 @@ import Imaging
 enum TestData {
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     static let fixtures = directory.appendingPathComponent("Fixtures")
+    /// A group photo's ten far faces, each about 6 % of the frame wide: the
+    /// full-range detector finds most, the short-range detector none.
+    static let farFaces = "group_small_faces.jpg"
 
     static let models: FaceModels = {
         let root = directory.deletingLastPathComponent().deletingLastPathComponent()
