@@ -44,7 +44,7 @@ for target in "${targets[@]}"; do
   [ -d "scripts/fuzz/regressions/$target" ] && regressions=("scripts/fuzz/regressions/$target")
   log=$scratch/$target.log
   echo "fuzzing $target for $seconds s"
-  if ! FACEWORKER_MODELS=models "$binary" -max_total_time="$seconds" -print_final_stats=1 -detect_leaks=$leaks \
+  if ! ASAN_OPTIONS=detect_leaks=$leaks FACEWORKER_MODELS=models "$binary" -max_total_time="$seconds" -print_final_stats=1 -detect_leaks=$leaks \
       -rss_limit_mb=4096 -artifact_prefix="$crashes/" "$corpus" "$scratch/seeds/$target" "${regressions[@]}" >"$log" 2>&1; then
     tail -n 60 "$log" >&2
     echo "error: fuzz-$target crashed; the input is in $crashes/" >&2
