@@ -8,8 +8,9 @@ import Synchronization
 import XCTest
 
 /// The scheduler's sessions: the one owner of a session's timestamp rule and
-/// queue, refusals in their turn, and which frames may split their model runs
-/// over every core (a frame that starts while no other frame runs or waits).
+/// queue, refusals in their turn, which frames may split their model runs
+/// over every core (a frame that starts while no other frame runs or waits),
+/// and the engines every frame finds free.
 final class SchedulingTests: XCTestCase {
     private static let pipeline: FacePipeline = {
         let models = try! FaceModels(directory: TestPaths.models)
@@ -110,36 +111,42 @@ final class SchedulingTests: XCTestCase {
         _ = scheduler.complete(again)
     }
 
-    func testTheSplitEngineServesOneFrameAtATimeAndIsNeverWaitedFor() throws {
-        let split = try SplitEngine(models: FaceModels(directory: TestPaths.models), threads: 2)
-        let nested = split.withEngineIfAvailable { _ in split.withEngineIfAvailable { _ in true } }
-        XCTAssertEqual(nested, .some(nil), "a second borrower is turned away at once, not made to wait")
-        XCTAssertEqual(split.withEngineIfAvailable { _ in 2 }, 2, "a returned engine is lent again")
+    func testALoneFrameSplitsOverEveryCoreAndAnyOtherRunsOnItsThreadsOwnEngine() throws {
+        let engines = try EnginePool(models: FaceModels(directory: TestPaths.models), threads: 2)
+        let lone = engines.withEngine(home: 1, runsAlone: true) { (ObjectIdentifier($0), engines.width) }
+        XCTAssertEqual(lone.1, 2, "a lone frame's runs are split over both threads")
+        let own = engines.withEngine(home: 1, runsAlone: false) { ObjectIdentifier($0) }
+        XCTAssertNotEqual(own, lone.0, "a frame beside others runs on its thread's own engine")
+        let first = engines.withEngine(home: 0, runsAlone: false) { (ObjectIdentifier($0), engines.width) }
+        XCTAssertEqual(first.0, lone.0, "the first thread's own engine is the one that splits")
+        XCTAssertEqual(first.1, 1, "but not for a frame beside others")
+        XCTAssertEqual(engines.withEngine(home: 0, runsAlone: true) { _ in engines.width }, 2, "the next lone frame is split again")
     }
 
-    func testAFrameBesideASplitRunNarrowsItAndTheNextLoneRunHasEveryCoreAgain() throws {
-        let split = try SplitEngine(models: FaceModels(directory: TestPaths.models), threads: 2)
-        XCTAssertEqual(split.withEngineIfAvailable { _ in split.width }, 2, "nothing runs beside: both threads")
-        XCTAssertEqual(split.runningBeside { split.withEngineIfAvailable { _ in split.width } }, 1,
-                       "a run that starts while another frame runs is not split")
-
+    func testAFrameBesideASplitRunTakesAFreeEngineAndNarrowsTheRun() throws {
+        let engines = try EnginePool(models: FaceModels(directory: TestPaths.models), threads: 2)
         let lent = DispatchSemaphore(value: 0)
         let besideStarted = DispatchSemaphore(value: 0)
-        let widthAfterwards = Mutex(0)
+        let split = Mutex<(engine: ObjectIdentifier?, widthAfterwards: Int)>((nil, 0))
         let holder = Thread {
-            _ = split.withEngineIfAvailable { _ in
+            engines.withEngine(home: 1, runsAlone: true) { engine in
+                split.withLock { $0.engine = ObjectIdentifier(engine) }
                 lent.signal()
                 besideStarted.wait()
-                widthAfterwards.withLock { $0 = split.width }
+                split.withLock { $0.widthAfterwards = engines.width }
             }
             lent.signal()
         }
         holder.start()
         lent.wait()
-        XCTAssertEqual(split.width, 2, "the split run began over both threads")
-        split.runningBeside { besideStarted.signal() }
+        XCTAssertEqual(engines.width, 2, "the split run began over both threads")
+        let beside = engines.withEngine(home: 0, runsAlone: false) { engine -> ObjectIdentifier in
+            besideStarted.signal()
+            return ObjectIdentifier(engine)
+        }
         lent.wait()
-        XCTAssertEqual(widthAfterwards.withLock { $0 }, 1, "a frame that starts beside a split run takes its core back")
-        XCTAssertEqual(split.withEngineIfAvailable { _ in split.width }, 2, "the next lone run is split again")
+        XCTAssertNotEqual(beside, split.withLock { $0.engine }, "its own engine was lent out, so it took the free one rather than wait")
+        XCTAssertEqual(split.withLock { $0.widthAfterwards }, 1, "a frame that starts beside a split run takes its core back")
+        XCTAssertEqual(engines.withEngine(home: 1, runsAlone: true) { _ in engines.width }, 2, "the next lone run is split again")
     }
 }

@@ -134,7 +134,7 @@ final class FrameScheduler: Sendable {
                     state.running += 1
                     // Other sessions may be open: a frame of theirs that arrives while this
                     // one's runs are split takes its core back at the next operator
-                    // (SplitEngine), so an idle neighbour no longer costs a lone frame
+                    // (EnginePool), so an idle neighbour no longer costs a lone frame
                     // the second core.
                     let alone = state.running == 1 && state.ready.isEmpty
                     return (FrameJob(sessionID: id, pipeline: session.pipeline, output: session.output, work: work,

@@ -4,9 +4,9 @@ import Foundation
 import Logging
 import Synchronization
 
-/// The threads that run the models. Each has its own runtimes (XNNPACK
-/// runtimes and a JPEG decoder are not thread-safe) over the shared,
-/// once-loaded models, and takes frames from the scheduler until it stops.
+/// The threads that run the models, one per engine of an `EnginePool` (XNNPACK
+/// runtimes and a JPEG decoder are not thread-safe, so an engine serves one
+/// frame at a time), taking frames from the scheduler until it stops.
 final class InferencePool: Sendable {
     /// The number of threads.
     let count: Int
@@ -14,25 +14,24 @@ final class InferencePool: Sendable {
     private let warmed = DispatchGroup()
     private let warmFailure = Mutex<String?>(nil)
 
-    /// Starts `count` threads serving `scheduler`; a frame that runs alone
-    /// borrows `splitEngine`, when there is one, to use every core.
+    /// Starts one thread per engine of `engines`, serving `scheduler`.
     ///
-    /// Each thread first builds the runtime of every model and runs it once
-    /// (`waitUntilWarm()` says when all have), so that no session's first
-    /// frame pays for building runtimes, packing weights or faulting in
+    /// Each thread first builds its engine's runtime of every model and runs
+    /// it once (`waitUntilWarm()` says when all have), so that no session's
+    /// first frame pays for building runtimes, packing weights or faulting in
     /// their memory: that made a worker's first frame 3 to 5 times slower
     /// than the next ones.
-    init(count: Int, models: FaceModels, splitEngine: SplitEngine?, scheduler: FrameScheduler, stats: WorkerStats, maxPixels: Int, logger: Logger) {
-        self.count = count
+    init(engines: EnginePool, scheduler: FrameScheduler, stats: WorkerStats, maxPixels: Int, logger: Logger) {
+        count = engines.count
+        let count = count
         let exited = exited
         let warmed = warmed
         for index in 0..<count {
             warmed.enter()
             let thread = Thread {
                 let processor = FrameProcessor(maxPixels: maxPixels, stats: stats, logger: logger)
-                let engine = FaceEngine(models: models)
                 do {
-                    try engine.warm()
+                    try engines.warm(index)
                 } catch {
                     self.warmFailure.withLock { $0 = $0 ?? "\(error)" }
                 }
@@ -44,14 +43,7 @@ final class InferencePool: Sendable {
                     case .refusal(let request, let timestampMs, let error):
                         answer = SessionAnswer(request: request, sessionID: job.sessionID, output: .failed(error, timestampMs: timestampMs))
                     case .frame(let pending):
-                        if job.runsAlone, let splitEngine,
-                           let split = splitEngine.withEngineIfAvailable({ processor.process(pending, of: &job, engine: $0) }) {
-                            answer = split
-                        } else if let splitEngine {
-                            answer = splitEngine.runningBeside { processor.process(pending, of: &job, engine: engine) }
-                        } else {
-                            answer = processor.process(pending, of: &job, engine: engine)
-                        }
+                        answer = engines.withEngine(home: index, runsAlone: job.runsAlone) { processor.process(pending, of: &job, engine: $0) }
                     }
                     job.output.emit([answer])
                     if let closeRequest = scheduler.complete(job) {

@@ -8,21 +8,18 @@ import ServiceLifecycle
 /// thread to finish the frame it is processing.
 struct InferenceService: Service {
     private let configuration: WorkerConfiguration
-    private let models: FaceModels
-    private let splitEngine: SplitEngine?
+    private let engines: EnginePool
     private let scheduler: FrameScheduler
     private let stats: WorkerStats
     private let logger: Logger
     private let started: PartsStarted
 
-    /// Threads as `configuration` asks, running `models` (and borrowing
-    /// `splitEngine` for a frame that runs alone) for `scheduler`'s frames;
-    /// reports to `started` once they run.
-    init(configuration: WorkerConfiguration, models: FaceModels, splitEngine: SplitEngine?, scheduler: FrameScheduler, stats: WorkerStats,
+    /// One thread per engine of `engines`, for `scheduler`'s frames; reports
+    /// to `started` once every thread has run each model once.
+    init(configuration: WorkerConfiguration, engines: EnginePool, scheduler: FrameScheduler, stats: WorkerStats,
          logger: Logger, started: PartsStarted) {
         self.configuration = configuration
-        self.models = models
-        self.splitEngine = splitEngine
+        self.engines = engines
         self.scheduler = scheduler
         self.stats = stats
         self.logger = logger
@@ -31,10 +28,7 @@ struct InferenceService: Service {
 
     /// Runs the threads until a graceful shutdown or cancellation.
     func run() async throws {
-        let pool = InferencePool(
-            count: configuration.inferenceThreads, models: models, splitEngine: splitEngine, scheduler: scheduler,
-            stats: stats, maxPixels: configuration.limits.maxPixels, logger: logger
-        )
+        let pool = InferencePool(engines: engines, scheduler: scheduler, stats: stats, maxPixels: configuration.limits.maxPixels, logger: logger)
         let clock = ContinuousClock()
         let warmStart = clock.now
         let failure = await Self.offThePool { pool.waitUntilWarm() }

@@ -49,10 +49,9 @@ struct WorkerParts: Sendable {
         } catch {
             throw WorkerStartupError("cannot load the models from \(configuration.modelsDirectory): \(error); `make models` fetches them")
         }
-        // With more than one inference thread, a frame that runs alone may use them all.
-        let splitEngine: SplitEngine?
+        let engines: EnginePool
         do {
-            splitEngine = configuration.inferenceThreads > 1 ? try SplitEngine(models: models, threads: configuration.inferenceThreads) : nil
+            engines = try EnginePool(models: models, threads: configuration.inferenceThreads)
         } catch {
             throw WorkerStartupError("cannot start the inference threads: \(error)")
         }
@@ -78,7 +77,7 @@ struct WorkerParts: Sendable {
         // doors drain, the metrics and the handoff socket close, and the
         // threads finish the frames they hold.
         var services: [any Service] = [
-            InferenceService(configuration: configuration, models: models, splitEngine: splitEngine, scheduler: scheduler,
+            InferenceService(configuration: configuration, engines: engines, scheduler: scheduler,
                              stats: stats, logger: logger, started: started),
             HandoffService(listener: handoff, shared: sharedMemory, policy: configuration.peerPolicy, logger: logger, started: started),
         ]
