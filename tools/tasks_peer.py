@@ -4,7 +4,7 @@ NumPy 2, and the legacy solutions and golden files need mediapipe 0.10.14 and Nu
 
 import json
 import subprocess
-import sys
+import tempfile
 from pathlib import Path
 
 from bench_process import fail
@@ -23,15 +23,23 @@ class TasksPeer:
         self.version = PINNED_VERSION
 
     def __enter__(self):
-        self._process = subprocess.Popen(self._command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        # MediaPipe's native side logs every graph it builds and closes; kept for a failure.
+        self._log = tempfile.TemporaryFile(mode="w+")
+        self._process = subprocess.Popen(self._command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                         stderr=self._log, text=True)
         if self._process.stdout.readline().strip() != "ready":
             self._process.kill()
-            fail(f"{' '.join(self._command)} did not start; its errors are above")
+            self._fail("did not start")
         return self
 
     def __exit__(self, *exc):
         self._process.stdin.close()
         self._process.wait(timeout=30)
+        self._log.close()
+
+    def _fail(self, what):
+        self._log.seek(0)
+        fail(f"{' '.join(self._command)} {what}; its log ends:\n{self._log.read()[-4000:]}")
 
     def time(self, frames, mode, warmup, iterations):
         """Per-frame ns of `iterations` frames after `warmup`, and the timed frames with a face. The
@@ -40,7 +48,8 @@ class TasksPeer:
         self._process.stdin.flush()
         line = self._process.stdout.readline()
         if not line:
-            fail(f"{' '.join(self._command)} ended during a {mode} run; its errors are above")
+            self._process.wait(timeout=30)
+            self._fail(f"ended during a {mode} run")
         answer = json.loads(line)
         if answer["version"] != PINNED_VERSION:
             fail(f"the Tasks peer runs mediapipe {answer['version']}; make bench pins {PINNED_VERSION}")
