@@ -16,6 +16,17 @@ struct FlexBufferDecoder {
     /// The byte widths a slot can have.
     private static let widths = [1, 2, 4, 8]
 
+    /// How many values have been decoded. Each value takes at least a byte
+    /// where it is stored, so a well-formed blob never has more values than
+    /// bytes; only vectors that point at the same children again (each level
+    /// multiplying the one above) get there, and decoding them would take
+    /// exponential time, which a damaged model file must not cost the worker.
+    let decoded = DecodedCount()
+
+    final class DecodedCount {
+        var count = 0
+    }
+
     /// A value's slot: where it is stored, the width of that slot, and its
     /// packed type.
     private struct Reference {
@@ -97,6 +108,10 @@ struct FlexBufferDecoder {
 
     private func value(_ reference: Reference, depth: Int) throws -> FlexValue {
         guard depth < Self.maximumDepth else { throw fail("nests its FlexBuffer deeper than \(Self.maximumDepth) levels") }
+        decoded.count += 1
+        guard decoded.count <= bytes.count else {
+            throw fail("has more FlexBuffer values than its \(bytes.count) bytes can hold: its vectors share their elements")
+        }
         guard let type = FlexType(rawValue: reference.type) else {
             throw fail("has a FlexBuffer value of type \(reference.type), which custom options never hold")
         }
