@@ -50,7 +50,8 @@ for target in "${targets[@]}"; do
     echo "error: fuzz-$target crashed; the input is in $crashes/" >&2
     exit 1
   fi
-  done_line=$(grep -E '^#[0-9]+ +DONE' "$log" | tail -n 1)
+  # The last status line: DONE when the time ran out between two status lines, else the last one.
+  done_line=$(grep -E '^#[0-9]+[[:space:]].* cov: ' "$log" | tail -n 1 || true)
   cov=$(sed -n 's/.* cov: \([0-9]*\) .*/\1/p' <<<"$done_line")
   ft=$(sed -n 's/.* ft: \([0-9]*\) .*/\1/p' <<<"$done_line")
   execs=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
