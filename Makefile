@@ -36,8 +36,9 @@ help:
 	@echo "                        debug); 13.3 min / seconds"
 	@echo ""
 	@echo "Test it"
-	@echo "  make test             every test-* below, after the Debian packages they need. A fresh clone took"
-	@echo "                        27.2 min before test-deb and test-bench joined; test-deb adds make deb's build"
+	@echo "  make test             every test-* below but test-sanitize and test-fuzz, after the Debian packages"
+	@echo "                        they need. A fresh clone took 27.2 min before test-deb and test-bench joined;"
+	@echo "                        test-deb adds make deb's build"
 	@echo "  make test-swift       the package and its tests in debug, then the Swift tests; 11.4 + 4.8 min / 5 min"
 	@echo "  make test-python      the Python client against a real worker, with its environment; 3.4 min"
 	@echo "  make test-grpc        grpcio and nginx with TLS against the gRPC door; about 1 min once its environment exists"
@@ -46,14 +47,15 @@ help:
 	@echo "  make test-deb         make deb, then the package installed by dpkg into scratch roots and its worker"
 	@echo "                        run with the toolchain's runtime out of reach; make deb's time + 8 s"
 	@echo "  make test-docs        the README's length, the documents' links, the benchmark tables; under 1 s"
-	@echo "  make test-bench       every benchmark driver for a few iterations on the debug build; not timed"
-	@echo "  make test-sanitize    the suites that touch threads and parsing under ThreadSanitizer (XNNPACK's"
+	@echo "  make test-bench       every benchmark driver for a few iterations on the debug build; 8 min on a"
+	@echo "                        2-core machine shared with other builds, after its environments"
+	@echo "  make test-sanitize    (not in make test) the suites that touch threads and parsing under ThreadSanitizer (XNNPACK's"
 	@echo "                        thread pool built with it too) and AddressSanitizer, each in its own build tree"
 	@echo "                        (.build-tsan, .build-asan); the ASan worker under the Python and gRPC"
 	@echo "                        hostile-input suites. ThreadSanitizer: pthreadpool 12 s, the build 30 min and"
 	@echo "                        its suites 13.5 min on a 2-core machine shared with other builds; the"
 	@echo "                        AddressSanitizer half is not timed"
-	@echo "  make test-fuzz        every fuzz target for 20 s on its corpus (make fuzz SECONDS=20): 3 min of"
+	@echo "  make test-fuzz        (not in make test) every fuzz target for 20 s on its corpus: 3 min of"
 	@echo "                        runs, after a first build of about 30 min on a 2-core machine shared with others"
 	@echo "  make fuzz SECONDS=N   every libFuzzer target for N seconds (600), one after another, corpora kept"
 	@echo "                        in .build-fuzz/corpus; a table of executions per second and coverage"
@@ -102,7 +104,9 @@ run: deps models
 	$(SWIFT) build -c $(CONFIG) --product face-worker
 	$(BIN)/face-worker --models $(MODELS)
 
-test: deps deps-client deps-test models test-swift test-python test-grpc test-c test-install test-deb test-docs test-bench test-sanitize test-fuzz
+# test-sanitize and test-fuzz build the package twice more (about 30 and 40 min on 2 cores), which
+# would take a fresh clone's make test past CI's budget; they run on their own.
+test: deps deps-client deps-test models test-swift test-python test-grpc test-c test-install test-deb test-docs test-bench
 
 # Installs the worker (the release build, or CONFIG's), the models (the installed
 # worker's default model directory), the C library with its header and pkg-config
