@@ -62,7 +62,7 @@ help:
 	@echo ""
 	@echo "Measure it (never part of make test; docs/benchmarks.md has the goals and results)"
 	@echo "  make bench            the worker against MediaPipe, every goal of docs/benchmarks.md, a results file"
-	@echo "                        in benchmarks/results/; 12.4 to 13.8 min before the Tasks rows joined"
+	@echo "                        in benchmarks/results/; 11.6 min with the Tasks rows on a quiet machine"
 	@echo "  make bench-inference  each model's invoke time against LiteRT's, 1 and 2 threads; not timed"
 	@echo "  make bench-pipeline   per-frame pipeline time on a 640x360 JPEG video against MediaPipe's Python"
 	@echo "                        solutions, then the frame-to-tensor crop times; not timed"
