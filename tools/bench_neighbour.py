@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 from bench_args import count
+from mediapipe_peer import read_frames
 
 
 def main():
@@ -31,9 +32,7 @@ def main():
     except ImportError:
         sys.exit("error: the faceworker package is not installed in this interpreter; "
                  "`make .venv-client/.ok` builds .venv-client with it")
-    frames = [path.read_bytes() for path in sorted(args.frames.glob("frame_*.jpg"))]
-    if not frames:
-        sys.exit(f"error: no frame_*.jpg in {args.frames}")
+    frames = read_frames(args.frames)
     options = vision.FaceDetectorOptions(base_options=BaseOptions(socket_path=args.socket),
                                          running_mode=vision.RunningMode.VIDEO)
     finished = threading.Event()
