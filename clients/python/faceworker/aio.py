@@ -37,6 +37,7 @@ bytes.
 
 from __future__ import annotations
 
+import abc
 import asyncio
 import dataclasses
 import functools
@@ -241,7 +242,7 @@ class _Opening(Generic[TaskT]):
         await self._task.close()
 
 
-class _AsyncTask(Generic[OptionsT, ResultT]):
+class _AsyncTask(abc.ABC, Generic[OptionsT, ResultT]):
     """A worker session behind awaitable task methods; see the module documentation."""
 
     def __init__(self, options: OptionsT, loop: asyncio.AbstractEventLoop, frames_in_flight: int) -> None:
@@ -310,8 +311,9 @@ class _AsyncTask(Generic[OptionsT, ResultT]):
         self._to_result = self._result_converter(opened)
 
     @staticmethod
+    @abc.abstractmethod
     def _result_converter(opened: pb.OpenSessionResponse) -> Callable[[pb.FrameResult], Any]:
-        raise NotImplementedError
+        """How this task turns the session's frame results into its own result type."""
 
     async def detect(self, image: ImageInput,
                      image_processing_options: Optional[ImageProcessingOptions] = None) -> ResultT:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import abc
 import collections
 from typing import Any, Callable, Optional, Union
 
@@ -34,7 +35,7 @@ class _Session(_FaceTask[Union[FaceDetectorOptions, FaceLandmarkerOptions], pb.F
         return frame
 
 
-class SolutionBase:
+class SolutionBase(abc.ABC):
     """One worker session behind a Solution's ``process``; a context manager, closed by ``close()``."""
 
     def __init__(self, options: Union[FaceDetectorOptions, FaceLandmarkerOptions], output: str) -> None:
@@ -63,9 +64,9 @@ class SolutionBase:
             answer = session.detect(frame)
         return self._outputs(self._shape(answer))
 
+    @abc.abstractmethod
     def _shape(self, frame: pb.FrameResult) -> Any:
         """The Solution's output for one frame: None when no face was found, as in MediaPipe."""
-        raise NotImplementedError
 
     def close(self) -> None:
         """Closes the worker session; ``process`` is refused afterwards. Closing twice does nothing."""
