@@ -23,7 +23,7 @@ package struct FaceOptions: Sendable, Equatable {
         case accurate
     }
 
-    /// The landmark models that give the 478 points.
+    /// The landmark models that give the mesh points.
     package enum MeshModel: Sendable, Equatable {
         /// MediaPipe's legacy refined FaceMesh (`face_landmark_with_attention.tflite`,
         /// 192x192, or the 468-point mesh when the 478 points are not asked
@@ -33,6 +33,10 @@ package struct FaceOptions: Sendable, Equatable {
         /// detector, the 256x256 V2 mesh and the blendshape model, run by the
         /// Tasks graph's rules, so points and scores equal MediaPipe Tasks'.
         case faceLandmarker
+        /// MediaPipe's legacy unrefined FaceMesh: the 468-point mesh
+        /// (`face_landmark.tflite`, 192x192) even when the mesh is asked for,
+        /// whose points are MediaPipe's and not the attention mesh's first 468.
+        case faceMesh
     }
 
     package var runningMode: RunningMode = .image
@@ -57,7 +61,7 @@ package struct FaceOptions: Sendable, Equatable {
     package var minFacePresenceConfidence = Specs.minFacePresenceConfidence.defaultValue
     /// Overlap (IoU) above which a new detection is the same face as a tracked one.
     package var minTrackingConfidence = Specs.minTrackingConfidence.defaultValue
-    /// Return MediaPipe's 478 normalized 3-D landmarks.
+    /// Return MediaPipe's 478 normalized 3-D landmarks (468 with `meshModel` `.faceMesh`).
     package var faceMesh = false
     /// Return MediaPipe's 4x4 facial transformation matrix.
     package var transformationMatrix = false

@@ -133,7 +133,7 @@ package struct FacePipeline: Sendable {
             var nextROI: RegionOfInterest?
             if options.needsMesh, let roi = candidate.roi {
                 guard let landmarks = try landmarker.landmarks(in: frame, roi: roi, engine: engine, minPresence: options.minFacePresenceConfidence,
-                                                               refined: options.faceMesh) else { continue }
+                                                               refined: options.faceMesh && options.meshModel == .attentionMesh) else { continue }
                 face = meshFace(landmarks, detection: candidate.detection, score: candidate.score, image: image)
                 nextROI = RegionOfInterest(mesh: landmarks.mesh, imageWidth: image.width, imageHeight: image.height)
             } else if let detection = candidate.detection {

@@ -29,6 +29,7 @@ extension FaceOptions {
         switch wire.meshModel {
         case .unspecified, .attentionMesh: meshModel = .attentionMesh
         case .faceLandmarker: meshModel = .faceLandmarker
+        case .faceMesh: meshModel = .faceMesh
         case .UNRECOGNIZED(let value): throw .invalidArgument("mesh_model \(value) is not a MeshModel")
         }
         faceBlendshapes = wire.outputFaceBlendshapes
@@ -87,6 +88,7 @@ extension Faceworker_V1_SessionOptions {
         switch options.meshModel {
         case .attentionMesh: meshModel = .attentionMesh
         case .faceLandmarker: meshModel = .faceLandmarker
+        case .faceMesh: meshModel = .faceMesh
         }
         outputFaceBlendshapes = options.faceBlendshapes
         detectorIntervalFrames = UInt32(options.detectorIntervalFrames)

@@ -96,7 +96,8 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
 
 /// The landmark models behind the face mesh and everything derived from it
 /// (ML Kit's landmarks, contours, classifications and head angles, the
-/// transformation matrix). Both give 478 points in the same order.
+/// transformation matrix). ATTENTION_MESH and FACE_LANDMARKER give 478 points
+/// in the same order; FACE_MESH gives the first 468 of them.
 public nonisolated enum Faceworker_V1_MeshModel: SwiftProtobuf.Enum, Swift.CaseIterable {
   public typealias RawValue = Int
 
@@ -121,6 +122,14 @@ public nonisolated enum Faceworker_V1_MeshModel: SwiftProtobuf.Enum, Swift.CaseI
   /// finds the far and small faces the bundle's detector misses. The worker
   /// loads it only when the bundle is in its models directory.
   case faceLandmarker // = 2
+
+  /// MediaPipe's legacy Face Mesh without refinement (refine_landmarks False):
+  /// the 468-point face mesh (face_landmark.tflite, 192x192) whatever the
+  /// outputs, so output_face_mesh gives its 468 points, not the attention
+  /// mesh's first 468, which lie up to a few percent of the face's width from
+  /// them. The detector, regions and tracking are ATTENTION_MESH's. No irises,
+  /// no blendshapes.
+  case faceMesh // = 3
   case UNRECOGNIZED(Int)
 
   public init() {
@@ -132,6 +141,7 @@ public nonisolated enum Faceworker_V1_MeshModel: SwiftProtobuf.Enum, Swift.CaseI
     case 0: self = .unspecified
     case 1: self = .attentionMesh
     case 2: self = .faceLandmarker
+    case 3: self = .faceMesh
     default: self = .UNRECOGNIZED(rawValue)
     }
   }
@@ -141,6 +151,7 @@ public nonisolated enum Faceworker_V1_MeshModel: SwiftProtobuf.Enum, Swift.CaseI
     case .unspecified: return 0
     case .attentionMesh: return 1
     case .faceLandmarker: return 2
+    case .faceMesh: return 3
     case .UNRECOGNIZED(let i): return i
     }
   }
@@ -150,6 +161,7 @@ public nonisolated enum Faceworker_V1_MeshModel: SwiftProtobuf.Enum, Swift.CaseI
     .unspecified,
     .attentionMesh,
     .faceLandmarker,
+    .faceMesh,
   ]
 
 }
@@ -1444,7 +1456,8 @@ public nonisolated struct Faceworker_V1_SessionOptions: @unchecked Sendable {
   }
 
   /// Report the 478-point face mesh (468 face points, then 5 iris points for
-  /// each eye) in Face.mesh_xyz. Default false.
+  /// each eye) in Face.mesh_xyz; with mesh_model FACE_MESH, the 468 face
+  /// points alone. Default false.
   public var outputFaceMesh: Bool {
     get {_storage._outputFaceMesh}
     set {_uniqueStorage()._outputFaceMesh = newValue}
@@ -2967,7 +2980,7 @@ public nonisolated struct Faceworker_V1_UnregisterBufferResponse: Sendable {
 fileprivate nonisolated let _protobuf_package = "faceworker.v1"
 
 nonisolated extension Faceworker_V1_MeshModel: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0MESH_MODEL_UNSPECIFIED\0\u{1}MESH_MODEL_ATTENTION_MESH\0\u{1}MESH_MODEL_FACE_LANDMARKER\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0MESH_MODEL_UNSPECIFIED\0\u{1}MESH_MODEL_ATTENTION_MESH\0\u{1}MESH_MODEL_FACE_LANDMARKER\0\u{1}MESH_MODEL_FACE_MESH\0")
 }
 
 nonisolated extension Faceworker_V1_RunningMode: SwiftProtobuf._ProtoNameProviding {
