@@ -56,9 +56,12 @@
  * caller's size covers, so a program built against 2.0 runs on every 2.x;
  * new fields and functions are minor versions. For all but the last two,
  * a size of 0 stands for 2.0's layout, so that a zero-initialised struct,
- * such as `fw_frame f = {.jpeg = ...}`, is a 2.0 struct. Opaque handles (fw_client, fw_session, fw_result, ...) grow
- * freely. `make test` checks the exported ABI against a committed
- * baseline with abidiff.
+ * such as `fw_frame f = {.jpeg = ...}`, is a 2.0 struct. The events the
+ * library fills (fw_event, fw_subscription_event) carry a `size` too, set
+ * by the library: the bytes it filled in, which a program checks before it
+ * reads a member newer than 2.0's (FW_STRUCT_HAS). Opaque handles
+ * (fw_client, fw_session, fw_result, ...) grow freely. `make test` checks
+ * the exported ABI against a committed baseline with abidiff.
  *
  * The wire contract behind every call and field is
  * proto/faceworker/v1/faceworker.proto; the names here follow it.
@@ -79,6 +82,11 @@ extern "C" {
 #else
 #define FW_API
 #endif
+
+/* Whether a struct that carries its size (`size`, see ABI above) holds
+ * `member`: FW_STRUCT_HAS(fw_event, ev, result). */
+#define FW_STRUCT_HAS(type, p, member) \
+    ((size_t)(p)->size >= offsetof(type, member) + sizeof(((type *)0)->member))
 
 #define FW_VERSION_MAJOR 2
 #define FW_VERSION_MINOR 0
@@ -335,11 +343,9 @@ typedef enum fw_performance_mode {
 typedef enum fw_mesh_model {
     FW_MESH_ATTENTION_MESH = 1, /* MediaPipe's legacy Face Mesh: about four times
                                    cheaper, no blendshapes */
-    FW_MESH_FACE_LANDMARKER = 2, /* MediaPipe Tasks' Face Landmarker
-                                    (face_landmarker.task): a worker without the
-                                    bundle refuses it with FW_FAILED_PRECONDITION */
-    FW_MESH_FACE_MESH = 3        /* MediaPipe's legacy Face Mesh unrefined: its
-                                    own 468 points, no irises, no blendshapes */
+    FW_MESH_FACE_LANDMARKER = 2 /* MediaPipe Tasks' Face Landmarker
+                                   (face_landmarker.task): a worker without the
+                                   bundle refuses it with FW_FAILED_PRECONDITION */
 } fw_mesh_model;
 
 /* Every option of a session. Fill it with fw_session_options_init(), then
@@ -541,9 +547,21 @@ typedef enum fw_drop_reason {
                                     sent by the worker (see faceworker.proto) */
 } fw_drop_reason;
 
-/* The answer to one fw_send(). */
+/* The answer to one fw_send(), or a session's restart notice.
+ *
+ * `size` is the number of bytes of the struct the library filled in: the
+ * event can grow by members appended at its end (a minor version), so a
+ * program that reads a member newer than 2.0's checks first that `size`
+ * covers it, with FW_STRUCT_HAS(fw_event, ev, member): a library older
+ * than the program's header leaves it out. The events handed to
+ * fw_async_handlers.on_event are the library's, and carry every member it
+ * knows; fw_poll() fills the caller's struct, and so only ever 2.0's
+ * members. `size` sits in the padding after `type`, where 2.0's layout
+ * left four bytes unused, so that the members and the struct's size stay
+ * where 2.0 put them. */
 typedef struct fw_event {
     fw_event_type type;
+    uint32_t size;        /* the bytes the library filled in */
     int64_t timestamp_ms; /* the frame's timestamp (not for FW_EVENT_NONE and
                              FW_EVENT_RESTARTED) */
     fw_result *result;    /* FW_EVENT_RESULT: owned by the caller, who frees it
@@ -628,9 +646,13 @@ typedef enum fw_end_reason {
                                    under auto-reconnect) */
 } fw_end_reason;
 
-/* One thing that happened to a followed session. */
+/* One thing that happened to a followed session. `size` is as in
+ * fw_event: the bytes the library filled in, to check with FW_STRUCT_HAS()
+ * before reading a member newer than 2.0's; on_subscription_event's events
+ * carry every member the library knows, fw_receive() fills 2.0's. */
 typedef struct fw_subscription_event {
     fw_subscription_event_type type;
+    uint32_t size;        /* the bytes the library filled in */
     /* The frame's timestamp for RESULT and DROPPED, and for FRAME_ERROR when
      * the worker named it (has_timestamp); 0 otherwise. */
     int64_t timestamp_ms;

@@ -165,7 +165,7 @@ static void dispatch(fw_client *c)
                 continue;
             any = true;
             fw_subscription_event ev;
-            memset(&ev, 0, sizeof ev);
+            fwi_clear_subscription_event(&ev);
             fwi_pop_subscription_event(sub, &ev);
             if (h->on_subscription_event)
                 h->on_subscription_event(sub, &ev, h->data);

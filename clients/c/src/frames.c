@@ -251,19 +251,25 @@ static int pop_event(fw_session *s, fw_event *ev, fw_error *err)
     return FW_OK;
 }
 
+void fwi_clear_event(fw_event *ev)
+{
+    memset(ev, 0, sizeof *ev);
+    ev->size = (uint32_t)sizeof *ev;
+}
+
 bool fwi_session_event(fw_session *s, fw_event *ev, int *rc, fw_error *err)
 {
     *rc = FW_OK;
     if (s->notice_due && s->notice_after == 0) {
         s->notice_due = false;
-        memset(ev, 0, sizeof *ev);
+        fwi_clear_event(ev);
         ev->type = FW_EVENT_RESTARTED;
         fwi_clear_error(err);
         return true;
     }
     if (!s->events_head)
         return false;
-    memset(ev, 0, sizeof *ev);
+    fwi_clear_event(ev);
     *rc = pop_event(s, ev, err);
     return true;
 }
@@ -272,7 +278,7 @@ int fw_poll(fw_session *s, int timeout_ms, fw_event *ev, fw_error *err)
 {
     if (!s || !ev)
         return fwi_set_error(err, FW_ERR_USAGE, 0, "fw_poll: no session or no event");
-    memset(ev, 0, sizeof *ev);
+    fwi_clear_event(ev);
     fw_client *c = s->client;
     int rc = fwi_refuse_async(c, err);
     if (rc != FW_OK)

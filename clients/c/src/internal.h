@@ -350,8 +350,12 @@ int fwi_queue_frame(fw_session *s, const fw_frame *frame, fw_error *err);
  * cleared, or the error of an answer of the wrong kind, which broke the
  * connection), false when none waits. */
 bool fwi_session_event(fw_session *s, fw_event *ev, int *rc, fw_error *err);
+/* Zeroes an event and sets its size: every member this version has. */
+void fwi_clear_event(fw_event *ev);
 
 /* subscriptions.c, for the asynchronous front */
+/* Zeroes an event and sets its size: every member this version has. */
+void fwi_clear_subscription_event(fw_subscription_event *ev);
 /* Hands the oldest waiting event of sub to the caller; sub->head must be set. */
 void fwi_pop_subscription_event(fw_subscription *sub, fw_subscription_event *out);
 

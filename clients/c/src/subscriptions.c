@@ -300,6 +300,12 @@ uint32_t fw_subscription_queue_limit(const fw_subscription *sub)
     return sub->queue_limit;
 }
 
+void fwi_clear_subscription_event(fw_subscription_event *ev)
+{
+    memset(ev, 0, sizeof *ev);
+    ev->size = (uint32_t)sizeof *ev;
+}
+
 void fwi_pop_subscription_event(fw_subscription *sub, fw_subscription_event *out)
 {
     struct sub_event *e = sub->head;
@@ -350,7 +356,7 @@ int fw_receive(fw_subscription *sub, int timeout_ms, fw_subscription_event *even
 {
     if (!sub || !event)
         return fwi_set_error(err, FW_ERR_USAGE, 0, "fw_receive: no subscription or no event");
-    memset(event, 0, sizeof *event);
+    fwi_clear_subscription_event(event);
     fw_client *c = sub->client;
     int rc = fwi_refuse_async(c, err);
     if (rc != FW_OK)

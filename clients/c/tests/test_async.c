@@ -279,12 +279,18 @@ static void test_non_blocking_calls(void)
             fw_event ev;
             while (fw_poll(s, 0, &ev, &err) == FW_OK && ev.type == FW_EVENT_RESULT) {
                 results++;
+                CHECK(ev.size == sizeof ev && FW_STRUCT_HAS(fw_event, &ev, error), "fw_poll fills %u bytes", ev.size);
                 CHECK(ev.timestamp_ms == results, "answer %d has timestamp %lld", results,
                       (long long)ev.timestamp_ms);
                 fw_result_free(ev.result);
             }
         }
         CHECK(fw_session_pending(s) == 0, "every frame answered");
+        /* Whatever the caller's struct held, nothing answered says its size. */
+        fw_event none;
+        memset(&none, 0xa5, sizeof none);
+        CHECK(fw_poll(s, 0, &none, &err) == FW_OK && none.type == FW_EVENT_NONE && none.size == sizeof none,
+              "an empty poll: type %d, %u bytes", none.type, none.size);
     }
     fake_disconnect(c, w);
 }
@@ -324,6 +330,7 @@ static void test_blocking_calls_in_async_mode_are_refused(void)
 
 struct heard {
     int results, drops, restarts, errors;
+    int unsized; /* events whose size does not cover this version's members */
     fw_drop_reason drop_reason;
     int order[8]; /* event types in the order heard */
     int n;
@@ -336,6 +343,7 @@ static void on_heard(fw_session *s, fw_event *ev, void *data)
     (void)s;
     if (h->n < 8)
         h->order[h->n++] = ev->type;
+    h->unsized += !FW_STRUCT_HAS(fw_event, ev, error);
     h->results += ev->type == FW_EVENT_RESULT;
     h->restarts += ev->type == FW_EVENT_RESTARTED;
     if (ev->type == FW_EVENT_DROPPED) {
@@ -424,6 +432,7 @@ static void test_auto_reconnect_is_heard_as_in_blocking_mode(void)
         run_epoll_until(ep, &heard.results, 2);
         CHECK(heard.errors == 0, "no connection error: %s", heard.error.message);
         CHECK(fw_session_pending(s) == 0, "every frame answered once");
+        CHECK(heard.unsized == 0, "every event says it holds every member: %d do not", heard.unsized);
     }
     fw_close(c);
     fake_worker_stop(w);
@@ -556,6 +565,7 @@ static void script_subscription(int fd, void *arg)
 struct sub_heard {
     int types[4];
     int n;
+    int unsized;
     int64_t result_ts;
 };
 
@@ -566,6 +576,7 @@ static void on_sub_event(fw_subscription *sub, fw_subscription_event *ev, void *
     if (h->n < 4)
         h->types[h->n] = ev->type;
     h->n++;
+    h->unsized += ev->size != sizeof *ev || !FW_STRUCT_HAS(fw_subscription_event, ev, end_reason);
     if (ev->type == FW_SUB_RESULT)
         h->result_ts = fw_result_timestamp(ev->result);
     fw_result_free(ev->result);
@@ -592,6 +603,7 @@ static void test_a_subscription_is_heard_through_the_front(void)
                   heard.types[2] == FW_SUB_ENDED,
               "result, drop, end: %d events", heard.n);
         CHECK(heard.result_ts == 1, "the result of frame 1: %lld", (long long)heard.result_ts);
+        CHECK(heard.unsized == 0, "every event says it holds every member: %d do not", heard.unsized);
         CHECK(fw_unsubscribe(sub, &err) == FW_OK, "an ended subscription is freed: %s", err.message);
     }
     fake_disconnect(c, w);

@@ -176,6 +176,8 @@ static fw_subscription_event next_event(fw_subscription *sub)
     fw_error err;
     int rc = fw_receive(sub, 5000, &ev, &err);
     CHECK(rc == FW_OK, "fw_receive: %s %s", fw_status_name(rc), err.message);
+    CHECK(ev.size == sizeof ev && FW_STRUCT_HAS(fw_subscription_event, &ev, end_reason),
+          "the event says it holds every member: %u bytes", ev.size);
     return ev;
 }
 
