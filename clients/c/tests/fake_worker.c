@@ -18,6 +18,7 @@ struct fake_worker {
     void *arg;
     int connections;
     pthread_t thread;
+    bool serving; /* the thread runs, on listen_fd */
 };
 
 static void *serve(void *p)
@@ -38,6 +39,30 @@ fake_worker *fake_worker_start(fake_script script, void *arg)
     return fake_worker_start_serving(script, arg, 1);
 }
 
+/* Binds and listens on w->path and starts the thread that serves it. */
+static bool listen_and_serve(fake_worker *w, fake_script script, void *arg, int connections)
+{
+    struct sockaddr_un addr = {.sun_family = AF_UNIX};
+    snprintf(addr.sun_path, sizeof addr.sun_path, "%s", w->path);
+    w->listen_fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    if (w->listen_fd < 0 || bind(w->listen_fd, (struct sockaddr *)&addr, sizeof addr) < 0 ||
+        listen(w->listen_fd, 1) < 0) {
+        if (w->listen_fd >= 0)
+            close(w->listen_fd);
+        unlink(w->path);
+        return false;
+    }
+    w->script = script;
+    w->arg = arg;
+    w->connections = connections;
+    if (pthread_create(&w->thread, NULL, serve, w) != 0) {
+        close(w->listen_fd);
+        unlink(w->path);
+        return false;
+    }
+    return true;
+}
+
 fake_worker *fake_worker_start_serving(fake_script script, void *arg, int connections)
 {
     fake_worker *w = calloc(1, sizeof *w);
@@ -50,28 +75,24 @@ fake_worker *fake_worker_start_serving(fake_script script, void *arg, int connec
         return NULL;
     }
     snprintf(w->path, sizeof w->path, "%s/worker.sock", w->dir);
-    struct sockaddr_un addr = {.sun_family = AF_UNIX};
-    snprintf(addr.sun_path, sizeof addr.sun_path, "%s", w->path);
-    w->listen_fd = socket(AF_UNIX, SOCK_STREAM, 0);
-    if (w->listen_fd < 0 || bind(w->listen_fd, (struct sockaddr *)&addr, sizeof addr) < 0 ||
-        listen(w->listen_fd, 1) < 0) {
-        if (w->listen_fd >= 0)
-            close(w->listen_fd);
+    if (!listen_and_serve(w, script, arg, connections)) {
         rmdir(w->dir);
         free(w);
         return NULL;
     }
-    w->script = script;
-    w->arg = arg;
-    w->connections = connections;
-    if (pthread_create(&w->thread, NULL, serve, w) != 0) {
+    w->serving = true;
+    return w;
+}
+
+bool fake_worker_serve_again(fake_worker *w, fake_script script, void *arg, int connections)
+{
+    if (w->serving) {
+        pthread_join(w->thread, NULL);
         close(w->listen_fd);
         unlink(w->path);
-        rmdir(w->dir);
-        free(w);
-        return NULL;
     }
-    return w;
+    w->serving = listen_and_serve(w, script, arg, connections);
+    return w->serving;
 }
 
 const char *fake_worker_path(const fake_worker *w)
@@ -81,9 +102,11 @@ const char *fake_worker_path(const fake_worker *w)
 
 void fake_worker_stop(fake_worker *w)
 {
-    pthread_join(w->thread, NULL);
-    close(w->listen_fd);
-    unlink(w->path);
+    if (w->serving) {
+        pthread_join(w->thread, NULL);
+        close(w->listen_fd);
+        unlink(w->path);
+    }
     rmdir(w->dir);
     free(w);
 }

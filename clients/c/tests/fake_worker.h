@@ -27,6 +27,13 @@ fake_worker *fake_worker_start(fake_script script, void *arg);
  * accepted after the script of the one before returned. */
 fake_worker *fake_worker_start_serving(fake_script script, void *arg, int connections);
 
+/* Once the script of the last connection has returned: closes the
+ * listening socket, dropping the connections waiting in its queue, and
+ * listens again on the same path, as a restarted worker does, running
+ * `script` on each of `connections` connections. False if the socket
+ * cannot be set up again. */
+bool fake_worker_serve_again(fake_worker *w, fake_script script, void *arg, int connections);
+
 /* The socket path to connect to. */
 const char *fake_worker_path(const fake_worker *w);
 

@@ -573,6 +573,8 @@ static void test_a_shared_buffer_is_registered_again(void)
     fw_close(c);
 }
 
+/* The deadline is the feature here: the attempts stop at it, not at the
+ * default 30 s. The bound leaves that much room for a loaded machine. */
 static void test_the_reconnect_gives_up_at_its_deadline(void)
 {
     fw_client *c = connect_worker(socket_path);
@@ -587,13 +589,12 @@ static void test_the_reconnect_gives_up_at_its_deadline(void)
     int rc = fw_ping(c, "", 0, &err);
     int64_t took = now_ms() - began;
     CHECK(rc == FW_UNAVAILABLE && contains(err.message, "within 500 ms"), "%s %s", fw_status_name(rc), err.message);
-    CHECK(took >= 500 && took < 2500, "gave up after %lld ms", (long long)took);
-    began = now_ms();
-    rc = fw_ping(c, "", 0, &err);
-    took = now_ms() - began;
-    CHECK(rc == FW_UNAVAILABLE && contains(err.message, "within 500 ms"), "later calls say why: %s", err.message);
-    CHECK(took < 250, "at once, without waiting again: %lld ms", (long long)took);
+    CHECK(took >= 500 && took < 15000, "gave up at its own deadline, not the default one: %lld ms", (long long)took);
+    /* With a worker back, a call that tried again would succeed. */
     REQUIRE(start_worker(), "started again");
+    rc = fw_ping(c, "", 0, &err);
+    CHECK(rc == FW_UNAVAILABLE && contains(err.message, "within 500 ms"),
+          "later calls say why, without trying again: %s %s", fw_status_name(rc), err.message);
     CHECK(fw_reconnect(c, NULL, &err) == FW_OK, "fw_reconnect tries again: %s", err.message);
     CHECK(fw_ping(c, "", 0, &err) == FW_OK, "%s", err.message);
     fw_close(c);
@@ -651,17 +652,15 @@ static void test_a_worker_that_refuses_the_old_options_ends_the_outage(void)
     if (CHECK_AT(s, "%s", err.message) && CHECK_AT(process(s, 0, &err) == FW_OK, "%s", err.message)) {
         stop_worker(SIGTERM);
         REQUIRE(start_worker_with(lean_models), "started without the bundle");
-        int64_t began = now_ms();
+        /* Retried until the deadline, it would end in FW_UNAVAILABLE. */
         int rc = process(s, 0, &err);
-        int64_t took = now_ms() - began;
         CHECK(rc == FW_FAILED_PRECONDITION && contains(err.message, "no Face Landmarker bundle"),
-              "the worker's own refusal: %s %s", fw_status_name(rc), err.message);
-        CHECK(took < WORKER_TIMEOUT_MS / 2, "not retried until the deadline: %lld ms", (long long)took);
-        began = now_ms();
-        rc = process(s, 0, &err);
-        CHECK(rc == FW_FAILED_PRECONDITION && now_ms() - began < 250, "nor by later calls: %s",
-              fw_status_name(rc));
+              "the worker's own refusal, not retried: %s %s", fw_status_name(rc), err.message);
+        /* With the bundle back, a call that tried again would succeed. */
         REQUIRE(restart_worker(SIGTERM), "the bundle is back");
+        rc = process(s, 0, &err);
+        CHECK(rc == FW_FAILED_PRECONDITION && contains(err.message, "no Face Landmarker bundle"),
+              "nor tried again by later calls: %s %s", fw_status_name(rc), err.message);
         CHECK(fw_reconnect(c, NULL, &err) == FW_OK, "%s", err.message);
         CHECK(process(s, 0, &err) == FW_OK, "%s", err.message);
     }
