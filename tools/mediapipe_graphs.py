@@ -5,10 +5,10 @@
   ImageToTensorCalculator with the whole image as ROI. An image of exactly the model's input
   size is then copied unwarped, so the model's input is float32(pixel) / 255. The raw output
   tensors come back flat (TensorsToFloatsCalculator without activation).
-* landmark_stage: FaceLandmarkCpu with the attention model (the 478-point mesh) on given ROIs,
-  without detector or tracking.
+* landmark_stage: FaceLandmarkCpu with the attention model (the 478-point mesh) or the plain
+  face mesh (468 points) on given ROIs, without detector or tracking.
 * TrackedFaceMesh: the graph of the legacy FaceMesh solution (FaceLandmarkFrontCpu), set up as
-  FaceMesh(refine_landmarks=True) sets it up, observed inside its per-face loop so that each
+  FaceMesh(refine_landmarks=...) sets it up, observed inside its per-face loop so that each
   face's landmarks come with the ROI they were cropped from.
 
 All of it needs mediapipe 0.10.14 (mediapipe_solutions.PINNED_VERSION).
@@ -123,9 +123,9 @@ def run_model(model_path, images, output_count):
     return results
 
 
-def landmark_stage(jobs):
-    """FaceLandmarkCpu (WITH_ATTENTION) per (image, NormalizedRect): 478 (x, y, z), or None when the
-    face presence score is below 0.5."""
+def landmark_stage(jobs, with_attention=True):
+    """FaceLandmarkCpu per (image, NormalizedRect): 478 (x, y, z) from the attention mesh, or 468 from
+    the plain mesh without `with_attention`; None when the face presence score is below 0.5."""
     mp = _mediapipe()
     from mediapipe.framework import calculator_pb2
     from mediapipe.python import packet_creator, packet_getter
@@ -140,7 +140,7 @@ def landmark_stage(jobs):
     results = [None] * len(jobs)
     graph.observe_output_stream("landmarks", lambda stream, packet: results.__setitem__(
         packet.timestamp.value, _points(packet_getter.get_proto(packet))))
-    graph.start_run(input_side_packets={"with_attention": packet_creator.create_bool(True)})
+    graph.start_run(input_side_packets={"with_attention": packet_creator.create_bool(with_attention)})
     for time, (image, rect) in enumerate(jobs):
         graph.add_packet_to_input_stream("image", _image_packet(mp, image).at(time))
         graph.add_packet_to_input_stream("roi", _rect_packet(rect).at(time))
@@ -154,8 +154,8 @@ def _points(landmark_list):
 
 @dataclass(frozen=True)
 class Crop:
-    """One ROI the landmark stage cropped: where it came from, its presence score, its 478 points
-    (None when the score was below the threshold and FaceMesh reports no face for it)."""
+    """One ROI the landmark stage cropped: where it came from, its presence score, its 478 or 468
+    points (None when the score was below the threshold and FaceMesh reports no face for it)."""
     rect: object
     source: str
     presence: float
@@ -163,14 +163,15 @@ class Crop:
 
 
 class TrackedFaceMesh:
-    """FaceMesh(refine_landmarks=True)'s graph, reporting per frame every ROI it cropped a face from.
+    """FaceMesh(refine_landmarks=with_attention)'s graph, reporting per frame every ROI it cropped a face from.
 
     process() returns the frame's Crops in the graph's order; those with points are FaceMesh's
     multi_face_landmarks, in its order. A crop's source is "detection" when its ROI came from this
     frame's detections, "landmarks" when from the previous frame's landmarks (tracking).
     """
 
-    def __init__(self, static_image_mode, max_num_faces, min_detection_confidence=0.5, min_tracking_confidence=0.5):
+    def __init__(self, static_image_mode, max_num_faces, min_detection_confidence=0.5, min_tracking_confidence=0.5,
+                 with_attention=True):
         mp = self._mp = _mediapipe()
         from mediapipe.calculators.tensor import tensors_to_detections_calculator_pb2
         from mediapipe.calculators.util import thresholding_calculator_pb2
@@ -202,7 +203,7 @@ class TrackedFaceMesh:
                                                                                      read(packet)))
         self._graph.start_run(input_side_packets={
             "num_faces": packet_creator.create_int(max_num_faces),
-            "with_attention": packet_creator.create_bool(True),
+            "with_attention": packet_creator.create_bool(with_attention),
             "use_prev_landmarks": packet_creator.create_bool(not static_image_mode),
         })
         self._time = 0

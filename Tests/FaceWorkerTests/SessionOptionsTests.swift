@@ -69,11 +69,25 @@ final class SessionOptionsTests: XCTestCase {
         XCTAssertEqual(Faceworker_V1_SessionOptions(effective: options).meshModel, .attentionMesh, "never UNSPECIFIED in an echo")
     }
 
+    func testTheFaceMeshModelIsCarriedOverAndEchoed() throws {
+        var wire = Faceworker_V1_SessionOptions()
+        wire.runningMode = .video
+        wire.outputFaceMesh = true
+        wire.meshModel = .faceMesh
+        let options = try FaceOptions(wire: wire)
+        XCTAssertEqual(options.meshModel, .faceMesh)
+        let echoed = Faceworker_V1_SessionOptions(effective: options)
+        XCTAssertEqual(echoed.meshModel, .faceMesh)
+        XCTAssertEqual(try Faceworker_V1_SessionOptions(serializedBytes: echoed.serializedBytes() as [UInt8]).meshModel, .faceMesh,
+                       "MESH_MODEL_FACE_MESH survives the wire")
+        XCTAssertEqual(try FaceOptions(wire: echoed), options, "the echo reads back as the same options")
+    }
+
     func testBlendshapesNeedTheFaceLandmarkerAndAnUnknownModelIsRefused() {
         func refusal(_ change: (inout Faceworker_V1_SessionOptions) -> Void) -> String? {
             invalidArgument { change(&$0) }
         }
-        for model in [Faceworker_V1_MeshModel.unspecified, .attentionMesh] {
+        for model in [Faceworker_V1_MeshModel.unspecified, .attentionMesh, .faceMesh] {
             let message = refusal {
                 $0.meshModel = model
                 $0.outputFaceBlendshapes = true
