@@ -59,6 +59,11 @@ class MeshModel(enum.IntEnum):
     faces of a group photo (lower ``min_face_size`` for faces under a tenth
     of the image width). A worker without the bundle refuses it with
     FAILED_PRECONDITION."""
+    FACE_MESH = 3
+    """MediaPipe's legacy Face Mesh without refinement (``face_landmark.tflite``):
+    its own 468 points even when the mesh is asked for, where ATTENTION_MESH
+    gives the attention mesh's, which lie up to a few percent of the face's
+    width from them. No irises, no blendshapes."""
 
 
 class LandmarkMode(enum.IntEnum):
@@ -230,7 +235,8 @@ class FaceWorkerOptions:
             :class:`FaceLandmarkerOptions` (as MediaPipe Tasks) and
             ATTENTION_MESH for :class:`FaceDetectorOptions`. Choose
             ``MeshModel.ATTENTION_MESH`` for the cheaper legacy mesh, which
-            has no blendshapes.
+            has no blendshapes, or ``MeshModel.FACE_MESH`` for the legacy
+            mesh's 468 points without refinement.
         frame_dropped_callback: LIVE_STREAM only: called as
             ``callback(reason, image, timestamp_ms)`` for each frame the worker
             drops (MediaPipe calls nothing for those). When None, dropped

@@ -107,19 +107,33 @@ def test_without_the_option_there_are_none(base_options):
     assert len(result.facial_transformation_matrixes) == 1
 
 
-def test_blendshapes_need_the_face_landmarker(base_options):
+@pytest.mark.parametrize("mesh_model", [MeshModel.ATTENTION_MESH, MeshModel.FACE_MESH])
+def test_blendshapes_need_the_face_landmarker(base_options, mesh_model):
     with pytest.raises(mp.FaceWorkerError) as raised:
-        landmark(base_options, "astronaut.jpg", output_face_blendshapes=True, mesh_model=MeshModel.ATTENTION_MESH)
+        landmark(base_options, "astronaut.jpg", output_face_blendshapes=True, mesh_model=mesh_model)
 
     assert raised.value.code == StatusCode.INVALID_ARGUMENT
-    assert "output_face_blendshapes" in raised.value.message
+    assert "output_face_blendshapes needs mesh_model FACE_LANDMARKER" in raised.value.message
 
 
-def test_the_attention_mesh_can_still_be_chosen(base_options):
-    result = landmark(base_options, "astronaut.jpg", mesh_model=MeshModel.ATTENTION_MESH)
+@pytest.mark.parametrize("mesh_model, points", [(MeshModel.ATTENTION_MESH, 478), (MeshModel.FACE_MESH, 468)])
+def test_the_legacy_meshes_can_still_be_chosen(base_options, mesh_model, points):
+    result = landmark(base_options, "astronaut.jpg", mesh_model=mesh_model)
 
-    assert len(result.face_landmarks) == 1 and len(result.face_landmarks[0]) == 478
+    assert len(result.face_landmarks) == 1 and len(result.face_landmarks[0]) == points
     assert result.face_blendshapes == []
+
+
+def test_the_face_mesh_model_is_echoed_as_sent(worker):
+    options = vision.FaceLandmarkerOptions(mesh_model=MeshModel.FACE_MESH)._to_proto()
+    connection = Connection(worker.socket_path)
+    try:
+        opened = connection.call(pb.ClientMessage(open_session=pb.OpenSessionRequest(options=options))).open_session
+    finally:
+        connection.close()
+
+    assert options.mesh_model == pb.MESH_MODEL_FACE_MESH
+    assert opened.options.mesh_model == pb.MESH_MODEL_FACE_MESH and opened.options.output_face_mesh
 
 
 def test_live_stream_results_carry_them(base_options):

@@ -10,10 +10,10 @@ Code written for ``mp.solutions.face_mesh`` runs with a changed import::
         for face_landmarks in results.multi_face_landmarks or []:
             print(face_landmarks.landmark[1].x)
 
-The worker runs MediaPipe's attention mesh, the model behind
-``refine_landmarks=True``: 478 points per face, the 468 of the face mesh
-refined around the eyes and lips, then the irises. Without
-``refine_landmarks`` a face has the first 468 of them.
+The worker runs the model MediaPipe runs: with ``refine_landmarks=True`` the
+attention mesh, 478 points per face (the 468 of the face mesh refined around
+the eyes and lips, then the irises); without it the plain face mesh, 468
+points.
 
 ``static_image_mode=False`` treats the images as a video: a face found on
 one frame is followed on the next from its landmarks, and the detector runs
@@ -105,7 +105,7 @@ class FaceMesh(SolutionBase):
             min_face_detection_confidence=min_detection_confidence,
             # The legacy graph thresholds the mesh's face flag with min_tracking_confidence.
             min_face_presence_confidence=min_tracking_confidence,
-            mesh_model=MeshModel.ATTENTION_MESH,
+            mesh_model=MeshModel.ATTENTION_MESH if refine_landmarks else MeshModel.FACE_MESH,
             # MediaPipe finds faces of every size, and runs its detector on every frame on which
             # fewer than max_num_faces faces are followed.
             min_face_size=0.0,
