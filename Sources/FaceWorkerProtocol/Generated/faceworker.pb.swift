@@ -126,9 +126,9 @@ public nonisolated enum Faceworker_V1_MeshModel: SwiftProtobuf.Enum, Swift.CaseI
   /// MediaPipe's legacy Face Mesh without refinement (refine_landmarks False):
   /// the 468-point face mesh (face_landmark.tflite, 192x192) whatever the
   /// outputs, so output_face_mesh gives its 468 points, not the attention
-  /// mesh's first 468, which lie up to a few percent of the face's width from
-  /// them. The detector, regions and tracking are ATTENTION_MESH's. No irises,
-  /// no blendshapes.
+  /// mesh's first 468, which lie about 1 % of the face's width from them at
+  /// the median and up to 6 %. The detector, regions and tracking are
+  /// ATTENTION_MESH's. No irises, no blendshapes.
   case faceMesh // = 3
   case UNRECOGNIZED(Int)
 
