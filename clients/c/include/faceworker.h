@@ -700,11 +700,13 @@ FW_API int fw_unsubscribe(fw_subscription *sub, fw_error *err);
  *     functions of fw_loop_hooks.
  *
  * In async mode, fw_send() never waits (it is fw_send_nonblock()),
- * fw_close_session() and fw_unsubscribe() send their request without
- * waiting for the answer, and every call that would wait for the worker
- * (fw_process*(), fw_poll(), fw_receive(), fw_open_session(), fw_ping(),
- * ...) fails at once with FW_ERR_USAGE and a message: open sessions,
- * subscribe and register buffers before fw_async_start().
+ * fw_open_session_async() opens a session at any time and hands it to a
+ * callback, fw_close_session(), fw_unsubscribe() and
+ * fw_unregister_buffer() send their request without waiting for the
+ * answer, and every call that would wait for the worker (fw_process*(),
+ * fw_poll(), fw_receive(), fw_open_session(), fw_ping(), ...) fails at
+ * once with FW_ERR_USAGE and a message: subscribe and register buffers
+ * before fw_async_start().
  * ------------------------------------------------------------------------ */
 
 /* What a client waits for on its descriptor: bits of fw_client_wants(),
@@ -771,6 +773,36 @@ typedef struct fw_async_handlers {
 } fw_async_handlers;
 
 #define FW_ASYNC_HANDLERS_INIT {sizeof(fw_async_handlers), NULL, NULL, NULL, NULL}
+
+/* What fw_open_session_async() calls once the worker answered: status->code
+ * FW_OK with the new session (the client's, as from fw_open_session()), or
+ * the reason with session NULL:
+ *   - the worker's refusal (FW_INVALID_ARGUMENT for a bad option or name,
+ *     FW_ALREADY_EXISTS for a name in use, FW_RESOURCE_EXHAUSTED, ...);
+ *   - FW_UNAVAILABLE when the connection broke before the answer, under
+ *     auto-reconnect (not sent again: the old worker may have opened it),
+ *     or the error that broke it otherwise;
+ *   - FW_ERR_CLOSED when fw_close() freed the client first: the callback
+ *     runs inside fw_close() then, and must not use the client.
+ * Otherwise it runs inside fw_async_handle() or fw_async_timeout(), as the
+ * handlers do, and may do what they may. */
+typedef void (*fw_open_callback)(fw_client *client, fw_session *session, const fw_error *status, void *data);
+
+/* Asks the worker to open a session, as fw_open_session() or, with a name
+ * (NULL: a private session), fw_open_named_session() does, without
+ * waiting: at any time in async mode, while the loop runs. FW_OK means the
+ * request is on its way and `callback` will be called exactly once, with
+ * `data`. Any other return means it will not be:
+ *   - FW_ERR_USAGE: no client or no callback, options whose size no
+ *     version has, or a client not in async mode (fw_async_start());
+ *   - FW_UNAVAILABLE: the client is reconnecting; ask again once its
+ *     sessions have heard FW_EVENT_RESTARTED, or a frame is answered;
+ *   - the error that broke the connection (see fw_reconnect()), or
+ *     FW_ERR_NOMEM.
+ * A session so opened is like any other: fw_close_session() closes it
+ * (without waiting in async mode), a reconnect opens it again. */
+FW_API int fw_open_session_async(fw_client *client, const fw_session_options *options, const char *name,
+                                 fw_open_callback callback, void *data, fw_error *err);
 
 /* How the client asks an event loop for what it needs; an adapter fills it
  * (set `size` to sizeof(fw_loop_hooks)). */

@@ -24,20 +24,14 @@ void fwi_free_buffer(fw_buffer *b)
     free(b);
 }
 
-/* Registers fd with the worker as b; links b to the client unless `again`. */
-static int register_as(fw_client *c, fw_buffer *b, int fd, bool again, fw_error *err)
+/* Hands fd over for the worker's answer to RegisterBuffer, and takes the
+ * id and size it gives b; links b to the client unless `again`. Frees the
+ * answer. */
+static int hand_over(fw_client *c, fw_buffer *b, int fd, bool again, WorkerMessage *answer, fw_error *err)
 {
-    Faceworker__V1__RegisterBufferRequest req = FACEWORKER__V1__REGISTER_BUFFER_REQUEST__INIT;
-    ClientMessage m = FACEWORKER__V1__CLIENT_MESSAGE__INIT;
-    m.kind_case = FACEWORKER__V1__CLIENT_MESSAGE__KIND_REGISTER_BUFFER;
-    m.register_buffer = &req;
-    WorkerMessage *answer;
-    int rc = fwi_call_worker(c, &m, FACEWORKER__V1__WORKER_MESSAGE__KIND_REGISTER_BUFFER, &answer, err);
-    if (rc != FW_OK)
-        return rc;
     const Faceworker__V1__RegisterBufferResponse *r = answer->register_buffer;
     uint64_t size = 0;
-    rc = fwi_hand_off(c, r->handoff_address ? r->handoff_address : "", &r->token, fd, r->buffer_id, &size, err);
+    int rc = fwi_hand_off(c, r->handoff_address ? r->handoff_address : "", &r->token, fd, r->buffer_id, &size, err);
     if (rc == FW_OK) {
         b->client = c;
         b->id = r->buffer_id;
@@ -51,6 +45,42 @@ static int register_as(fw_client *c, fw_buffer *b, int fd, bool again, fw_error 
     }
     faceworker__v1__worker_message__free_unpacked(answer, NULL);
     return rc;
+}
+
+/* Registers fd with the worker as b; links b to the client unless `again`. */
+static int register_as(fw_client *c, fw_buffer *b, int fd, bool again, fw_error *err)
+{
+    Faceworker__V1__RegisterBufferRequest req = FACEWORKER__V1__REGISTER_BUFFER_REQUEST__INIT;
+    ClientMessage m = FACEWORKER__V1__CLIENT_MESSAGE__INIT;
+    m.kind_case = FACEWORKER__V1__CLIENT_MESSAGE__KIND_REGISTER_BUFFER;
+    m.register_buffer = &req;
+    WorkerMessage *answer;
+    int rc = fwi_call_worker(c, &m, FACEWORKER__V1__WORKER_MESSAGE__KIND_REGISTER_BUFFER, &answer, err);
+    if (rc != FW_OK)
+        return rc;
+    return hand_over(c, b, fd, again, answer, err);
+}
+
+int fwi_queue_register_again(fw_client *c, fw_buffer *b, fw_error *err)
+{
+    struct call *call = calloc(1, sizeof *call);
+    if (!call)
+        return fwi_set_error(err, FW_ERR_NOMEM, 0, "out of memory for registering a buffer again");
+    call->kind = CALL_REREGISTER;
+    call->buffer = b;
+    Faceworker__V1__RegisterBufferRequest req = FACEWORKER__V1__REGISTER_BUFFER_REQUEST__INIT;
+    ClientMessage m = FACEWORKER__V1__CLIENT_MESSAGE__INIT;
+    m.kind_case = FACEWORKER__V1__CLIENT_MESSAGE__KIND_REGISTER_BUFFER;
+    m.register_buffer = &req;
+    int rc = fwi_queue_call(c, &m, call, err);
+    if (rc != FW_OK)
+        free(call);
+    return rc;
+}
+
+int fwi_registered_again(fw_client *c, fw_buffer *b, WorkerMessage *answer, fw_error *err)
+{
+    return hand_over(c, b, b->fd, true, answer, err);
 }
 
 /* Registers fd with the worker and links b, which holds it, to the client. */
@@ -161,7 +191,9 @@ int fw_unregister_buffer(fw_buffer *b, fw_error *err)
     ClientMessage m = FACEWORKER__V1__CLIENT_MESSAGE__INIT;
     m.kind_case = FACEWORKER__V1__CLIENT_MESSAGE__KIND_UNREGISTER_BUFFER;
     m.unregister_buffer = &req;
-    int rc = fwi_call_to_end(c, &m, FACEWORKER__V1__WORKER_MESSAGE__KIND_UNREGISTER_BUFFER, err);
+    int rc = c->async ? fwi_async_end(c, &m, b, NULL, err)
+                      : fwi_call_to_end(c, &m, FACEWORKER__V1__WORKER_MESSAGE__KIND_UNREGISTER_BUFFER, err);
+    fwi_forget_handle(c, b);
     for (fw_buffer **link = &c->buffers; *link; link = &(*link)->next) {
         if (*link == b) {
             *link = b->next;

@@ -16,6 +16,11 @@ void fwi_free_call(struct call *call)
 {
     if (call->answer)
         faceworker__v1__worker_message__free_unpacked(call->answer, NULL);
+    if (call->open) {
+        if (call->open->session)
+            fwi_free_session(call->open->session);
+        free(call->open);
+    }
     free(call);
 }
 
@@ -91,6 +96,8 @@ int fwi_route(fw_client *c, WorkerMessage *m, fw_error *err)
     *link = call->next;
     call->next = NULL;
     call->answer = m;
+    if (call->kind != CALL_FRAME)
+        return fwi_async_answer(c, call, err);
     fw_session *s = call->session;
     if (!s) {
         /* A subscription given up on still streams: it must be ended. */
@@ -106,6 +113,32 @@ int fwi_route(fw_client *c, WorkerMessage *m, fw_error *err)
         s->events_head = call;
     s->events_tail = call;
     return FW_OK;
+}
+
+int fwi_queue_call(fw_client *c, ClientMessage *m, struct call *call, fw_error *err)
+{
+    m->call_id = c->next_call_id++;
+    int rc = fwi_writer_append(&c->writer, m, err);
+    if (rc != FW_OK)
+        return rc;
+    call->call_id = m->call_id;
+    call->next = c->in_flight;
+    c->in_flight = call;
+    return FW_OK;
+}
+
+bool fwi_forget_handle(fw_client *c, const void *handle)
+{
+    bool restoring = false;
+    for (struct call *call = c->in_flight; call; call = call->next) {
+        if (call->session != handle && call->buffer != handle && call->sub != handle)
+            continue;
+        restoring |= call->kind == CALL_REOPEN || call->kind == CALL_REREGISTER || call->kind == CALL_RESUBSCRIBE;
+        call->session = NULL;
+        call->buffer = NULL;
+        call->sub = NULL;
+    }
+    return restoring;
 }
 
 /* Remembers a call given up on, so that its late answer is dropped. */

@@ -49,6 +49,7 @@ void fw_close(fw_client *c)
 {
     if (!c)
         return;
+    fwi_close_opens(c);
     if (c->hooked && c->hooks.cleanup)
         c->hooks.cleanup(c->hooks.loop, c);
     if (c->fd >= 0)

@@ -39,12 +39,38 @@
 #include "faceworker.h"
 #include "wire.h"
 
+/* What a call in flight is for, which says where its answer goes. */
+enum call_kind {
+    CALL_FRAME,       /* a frame's answer, queued on `session` (or a call whose
+                         answer is dropped, with no session) */
+    CALL_OPEN,        /* fw_open_session_async(): the answer makes `open`'s session */
+    CALL_REOPEN,      /* the asynchronous reconnect opens `session` again */
+    CALL_REREGISTER,  /* ...registers `buffer` again */
+    CALL_RESUBSCRIBE  /* ...subscribes `sub` again */
+};
+
+/* An fw_open_session_async() from the request until its callback has run:
+ * in flight on its call, then waiting on the client's list of finished
+ * opens for the next dispatch. */
+struct pending_open {
+    struct pending_open *next;
+    fw_open_callback callback;
+    void *data;
+    fw_session *session; /* allocated with the request, linked once opened;
+                            NULL once the open failed (`status`) */
+    fw_error status;
+};
+
 /* A call whose answer has not been handed to the user yet: in flight on the
  * client's list, then, once answered, queued on its session. */
 struct call {
     struct call *next;
     uint64_t call_id;
-    fw_session *session; /* NULL once abandoned: its answer is discarded */
+    int kind;                /* enum call_kind */
+    fw_session *session;     /* NULL once abandoned: its answer is discarded */
+    fw_buffer *buffer;       /* CALL_REREGISTER; NULL once freed */
+    fw_subscription *sub;    /* CALL_RESUBSCRIBE; NULL once freed */
+    struct pending_open *open; /* CALL_OPEN */
     int64_t timestamp_ms;
     WorkerMessage *answer;
 };
@@ -117,6 +143,14 @@ struct fw_buffer {
 
 enum connect_state { CONNECTED, CONNECT_AGAIN, CONNECT_IN_PROGRESS };
 
+/* Where an asynchronous reconnect stands while reconnect_pending. */
+enum reconnect_phase {
+    RECONNECT_WAITING,    /* no socket; the loop's timer starts the next attempt */
+    RECONNECT_CONNECTING, /* connect(2) not finished: the loop waits to write */
+    RECONNECT_RESTORING   /* sessions, buffers, subscriptions asked for again:
+                             the loop waits for the answers */
+};
+
 struct fw_client {
     int fd;
     char path[sizeof(((struct sockaddr_un *)0)->sun_path)]; /* for fw_reconnect() */
@@ -150,13 +184,21 @@ struct fw_client {
     fw_loop_hooks hooks;
     int watched_fd;            /* what the loop was last asked to watch */
     unsigned watched_wants;
-    /* Async mode, after the connection broke under auto-reconnect: the
-     * next attempt is due when the loop's timer goes off. */
+    /* Async mode, from a break under auto-reconnect (or fw_reconnect())
+     * until everything is back or the reconnect gave up: attempts that
+     * never wait, driven by the loop's readiness events and its timer. */
     bool reconnect_pending;
+    int reconnect_phase; /* enum reconnect_phase */
     bool break_handled; /* the front is mending, or has told of, the break */
     fw_reconnect_options reconnect_options;
     int64_t reconnect_deadline_ms;
     int reconnect_delay_ms;
+    int64_t attempt_deadline_ms; /* when the attempt under way is given up on */
+    size_t restore_left;         /* its calls still to be answered */
+    fw_error restore_failed;     /* why one of them failed, once one has */
+    /* fw_open_session_async()s answered or failed, their callbacks due at
+     * the next dispatch, oldest first. */
+    struct pending_open *opens_done, *opens_done_tail;
     /* Bumped when a session or subscription is freed: a dispatch round
      * that called a handler starts over rather than follow a stale link. */
     uint64_t handles_freed;
@@ -263,6 +305,14 @@ int fwi_route_arrived(fw_client *c, fw_error *err);
 int fwi_call_worker(fw_client *c, ClientMessage *m, int expected, WorkerMessage **answer, fw_error *err);
 /* fwi_call_worker() for a call whose answer says nothing but that it is done. */
 int fwi_call_worker_done(fw_client *c, ClientMessage *m, int expected, fw_error *err);
+/* Assigns m a call id, queues it on the writer and puts `call` in flight
+ * under that id; nothing is written yet. */
+int fwi_queue_call(fw_client *c, ClientMessage *m, struct call *call, fw_error *err);
+/* A handle (session, buffer or subscription) is being freed: calls in
+ * flight forget it, and their answers are no one's. True when one of them
+ * was asking the worker for it again (an asynchronous reconnect's), so that
+ * the worker does not hold it under its current id yet. */
+bool fwi_forget_handle(fw_client *c, const void *handle);
 /* fwi_call_worker_done() for a call that ends what the worker holds for
  * this client (a session, subscription or buffer). Under auto-reconnect, a
  * connection that is gone or going takes it along: that is FW_OK, nothing
@@ -297,10 +347,20 @@ int fwi_adopt_subscription(fw_client *c, uint64_t call_id, uint64_t subscription
 void fwi_free_buffer(fw_buffer *b);
 /* Registers b's descriptor again on a new connection; b->id changes. */
 int fwi_register_again(fw_client *c, fw_buffer *b, fw_error *err);
+/* The RegisterBuffer request of that, queued as a CALL_REREGISTER call
+ * without waiting. */
+int fwi_queue_register_again(fw_client *c, fw_buffer *b, fw_error *err);
+/* Takes the worker's answer to it: hands b's descriptor over and takes
+ * the new id. */
+int fwi_registered_again(fw_client *c, fw_buffer *b, WorkerMessage *answer, fw_error *err);
 
 /* subscriptions.c, for fw_reconnect() */
 /* Subscribes sub again by its name on a new connection. */
 int fwi_subscribe_again(fw_client *c, fw_subscription *sub, fw_error *err);
+/* The same request, queued as a CALL_RESUBSCRIBE call without waiting. */
+int fwi_queue_resubscribe(fw_client *c, fw_subscription *sub, fw_error *err);
+/* Takes the worker's answer to the call `call_id` that subscribed sub again. */
+void fwi_resubscribed(fw_subscription *sub, uint64_t call_id, WorkerMessage *answer);
 
 /* Queues sub->restart_note, FW_SUB_RESTARTED, at the end of sub's events. */
 int fwi_note_restart(fw_subscription *sub, fw_error *err);
@@ -311,6 +371,16 @@ void fwi_drop_since_restart(fw_subscription *sub, bool note);
 /* session.c, for fw_reconnect() */
 /* Opens s again with its options and name on a new connection. */
 int fwi_open_again(fw_client *c, fw_session *s, fw_error *err);
+/* The same request, queued as a CALL_REOPEN call without waiting. */
+int fwi_queue_reopen(fw_client *c, fw_session *s, fw_error *err);
+/* Takes the worker's answer to s's re-opening (owned by s from then on). */
+void fwi_reopened(fw_client *c, fw_session *s, WorkerMessage *answer);
+/* session.c, for the asynchronous front: the answer (or failure) of an
+ * fw_open_session_async() call, which becomes the client's finished open.
+ * A refusal or a failure takes `status`; call->answer is taken. */
+int fwi_open_answered(fw_client *c, struct call *call, fw_error *err);
+/* Queues a finished open for its callback, which the next dispatch runs. */
+void fwi_open_finished(fw_client *c, struct pending_open *open);
 
 /* reconnect.c, for every call */
 /* Whether a call now would connect again first: auto-reconnect is on, no
@@ -364,13 +434,36 @@ void fwi_pop_subscription_event(fw_subscription *sub, fw_subscription_event *out
  * holds, turns frames in flight into drops, notes each subscription's
  * restart. */
 int fwi_reconnect_begin(fw_client *c, fw_error *err);
-/* One attempt. FW_OK once everything is back; otherwise the error, with
- * *retry set when another attempt may succeed. */
-int fwi_reconnect_attempt(fw_client *c, const fw_reconnect_options *options, int64_t deadline_ms, bool *retry,
-                          fw_error *err);
+/* Drops the connection and whatever was read from it. */
+void fwi_disconnect(fw_client *c);
+/* How long an attempt's calls may wait for answers: what fw_set_timeout()
+ * and the deadline allow, but at least the first delay, so that the last
+ * attempt, at the deadline, can still be answered. */
+int fwi_attempt_wait_ms(const fw_client *c, const fw_reconnect_options *options, int64_t deadline_ms);
+/* An attempt failed with rc: FW_OK never; the error to report, with
+ * *retry set when another attempt may succeed before the deadline. */
+int fwi_attempt_failed(fw_client *c, int rc, const fw_reconnect_options *options, int64_t deadline_ms, bool *retry,
+                       fw_error *err);
+/* Everything is back: each session and subscription is told once. */
+void fwi_reconnect_done(fw_client *c);
 /* Gives up: the connection stays broken with why, reported by every call. */
 void fwi_reconnect_give_up(fw_client *c, fw_error *why);
 int64_t fwi_now_ms(void);
+
+/* async.c, for routing */
+/* Takes the answer (call->answer) to a call of a kind other than
+ * CALL_FRAME, and frees the call. */
+int fwi_async_answer(fw_client *c, struct call *call, fw_error *err);
+/* fw_close_session(), fw_unsubscribe() and fw_unregister_buffer() in async
+ * mode: sends the request m that ends `handle` without waiting, when the
+ * worker holds the handle under the id m names (*told says whether it
+ * did; may be NULL). Calls in flight forget the handle. */
+int fwi_async_end(fw_client *c, ClientMessage *m, const void *handle, bool *told, fw_error *err);
+/* fw_close(): every open still to be told is told FW_ERR_CLOSED. */
+void fwi_close_opens(fw_client *c);
+/* Writes what the writer holds as far as the socket takes it; a break is
+ * left to the loop's timer, which acts on it outside the caller. */
+int fwi_async_flush(fw_client *c, fw_error *err);
 
 /* handoff.c */
 /* Hands fd to the worker for the reservation `token`, at `address` ("@" for

@@ -124,8 +124,7 @@ static void salvage(fw_client *c, int64_t deadline)
         ;
 }
 
-/* Drops the connection and whatever was read from it. */
-static void disconnect(fw_client *c)
+void fwi_disconnect(fw_client *c)
 {
     if (c->fd >= 0)
         close(c->fd);
@@ -143,7 +142,7 @@ static void disconnect(fw_client *c)
 /* One attempt on a fresh connection: everything the client holds, again. */
 static int attempt(fw_client *c, fw_error *err)
 {
-    disconnect(c);
+    fwi_disconnect(c);
     c->fd = fwi_open_socket(c->path, NULL, err);
     if (c->fd < 0)
         return err->code;
@@ -205,32 +204,30 @@ static void tell_sessions(fw_client *c)
     }
 }
 
-int fwi_reconnect_attempt(fw_client *c, const fw_reconnect_options *options, int64_t deadline, bool *retry,
-                          fw_error *err)
+int fwi_attempt_wait_ms(const fw_client *c, const fw_reconnect_options *options, int64_t deadline)
 {
     /* Under socket activation a call waits in the socket's queue: it must not
      * outlast the deadline by much. It gets the first delay at least, so that
      * the last attempt, at the deadline, can still be answered, and a refusal
      * it gets is not hidden behind its own timeout. */
     int least = options->initial_delay_ms < 1 ? 1 : options->initial_delay_ms;
-    int timeout = c->timeout_ms;
-    bool reconnecting = c->reconnecting;
     int64_t left = deadline - fwi_now_ms();
     int wait = (int)(left > least ? left : least);
-    c->timeout_ms = timeout >= 0 && timeout < wait ? timeout : wait;
-    c->reconnecting = true;
-    int rc = attempt(c, err);
-    c->reconnecting = reconnecting;
-    c->timeout_ms = timeout;
+    return c->timeout_ms >= 0 && c->timeout_ms < wait ? c->timeout_ms : wait;
+}
+
+void fwi_reconnect_done(fw_client *c)
+{
+    for (fw_subscription *sub = c->subscriptions; sub; sub = sub->next)
+        sub->restart_note = NULL;
+    tell_sessions(c);
+    c->gave_up = false;
+}
+
+int fwi_attempt_failed(fw_client *c, int rc, const fw_reconnect_options *options, int64_t deadline, bool *retry,
+                       fw_error *err)
+{
     *retry = false;
-    if (rc == FW_OK) {
-        for (fw_subscription *sub = c->subscriptions; sub; sub = sub->next)
-            sub->restart_note = NULL;
-        tell_sessions(c);
-        c->gave_up = false;
-        fwi_clear_error(err);
-        return FW_OK;
-    }
     drop_since_restart(c, false);
     if (!retryable(rc))
         return rc;
@@ -244,12 +241,33 @@ int fwi_reconnect_attempt(fw_client *c, const fw_reconnect_options *options, int
                          options->deadline_ms, last.message);
 }
 
+/* One attempt, waiting for each answer. FW_OK once everything is back;
+ * otherwise the error, with *retry set when another attempt may succeed. */
+static int reconnect_attempt(fw_client *c, const fw_reconnect_options *options, int64_t deadline, bool *retry,
+                             fw_error *err)
+{
+    int timeout = c->timeout_ms;
+    bool reconnecting = c->reconnecting;
+    c->timeout_ms = fwi_attempt_wait_ms(c, options, deadline);
+    c->reconnecting = true;
+    int rc = attempt(c, err);
+    c->reconnecting = reconnecting;
+    c->timeout_ms = timeout;
+    if (rc == FW_OK) {
+        *retry = false;
+        fwi_reconnect_done(c);
+        fwi_clear_error(err);
+        return FW_OK;
+    }
+    return fwi_attempt_failed(c, rc, options, deadline, retry, err);
+}
+
 void fwi_reconnect_give_up(fw_client *c, fw_error *err)
 {
     drop_since_restart(c, true);
     /* Every later call reports why, until the application reconnects again. */
     fw_error why = *err;
-    disconnect(c);
+    fwi_disconnect(c);
     fwi_break_connection(c, NULL, why.code, why.sys_errno, "%s", why.message);
     c->gave_up = true;
     *err = why;
@@ -261,7 +279,7 @@ static int attempt_until_deadline(fw_client *c, const fw_reconnect_options *opti
     int delay = options->initial_delay_ms < 1 ? 1 : options->initial_delay_ms;
     for (;;) {
         bool retry;
-        int rc = fwi_reconnect_attempt(c, options, deadline, &retry, err);
+        int rc = reconnect_attempt(c, options, deadline, &retry, err);
         if (rc == FW_OK)
             return FW_OK;
         if (!retry) {

@@ -67,29 +67,109 @@ static fw_session *open_session(fw_client *c, const fw_session_options *options,
     return s;
 }
 
-int fwi_open_again(fw_client *c, fw_session *s, fw_error *err)
+/* The OpenSession request for s's options and name, in storage the
+ * caller provides; it points into s. */
+struct open_request {
+    ClientMessage message;
+    Faceworker__V1__OpenSessionRequest open;
+    Faceworker__V1__SessionOptions options;
+};
+
+static void build_open(fw_session *s, struct open_request *r)
 {
-    Faceworker__V1__SessionOptions po = FACEWORKER__V1__SESSION_OPTIONS__INIT;
-    fwi_options_to_proto(&s->options, &po);
-    Faceworker__V1__OpenSessionRequest req = FACEWORKER__V1__OPEN_SESSION_REQUEST__INIT;
-    req.options = &po;
+    faceworker__v1__session_options__init(&r->options);
+    fwi_options_to_proto(&s->options, &r->options);
+    faceworker__v1__open_session_request__init(&r->open);
+    r->open.options = &r->options;
     if (s->name[0]) {
-        req.optional_name_case = FACEWORKER__V1__OPEN_SESSION_REQUEST__OPTIONAL_NAME_NAME;
-        req.name = s->name;
+        r->open.optional_name_case = FACEWORKER__V1__OPEN_SESSION_REQUEST__OPTIONAL_NAME_NAME;
+        r->open.name = s->name;
     }
-    ClientMessage m = FACEWORKER__V1__CLIENT_MESSAGE__INIT;
-    m.kind_case = FACEWORKER__V1__CLIENT_MESSAGE__KIND_OPEN_SESSION;
-    m.open_session = &req;
-    WorkerMessage *answer;
-    int rc = fwi_call_worker(c, &m, FACEWORKER__V1__WORKER_MESSAGE__KIND_OPEN_SESSION, &answer, err);
-    if (rc != FW_OK)
-        return rc;
+    faceworker__v1__client_message__init(&r->message);
+    r->message.kind_case = FACEWORKER__V1__CLIENT_MESSAGE__KIND_OPEN_SESSION;
+    r->message.open_session = &r->open;
+}
+
+void fwi_reopened(fw_client *c, fw_session *s, WorkerMessage *answer)
+{
     s->id = answer->open_session->session_id;
     faceworker__v1__worker_message__free_unpacked(s->opened, NULL);
     s->opened = answer;
     s->restarted = true;
     s->restarted_from = c->next_call_id;
+}
+
+int fwi_open_again(fw_client *c, fw_session *s, fw_error *err)
+{
+    struct open_request r;
+    build_open(s, &r);
+    WorkerMessage *answer;
+    int rc = fwi_call_worker(c, &r.message, FACEWORKER__V1__WORKER_MESSAGE__KIND_OPEN_SESSION, &answer, err);
+    if (rc != FW_OK)
+        return rc;
+    fwi_reopened(c, s, answer);
     return FW_OK;
+}
+
+int fwi_queue_reopen(fw_client *c, fw_session *s, fw_error *err)
+{
+    struct call *call = calloc(1, sizeof *call);
+    if (!call)
+        return fwi_set_error(err, FW_ERR_NOMEM, 0, "out of memory for re-opening a session");
+    call->kind = CALL_REOPEN;
+    call->session = s;
+    struct open_request r;
+    build_open(s, &r);
+    int rc = fwi_queue_call(c, &r.message, call, err);
+    if (rc != FW_OK)
+        free(call);
+    return rc;
+}
+
+void fwi_open_finished(fw_client *c, struct pending_open *open)
+{
+    open->next = NULL;
+    if (c->opens_done_tail)
+        c->opens_done_tail->next = open;
+    else
+        c->opens_done = open;
+    c->opens_done_tail = open;
+}
+
+int fwi_open_answered(fw_client *c, struct call *call, fw_error *err)
+{
+    struct pending_open *open = call->open;
+    WorkerMessage *m = call->answer;
+    call->open = NULL;
+    call->answer = NULL;
+    fwi_free_call(call);
+    fw_session *s = open->session;
+    int rc = FW_OK;
+    if (m->kind_case == FACEWORKER__V1__WORKER_MESSAGE__KIND_OPEN_SESSION) {
+        const Faceworker__V1__OpenSessionResponse *r = m->open_session;
+        s->id = r->session_id;
+        /* The worker's echo, which holds at most FW_SESSION_NAME_MAX bytes. */
+        if (s->name[0] && r->name && r->name[0])
+            snprintf(s->name, sizeof s->name, "%s", r->name);
+        if (r->options)
+            fwi_options_from_proto(r->options, &s->options);
+        s->opened = m;
+        s->next = c->sessions;
+        c->sessions = s;
+        fwi_clear_error(&open->status);
+    } else {
+        if (m->kind_case == FACEWORKER__V1__WORKER_MESSAGE__KIND_ERROR) {
+            fwi_status_error(&open->status, m->error);
+            faceworker__v1__worker_message__free_unpacked(m, NULL);
+        } else {
+            rc = fwi_unexpected_answer(c, m, "open_session", err);
+            open->status = *err;
+        }
+        fwi_free_session(s);
+        open->session = NULL;
+    }
+    fwi_open_finished(c, open);
+    return rc;
 }
 
 fw_session *fw_open_session(fw_client *c, const fw_session_options *options, fw_error *err)
@@ -109,6 +189,66 @@ fw_session *fw_open_named_session(fw_client *c, const fw_session_options *option
         return NULL;
     }
     return open_session(c, options, name, err);
+}
+
+int fw_open_session_async(fw_client *c, const fw_session_options *options, const char *name,
+                          fw_open_callback callback, void *data, fw_error *err)
+{
+    if (!c || !callback)
+        return fwi_set_error(err, FW_ERR_USAGE, 0, "fw_open_session_async: no client or no callback");
+    if (!c->async)
+        return fwi_set_error(err, FW_ERR_USAGE, 0,
+                             "fw_open_session_async: the client is not in async mode, where the callback is "
+                             "called; call fw_async_start first, or use fw_open_session");
+    if (c->reconnect_pending)
+        return fwi_set_error(err, FW_UNAVAILABLE, 0,
+                             "face-worker went away and the client is connecting again; the session was not "
+                             "asked for");
+    int rc = fwi_check_usable(c, err);
+    if (rc != FW_OK)
+        return rc;
+    /* Allocated first: a session the worker opened but this client could
+     * not hold would live on unseen until the connection closes. */
+    fw_session *s = calloc(1, sizeof *s);
+    struct pending_open *open = calloc(1, sizeof *open);
+    struct call *call = calloc(1, sizeof *call);
+    if (!s || !open || !call) {
+        free(s);
+        free(open);
+        free(call);
+        return fwi_set_error(err, FW_ERR_NOMEM, 0, "out of memory for a session");
+    }
+    if (!options)
+        fw_session_options_init(&s->options);
+    else if ((rc = fwi_take_options(options, &s->options, err)) != FW_OK) {
+        free(s);
+        free(open);
+        free(call);
+        return rc;
+    }
+    s->client = c;
+    if (name)
+        snprintf(s->name, sizeof s->name, "%s", name);
+    open->callback = callback;
+    open->data = data;
+    open->session = s;
+    call->kind = CALL_OPEN;
+    call->open = open;
+    struct open_request r;
+    build_open(s, &r);
+    if (name)
+        r.open.name = (char *)(uintptr_t)name; /* the whole name: the worker judges its length */
+    if (name && !name[0])
+        r.open.optional_name_case = FACEWORKER__V1__OPEN_SESSION_REQUEST__OPTIONAL_NAME_NAME;
+    rc = fwi_queue_call(c, &r.message, call, err);
+    if (rc != FW_OK) {
+        call->open = NULL;
+        free(call);
+        free(s);
+        free(open);
+        return rc;
+    }
+    return fwi_async_flush(c, err);
 }
 
 const char *fw_session_name(const fw_session *s)
@@ -152,13 +292,11 @@ int fw_close_session(fw_session *s, fw_error *err)
     m.close_session = &req;
     int rc;
     if (c->async)
-        rc = fwi_check_usable(c, NULL) == FW_OK ? fwi_send_forget(c, &m, err) : FW_OK;
+        rc = fwi_async_end(c, &m, s, NULL, err);
     else
         rc = fwi_call_to_end(c, &m, FACEWORKER__V1__WORKER_MESSAGE__KIND_CLOSE_SESSION, err);
     /* Answers still to come for this session are no one's any more. */
-    for (struct call *call = c->in_flight; call; call = call->next)
-        if (call->session == s)
-            call->session = NULL;
+    fwi_forget_handle(c, s);
     for (fw_session **link = &c->sessions; *link; link = &(*link)->next) {
         if (*link == s) {
             *link = s->next;

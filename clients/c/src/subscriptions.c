@@ -202,6 +202,21 @@ fw_subscription *fw_subscribe(fw_client *c, const char *name, fw_error *err)
     return sub;
 }
 
+void fwi_resubscribed(fw_subscription *sub, uint64_t call_id, WorkerMessage *answer)
+{
+    const Faceworker__V1__SubscribeResponse *r = answer->subscribe;
+    sub->call_id = call_id;
+    sub->id = r->subscription_id;
+    sub->session_id = r->session_id;
+    if (r->options)
+        fwi_options_from_proto(r->options, &sub->options);
+    sub->queue_limit = r->queue_limit;
+    if (sub->subscribed)
+        faceworker__v1__worker_message__free_unpacked(sub->subscribed, NULL);
+    sub->subscribed = answer;
+    sub->ended = sub->stopped = false;
+}
+
 int fwi_subscribe_again(fw_client *c, fw_subscription *sub, fw_error *err)
 {
     Faceworker__V1__SubscribeRequest req = FACEWORKER__V1__SUBSCRIBE_REQUEST__INIT;
@@ -213,18 +228,26 @@ int fwi_subscribe_again(fw_client *c, fw_subscription *sub, fw_error *err)
     int rc = fwi_call_worker(c, &m, FACEWORKER__V1__WORKER_MESSAGE__KIND_SUBSCRIBE, &answer, err);
     if (rc != FW_OK)
         return rc;
-    const Faceworker__V1__SubscribeResponse *r = answer->subscribe;
-    sub->call_id = m.call_id;
-    sub->id = r->subscription_id;
-    sub->session_id = r->session_id;
-    if (r->options)
-        fwi_options_from_proto(r->options, &sub->options);
-    sub->queue_limit = r->queue_limit;
-    if (sub->subscribed)
-        faceworker__v1__worker_message__free_unpacked(sub->subscribed, NULL);
-    sub->subscribed = answer;
-    sub->ended = sub->stopped = false;
+    fwi_resubscribed(sub, m.call_id, answer);
     return FW_OK;
+}
+
+int fwi_queue_resubscribe(fw_client *c, fw_subscription *sub, fw_error *err)
+{
+    struct call *call = calloc(1, sizeof *call);
+    if (!call)
+        return fwi_set_error(err, FW_ERR_NOMEM, 0, "out of memory for subscribing again");
+    call->kind = CALL_RESUBSCRIBE;
+    call->sub = sub;
+    Faceworker__V1__SubscribeRequest req = FACEWORKER__V1__SUBSCRIBE_REQUEST__INIT;
+    req.name = sub->name;
+    ClientMessage m = FACEWORKER__V1__CLIENT_MESSAGE__INIT;
+    m.kind_case = FACEWORKER__V1__CLIENT_MESSAGE__KIND_SUBSCRIBE;
+    m.subscribe = &req;
+    int rc = fwi_queue_call(c, &m, call, err);
+    if (rc != FW_OK)
+        free(call);
+    return rc;
 }
 
 int fwi_note_restart(fw_subscription *sub, fw_error *err)
@@ -393,6 +416,7 @@ int fw_unsubscribe(fw_subscription *sub, fw_error *err)
     }
     fw_client *c = sub->client;
     int rc = FW_OK;
+    bool told = !c->async; /* the worker was asked to end it */
     if (!sub->ended) {
         Faceworker__V1__UnsubscribeRequest req = FACEWORKER__V1__UNSUBSCRIBE_REQUEST__INIT;
         req.subscription_id = sub->id;
@@ -400,7 +424,7 @@ int fw_unsubscribe(fw_subscription *sub, fw_error *err)
         m.kind_case = FACEWORKER__V1__CLIENT_MESSAGE__KIND_UNSUBSCRIBE;
         m.unsubscribe = &req;
         if (c->async)
-            rc = fwi_check_usable(c, NULL) == FW_OK ? fwi_send_forget(c, &m, err) : FW_OK;
+            rc = fwi_async_end(c, &m, sub, &told, err);
         else
             rc = fwi_call_to_end(c, &m, FACEWORKER__V1__WORKER_MESSAGE__KIND_UNSUBSCRIBE, err);
         /* The end came first: the worker no longer knew it, and that is done. */
@@ -409,7 +433,8 @@ int fw_unsubscribe(fw_subscription *sub, fw_error *err)
     }
     if (rc == FW_OK)
         fwi_clear_error(err);
-    if (!sub->ended && fwi_check_usable(c, NULL) == FW_OK) {
+    fwi_forget_handle(c, sub);
+    if (!sub->ended && told && fwi_check_usable(c, NULL) == FW_OK) {
         /* Still streaming (the call timed out, or a stopping worker was not
          * told): its events are discarded until its end comes. */
         drop_events(sub);

@@ -83,6 +83,9 @@ struct tally {
     int results;
     bool in_order;
     int64_t last_ts;
+    bool late;   /* opened with fw_open_session_async() once the loop ran */
+    bool closed; /* ...and closed from its last result's handler */
+    struct farm *farm;
 };
 
 struct farm {
@@ -90,6 +93,8 @@ struct farm {
     fw_client *clients[CLIENTS];
     struct tally tallies[CLIENTS * SESSIONS_PER_CLIENT];
     int answered;
+    int opened;      /* sessions handed to on_opened */
+    int open_errors; /* ...with anything but FW_OK, or from another client */
 };
 
 static const uint8_t jpeg_bytes[] = "not a jpeg; the fake worker does not look";
@@ -115,11 +120,32 @@ static void on_event(fw_session *s, fw_event *ev, void *data)
             t->in_order &= ev->timestamp_ms == t->last_ts + 1 && fw_result_timestamp(ev->result) == ev->timestamp_ms;
             t->last_ts = ev->timestamp_ms;
             f->answered++;
-            if (t->sent < FRAMES)
+            if (t->sent < FRAMES) {
                 send_next(t);
+            } else if (t->late) {
+                fw_error err;
+                t->closed = fw_close_session(s, &err) == FW_OK;
+                CHECK(t->closed, "closing a session from a handler: %s", err.message);
+                t->session = NULL;
+            }
         }
     }
     fw_result_free(ev->result);
+}
+
+/* A late session is handed over: it starts sending at once. */
+static void on_opened(fw_client *c, fw_session *s, const fw_error *status, void *data)
+{
+    struct tally *t = data;
+    struct farm *f = t->farm;
+    f->opened++;
+    bool own = s && fw_session_id(s) != 0 && c == f->clients[(t - f->tallies) / SESSIONS_PER_CLIENT];
+    if (!CHECK_AT(status->code == FW_OK && own, "%s: %s", fw_status_name(status->code), status->message)) {
+        f->open_errors++;
+        return;
+    }
+    t->session = s;
+    send_next(t);
 }
 
 static bool start_farm(struct farm *f, const fw_async_handlers *h)
@@ -130,13 +156,17 @@ static bool start_farm(struct farm *f, const fw_async_handlers *h)
         if (!f->clients[c])
             return false;
         for (int k = 0; k < SESSIONS_PER_CLIENT; k++) {
+            struct tally *t = &f->tallies[c * SESSIONS_PER_CLIENT + k];
+            t->farm = f;
+            t->in_order = true;
+            t->late = k == SESSIONS_PER_CLIENT - 1;
+            if (t->late)
+                continue;
             fw_session_options o;
             fw_session_options_init(&o);
             o.running_mode = FW_MODE_LIVE_STREAM;
             fw_error err;
-            struct tally *t = &f->tallies[c * SESSIONS_PER_CLIENT + k];
             t->session = fw_open_session(f->clients[c], &o, &err);
-            t->in_order = true;
             if (!CHECK_AT(t->session, "%s", err.message))
                 return false;
         }
@@ -145,6 +175,25 @@ static bool start_farm(struct farm *f, const fw_async_handlers *h)
             return false;
     }
     return true;
+}
+
+/* With the loop running: the sessions opened before send their first
+ * frames, the late ones are asked for and send theirs once opened. */
+static void start_sending(struct farm *f)
+{
+    for (size_t i = 0; i < CLIENTS * SESSIONS_PER_CLIENT; i++) {
+        struct tally *t = &f->tallies[i];
+        if (!t->late) {
+            send_next(t);
+            continue;
+        }
+        fw_session_options o;
+        fw_session_options_init(&o);
+        o.running_mode = FW_MODE_LIVE_STREAM;
+        fw_error err;
+        CHECK(fw_open_session_async(f->clients[i / SESSIONS_PER_CLIENT], &o, NULL, on_opened, t, &err) == FW_OK,
+              "%s", err.message);
+    }
 }
 
 static void stop_farm(struct farm *f)
@@ -157,10 +206,13 @@ static void stop_farm(struct farm *f)
 static void check_farm(const struct farm *f)
 {
     CHECK(f->answered == CLIENTS * SESSIONS_PER_CLIENT * FRAMES, "%d answers", f->answered);
+    CHECK(f->opened == CLIENTS && f->open_errors == 0, "each client's late session was opened once: %d, %d failed",
+          f->opened, f->open_errors);
     for (size_t i = 0; i < CLIENTS * SESSIONS_PER_CLIENT; i++) {
         const struct tally *t = &f->tallies[i];
         CHECK(t->results == FRAMES && t->in_order, "session %zu: %d results, %s", i, t->results,
               t->in_order ? "in order" : "out of order");
+        CHECK(!t->late || t->closed, "session %zu, opened late, was closed once done", i);
     }
 }
 
@@ -176,8 +228,7 @@ static void test_epoll_serves_several_sessions_from_one_thread(void)
         fw_error err;
         for (int c = 0; c < CLIENTS; c++)
             CHECK(fw_epoll_attach(ep, f.clients[c], &err) == FW_OK, "%s", err.message);
-        for (size_t i = 0; i < CLIENTS * SESSIONS_PER_CLIENT; i++)
-            send_next(&f.tallies[i]);
+        start_sending(&f);
         while (f.answered < CLIENTS * SESSIONS_PER_CLIENT * FRAMES) {
             struct epoll_event evs[16];
             int n = epoll_wait(ep, evs, 16, STUCK_MS);
@@ -204,8 +255,7 @@ static void test_poll_serves_several_sessions_from_one_thread(void)
         for (int c = 0; c < CLIENTS; c++)
             CHECK(fw_pollset_add(&set, f.clients[c], &err) == FW_OK, "%s", err.message);
         CHECK(fw_pollset_count(&set) == CLIENTS, "%zu clients in the set", fw_pollset_count(&set));
-        for (size_t i = 0; i < CLIENTS * SESSIONS_PER_CLIENT; i++)
-            send_next(&f.tallies[i]);
+        start_sending(&f);
         while (f.answered < CLIENTS * SESSIONS_PER_CLIENT * FRAMES)
             if (!CHECK_AT(fw_pollset_run(&set, STUCK_MS) > 0, "nothing happened with %d answers", f.answered))
                 break;
@@ -227,8 +277,7 @@ static void test_libuv_serves_several_sessions_from_one_thread(void)
         fw_error err;
         for (int c = 0; c < CLIENTS; c++)
             CHECK(fw_uv_attach(&loop, f.clients[c], &err) == FW_OK, "%s", err.message);
-        for (size_t i = 0; i < CLIENTS * SESSIONS_PER_CLIENT; i++)
-            send_next(&f.tallies[i]);
+        start_sending(&f);
         while (f.answered < CLIENTS * SESSIONS_PER_CLIENT * FRAMES)
             if (!CHECK_AT(uv_run(&loop, UV_RUN_ONCE) != 0, "the loop ran dry with %d answers", f.answered))
                 break;
@@ -642,8 +691,12 @@ static void test_a_lost_connection_is_told_once(void)
         while (heard.errors == 0 && sent < 1000) {
             if (fw_send_jpeg(s, jpeg_bytes, 3, ++sent, &err) != FW_OK)
                 CHECK(err.code == FW_ERR_CLOSED || err.code == FW_ERR_IO, "the send says why: %s", err.message);
+            /* The break comes to the loop: the closed socket reads as
+             * readable, a send that found it sets the timer. */
             struct epoll_event evs[4];
-            int n = epoll_wait(ep, evs, 4, 0);
+            int n = epoll_wait(ep, evs, 4, STUCK_MS);
+            if (!CHECK_AT(n > 0, "nothing happened after %d frames", sent))
+                break;
             for (int i = 0; i < n; i++)
                 fw_epoll_dispatch(&evs[i]);
         }
