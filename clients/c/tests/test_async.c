@@ -710,6 +710,202 @@ static void test_a_lost_connection_is_told_once(void)
     close(ep);
 }
 
+/* The callback of an fw_open_session_async() that did not return FW_OK. */
+static void on_never_opened(fw_client *c, fw_session *s, const fw_error *status, void *data)
+{
+    (void)c;
+    (void)s;
+    (void)data;
+    CHECK(false, "a refused open's callback ran: %s", status->message);
+}
+
+/* The other client of test_the_loop_serves_others_while_a_client_reconnects:
+ * one live session that sends its next frame on every result. */
+struct neighbour {
+    fw_session *session;
+    int sent, results;
+    bool sending;
+};
+
+static void on_neighbour_event(fw_session *s, fw_event *ev, void *data)
+{
+    struct neighbour *n = data;
+    fw_result_free(ev->result);
+    if (ev->type != FW_EVENT_RESULT)
+        return;
+    n->results++;
+    fw_error err;
+    if (n->sending)
+        CHECK(fw_send_jpeg(s, jpeg_bytes, 3, ++n->sent, &err) == FW_OK, "%s", err.message);
+}
+
+/* One thread, two clients on two workers. The first's worker goes away:
+ * while its client reconnects, the loop keeps serving the second, whose
+ * results keep coming; once the worker is back, the first session's
+ * results resume, after its cut frame's drop and one restart notice. */
+static void test_the_loop_serves_others_while_a_client_reconnects(void)
+{
+    int connection = 0;
+    fake_worker *wa = fake_worker_start_serving(script_restart, &connection, 1), *wb;
+    REQUIRE(wa, "fake worker");
+    fw_error err;
+    fw_client *a = fw_connect(fake_worker_path(wa), &err);
+    fw_client *b = fake_connect(script_serve, NULL, &wb);
+    if (!CHECK_AT(a && b, "connected")) {
+        fw_close(a);
+        fake_worker_stop(wa);
+        if (b)
+            fake_disconnect(b, wb);
+        return;
+    }
+    fw_reconnect_options o;
+    fw_reconnect_options_init(&o);
+    o.initial_delay_ms = 10;
+    o.max_delay_ms = 50;
+    o.deadline_ms = 3 * STUCK_MS;
+    /* An attempt may wait for its answers until the deadline: a loop that
+     * waited with it would serve no one else until the reconnect gave up. */
+    fw_set_auto_reconnect(a, true, &o);
+    fw_session *sa = open_session_in(a, FW_MODE_LIVE_STREAM, false);
+    struct neighbour n = {.sending = true};
+    n.session = open_session_in(b, FW_MODE_LIVE_STREAM, false);
+    struct heard heard = {0};
+    fw_async_handlers ha = FW_ASYNC_HANDLERS_INIT, hb = FW_ASYNC_HANDLERS_INIT;
+    ha.on_event = on_heard;
+    ha.on_connection_error = on_broken;
+    ha.data = &heard;
+    hb.on_event = on_neighbour_event;
+    hb.data = &n;
+    int ep = epoll_create1(EPOLL_CLOEXEC);
+    if (CHECK_AT(sa && n.session, "sessions") && CHECK_AT(fw_async_start(a, &ha, &err) == FW_OK, "%s", err.message) &&
+        CHECK_AT(fw_async_start(b, &hb, &err) == FW_OK, "%s", err.message) &&
+        CHECK_AT(fw_epoll_attach(ep, a, &err) == FW_OK && fw_epoll_attach(ep, b, &err) == FW_OK, "%s",
+                 err.message)) {
+        CHECK(fw_send_jpeg(sa, jpeg_bytes, 3, 1, &err) == FW_OK, "%s", err.message);
+        CHECK(fw_send_jpeg(sa, jpeg_bytes, 3, 2, &err) == FW_OK, "%s", err.message);
+        CHECK(fw_send_jpeg(n.session, jpeg_bytes, 3, ++n.sent, &err) == FW_OK, "%s", err.message);
+        /* The worker answered frame 1 and went away; frame 2 is dropped
+         * once the reconnect begins. Its socket still takes connections,
+         * which wait unanswered in its queue. */
+        run_epoll_until(ep, &heard.drops, 1);
+        int before = n.results;
+        run_epoll_until(ep, &n.results, before + 20);
+        CHECK(heard.restarts == 0 && heard.results == 1, "the first client is still away: %d restarts, %d results",
+              heard.restarts, heard.results);
+        CHECK(fw_send_jpeg(sa, jpeg_bytes, 3, 3, &err) == FW_UNAVAILABLE, "a frame meanwhile is refused: %s",
+              fw_status_name(err.code));
+        CHECK(fw_open_session_async(a, NULL, NULL, on_never_opened, NULL, &err) == FW_UNAVAILABLE &&
+                  contains(err.message, "connecting again"),
+              "so is a session: %s %s", fw_status_name(err.code), err.message);
+        REQUIRE(fake_worker_serve_again(wa, script_serve, NULL, 1), "the worker back");
+        run_epoll_until(ep, &heard.restarts, 1);
+        before = n.results;
+        CHECK(fw_send_jpeg(sa, jpeg_bytes, 3, 4, &err) == FW_OK, "%s", err.message);
+        run_epoll_until(ep, &heard.results, 2);
+        run_epoll_until(ep, &n.results, before + 1);
+        CHECK(heard.n == 4 && heard.order[0] == FW_EVENT_RESULT && heard.order[1] == FW_EVENT_DROPPED &&
+                  heard.order[2] == FW_EVENT_RESTARTED && heard.order[3] == FW_EVENT_RESULT,
+              "a result, the cut frame's drop, the restart once, a result: %d events", heard.n);
+        CHECK(heard.drop_reason == FW_DROP_WORKER_RESTARTED, "dropped by the restart: %d", heard.drop_reason);
+        CHECK(heard.errors == 0, "no connection error: %s", heard.error.message);
+        CHECK(fw_session_pending(sa) == 0, "every frame answered once");
+        n.sending = false;
+    }
+    fw_close(a);
+    fake_worker_stop(wa);
+    fake_disconnect(b, wb);
+    close(ep);
+}
+
+/* Opens every session it is asked for, but refuses the name "taken" and
+ * never answers for the name "silent". */
+static void script_opens(int fd, void *arg)
+{
+    (void)arg;
+    uint64_t next_id = 1;
+    ClientMessage *m;
+    while ((m = fake_read(fd)) != NULL) {
+        if (m->kind_case == FACEWORKER__V1__CLIENT_MESSAGE__KIND_OPEN_SESSION) {
+            const char *name = m->open_session->name ? m->open_session->name : "";
+            if (strcmp(name, "taken") == 0)
+                fake_write_status(fd, m->call_id, FACEWORKER__V1__STATUS__CODE__ALREADY_EXISTS,
+                                  "a session named \"taken\" is open");
+            else if (strcmp(name, "silent") != 0)
+                fake_answer_open(fd, m, next_id++, m->open_session->options);
+        }
+        faceworker__v1__client_message__free_unpacked(m, NULL);
+    }
+}
+
+struct opens_heard {
+    int calls;
+    fw_session *sessions[4];
+    fw_error status[4];
+};
+
+static void on_open_heard(fw_client *c, fw_session *s, const fw_error *status, void *data)
+{
+    struct opens_heard *h = data;
+    (void)c;
+    if (h->calls < 4) {
+        h->sessions[h->calls] = s;
+        h->status[h->calls] = *status;
+    }
+    h->calls++;
+}
+
+/* Each fw_open_session_async() that returned FW_OK is told once: the
+ * session, the worker's refusal, or, at fw_close(), that it never came;
+ * every one that did not is never told. */
+static void test_sessions_opened_while_the_loop_runs(void)
+{
+    fake_worker *w;
+    fw_client *c = fake_connect(script_opens, NULL, &w);
+    REQUIRE(c, "fake worker");
+    fw_error err;
+    struct opens_heard heard = {0};
+    fw_session_options o;
+    fw_session_options_init(&o);
+    CHECK(fw_open_session_async(c, &o, "door", on_never_opened, NULL, &err) == FW_ERR_USAGE &&
+              contains(err.message, "not in async mode"),
+          "before fw_async_start: %s %s", fw_status_name(err.code), err.message);
+    fw_async_handlers h = FW_ASYNC_HANDLERS_INIT;
+    int ep = epoll_create1(EPOLL_CLOEXEC);
+    if (CHECK_AT(fw_async_start(c, &h, &err) == FW_OK, "%s", err.message) &&
+        CHECK_AT(fw_epoll_attach(ep, c, &err) == FW_OK, "%s", err.message)) {
+        CHECK(fw_open_session_async(NULL, &o, NULL, on_never_opened, NULL, &err) == FW_ERR_USAGE &&
+                  contains(err.message, "no client"),
+              "no client: %s", err.message);
+        CHECK(fw_open_session_async(c, &o, NULL, NULL, NULL, &err) == FW_ERR_USAGE &&
+                  contains(err.message, "no callback"),
+              "no callback: %s", err.message);
+        fw_session_options unsized = o;
+        unsized.size = 3;
+        CHECK(fw_open_session_async(c, &unsized, NULL, on_never_opened, NULL, &err) == FW_ERR_USAGE &&
+                  contains(err.message, "size"),
+              "options of no version's size: %s", err.message);
+        CHECK(fw_open_named_session(c, &o, "door", &err) == NULL && err.code == FW_ERR_USAGE &&
+                  contains(err.message, "fw_open_session_async"),
+              "the blocking open is refused, and says what to use: %s", err.message);
+        CHECK(fw_open_session_async(c, &o, "taken", on_open_heard, &heard, &err) == FW_OK, "%s", err.message);
+        CHECK(fw_open_session_async(c, &o, "door", on_open_heard, &heard, &err) == FW_OK, "%s", err.message);
+        run_epoll_until(ep, &heard.calls, 2);
+        CHECK(heard.calls == 2 && heard.status[0].code == FW_ALREADY_EXISTS && heard.sessions[0] == NULL &&
+                  contains(heard.status[0].message, "is open"),
+              "the refusal, in the worker's words: %s %s", fw_status_name(heard.status[0].code),
+              heard.status[0].message);
+        CHECK(heard.status[1].code == FW_OK && heard.sessions[1] && strcmp(fw_session_name(heard.sessions[1]), "door") == 0 &&
+                  fw_session_id(heard.sessions[1]) == 1,
+              "the session, named: %s", heard.status[1].message);
+        CHECK(fw_open_session_async(c, &o, "silent", on_open_heard, &heard, &err) == FW_OK, "%s", err.message);
+    }
+    fake_disconnect(c, w);
+    close(ep);
+    CHECK(heard.calls == 3 && heard.status[2].code == FW_ERR_CLOSED && heard.sessions[2] == NULL,
+          "an open never answered is told at fw_close: %d calls, %s", heard.calls,
+          fw_status_name(heard.status[2].code));
+}
+
 /* Against a real worker: live sessions of astronaut.jpg on two
  * connections, every frame answered with a result or a drop. */
 static const char *fixtures_dir;
@@ -795,6 +991,8 @@ int main(int argc, char **argv)
     RUN(test_reader_error_is_told_and_the_client_connects_again);
     RUN(test_a_lost_connection_is_told_once);
     RUN(test_a_subscription_is_heard_through_the_front);
+    RUN(test_the_loop_serves_others_while_a_client_reconnects);
+    RUN(test_sessions_opened_while_the_loop_runs);
     if (worker_socket)
         RUN(test_epoll_serves_a_real_workers_live_sessions);
     printf("%d passed, %d failed\n", tests_passed, tests_failed);
