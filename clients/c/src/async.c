@@ -416,9 +416,15 @@ static int restored(fw_client *c, struct call *call, WorkerMessage *m, fw_error 
         break;
     case CALL_REREGISTER:
         if (call->buffer) {
+            /* The descriptor goes over a second, short connection whose
+             * exchange waits: no longer than the attempt has left. */
+            int timeout = c->timeout_ms;
+            int64_t left = c->attempt_deadline_ms - fwi_now_ms();
+            c->timeout_ms = left > 1 ? (int)left : 1;
             fw_error why;
             if (fwi_registered_again(c, call->buffer, m, &why) != FW_OK && c->restore_failed.code == FW_OK)
                 c->restore_failed = why;
+            c->timeout_ms = timeout;
             return FW_OK;
         }
         rc = end_orphan(c, CALL_REREGISTER, m->register_buffer->buffer_id, err);

@@ -392,6 +392,82 @@ static void test_async_live_frames_in_flight_are_dropped_once(void)
     close(ep);
 }
 
+/* What an asynchronous follower heard of its subscription. */
+struct async_follower {
+    int restarts, results;
+    int64_t last_ts;
+};
+
+/* One data pointer for both handlers: the session's tally first, which
+ * on_async_event takes. */
+struct async_both {
+    struct async_heard session;
+    struct async_follower follower;
+};
+
+static void on_async_sub_event(fw_subscription *sub, fw_subscription_event *ev, void *data)
+{
+    struct async_follower *f = &((struct async_both *)data)->follower;
+    (void)sub;
+    if (ev->type == FW_SUB_RESTARTED)
+        f->restarts++;
+    if (ev->type == FW_SUB_RESULT) {
+        f->results++;
+        f->last_ts = ev->timestamp_ms;
+    }
+    fw_result_free(ev->result);
+}
+
+/* An async client that follows a named session and sends frames from a
+ * shared-memory buffer: after a restart, its reconnect subscribes again
+ * (retrying while the producer has not re-opened its session yet) and
+ * registers the buffer again, all on the loop. */
+static void test_async_a_subscription_and_a_buffer_come_back(void)
+{
+    fw_client *producer = connect_auto();
+    fw_client *c = connect_auto();
+    REQUIRE(producer && c, "connected");
+    fw_session *followed = open_mode(producer, FW_MODE_VIDEO, "c-async-followed");
+    fw_session *s = open_mode(c, FW_MODE_LIVE_STREAM, NULL);
+    fw_error err;
+    fw_subscription *sub = followed ? fw_subscribe(c, "c-async-followed", &err) : NULL;
+    fw_buffer *b = sub && s ? fw_register_buffer(c, jpeg_len, &err) : NULL;
+    struct async_both both = {.session = {.drops_by_restart = true}};
+    struct async_heard *h = &both.session;
+    struct async_follower *f = &both.follower;
+    fw_async_handlers handlers = FW_ASYNC_HANDLERS_INIT;
+    handlers.on_event = on_async_event;
+    handlers.on_subscription_event = on_async_sub_event;
+    handlers.data = &both;
+    int ep = epoll_create1(EPOLL_CLOEXEC);
+    if (CHECK_AT(b, "subscribed, buffer registered: %s", err.message) &&
+        CHECK_AT(fw_async_start(c, &handlers, &err) == FW_OK, "%s", err.message) &&
+        CHECK_AT(fw_epoll_attach(ep, c, &err) == FW_OK, "%s", err.message)) {
+        memcpy(fw_buffer_data(b), jpeg, jpeg_len);
+        fw_frame frame = {.jpeg_region = {.buffer = b, .offset = 0, .length = jpeg_len}, .timestamp_ms = 1};
+        CHECK(process(followed, 1, &err) == FW_OK, "%s", err.message);
+        serve_until(ep, &f->results, 1);
+        REQUIRE(restart_worker(SIGTERM), "restarted");
+        /* The producer comes back on its next call; the follower's loop
+         * finds its own connection gone and mends it meanwhile. */
+        CHECK(process(followed, 2, &err) == FW_OK, "%s", err.message);
+        serve_until(ep, &f->restarts, 1);
+        CHECK(process(followed, 3, &err) == FW_OK, "%s", err.message);
+        serve_until(ep, &f->results, 2);
+        CHECK(f->restarts == 1 && f->last_ts == 3, "the subscription told of the restart once, then the new "
+                                                   "worker's results: %d restarts, timestamp %lld",
+              f->restarts, (long long)f->last_ts);
+        CHECK(fw_subscription_session_id(sub) == fw_session_id(followed), "it follows the re-opened session");
+        frame.timestamp_ms = 6;
+        CHECK(fw_send(s, &frame, &err) == FW_OK, "a frame from the buffer: %s", err.message);
+        serve_until(ep, &h->results, 1);
+        CHECK(h->notices == 1 && h->marked_first, "the session heard the restart once, and its result says so");
+    }
+    fw_close(c);
+    fw_close(producer);
+    close(ep);
+}
+
 static void *restart_by_sigterm(void *p)
 {
     *(bool *)p = restart_worker(SIGTERM);
@@ -800,6 +876,7 @@ int main(int argc, char **argv)
     RUN(test_live_frames_in_flight_are_dropped_once);
     RUN(test_a_live_loop_runs_on_across_a_restart);
     RUN(test_async_live_frames_in_flight_are_dropped_once);
+    RUN(test_async_a_subscription_and_a_buffer_come_back);
     RUN(test_a_subscriber_follows_the_session_across_a_restart);
     RUN(test_failed_attempts_tell_a_subscriber_once);
     RUN(test_a_shared_buffer_is_registered_again);
