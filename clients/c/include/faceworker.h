@@ -754,8 +754,8 @@ FW_API int fw_send_nonblock(fw_session *session, const fw_frame *frame, fw_error
  * to sizeof(fw_async_handlers) (FW_ASYNC_HANDLERS_INIT does): a later
  * version that adds members reads only those an application built against
  * it has. The callbacks run inside fw_async_handle() and fw_async_timeout();
- * they may send frames and close sessions, but must not fw_close() the
- * client. */
+ * they may send frames, open sessions with fw_open_session_async() and
+ * close them, but must not fw_close() the client. */
 typedef struct fw_async_handlers {
     size_t size;
     void *data; /* handed to every callback */
@@ -813,8 +813,10 @@ typedef struct fw_loop_hooks {
      * call asked; fd -1: watch nothing for now. Called whenever the
      * descriptor or the wants change. */
     void (*watch)(void *loop, fw_client *client, int fd, unsigned wants);
-    /* Call fw_async_timeout() after timeout_ms (the wait before a
-     * reconnect attempt); -1 cancels. */
+    /* Call fw_async_timeout() after timeout_ms, once, instead of what the
+     * previous call asked (the wait before a reconnect attempt, or the
+     * bound of one under way; 0 for at once, to act on something outside
+     * the caller); -1 cancels. */
     void (*set_timer)(void *loop, fw_client *client, int timeout_ms);
     /* fw_close() is freeing the client: forget it. */
     void (*cleanup)(void *loop, fw_client *client);
@@ -832,18 +834,36 @@ FW_API int fw_async_attach(fw_client *client, const fw_loop_hooks *hooks, fw_err
  * error or hang-up on it counts as readable). Moves the connection on as
  * fw_client_progress() does, then calls the handlers for everything that
  * arrived, session by session in turn, one event each per round, so that
- * no session waits behind a busy one. Under auto-reconnect, a connection
- * that breaks is mended as in blocking mode, with the same events: the
- * frames it cut off come to on_event as FW_DROP_WORKER_RESTARTED drops,
- * then FW_EVENT_RESTARTED once the client is back; subscriptions hear
- * FW_SUB_RESTARTED. Between attempts the loop runs on: the wait is a timer
- * (fw_loop_hooks.set_timer). An attempt itself connects and opens the
- * sessions again with blocking calls on the new connection, each bounded
- * by fw_set_timeout() and the reconnect's deadline. A frame sent while the
- * client waits to reconnect fails with FW_UNAVAILABLE. */
+ * no session waits behind a busy one.
+ *
+ * Under auto-reconnect (or after fw_reconnect()), a connection that breaks
+ * is mended as in blocking mode, with the same events: the frames it cut
+ * off come to on_event as FW_DROP_WORKER_RESTARTED drops at once, then
+ * FW_EVENT_RESTARTED once every session is open again; a subscription
+ * hears FW_SUB_RESTARTED once it is followed again, never before; an
+ * fw_open_session_async() in flight fails with FW_UNAVAILABLE. The loop
+ * serves every other client and descriptor throughout, since nothing of
+ * the reconnect waits:
+ *   - an attempt connects without waiting, and the client asks the loop
+ *     to watch its new descriptor for writing until the connect is done;
+ *   - it then asks for every session, shared-memory buffer and
+ *     subscription again at once, and takes the answers as the loop finds
+ *     the descriptor readable; the client is back when all have come;
+ *   - the wait before the next attempt (doubling from initial_delay_ms),
+ *     and the bound on an attempt's answers (fw_set_timeout() and the
+ *     deadline allow, at least initial_delay_ms), are the loop's timer
+ *     (fw_loop_hooks.set_timer), never a sleep.
+ * The one exchange that waits is handing a buffer's descriptor to the
+ * worker once it has answered RegisterBuffer, on a second, local
+ * connection, within what the attempt has left. While the client
+ * reconnects, fw_client_fd() is the attempt's socket (or -1 between
+ * attempts), and a frame sent or a session asked for fails at once with
+ * FW_UNAVAILABLE. When the reconnect gives up, on_connection_error says
+ * why. */
 FW_API void fw_async_handle(fw_client *client, unsigned ready);
 
-/* For adapters: the timer of fw_loop_hooks.set_timer went off. */
+/* For adapters: the timer of fw_loop_hooks.set_timer went off: a reconnect
+ * attempt is due, or one under way has run out of time. */
 FW_API void fw_async_timeout(fw_client *client);
 
 /* ------------------------------------------------------------------------

@@ -23,7 +23,8 @@
  *   reconnect.c connecting again after a worker restart, with everything,
  *               when asked or before a call finds the connection gone
  *   async.c     the non-blocking calls and the asynchronous front: progress
- *               on a ready descriptor, callbacks, reconnecting on a timer
+ *               on a ready descriptor, callbacks, sessions opened on the
+ *               loop, reconnecting without waiting
  */
 #ifndef FW_INTERNAL_H
 #define FW_INTERNAL_H
