@@ -599,9 +599,12 @@ void fwi_close_opens(fw_client *c)
     fwi_set_error(&closed, FW_ERR_CLOSED, 0, "the client was closed before face-worker answered");
     fail_opens(c, &closed, false);
     for (struct pending_open *open = c->opens_done; open; open = open->next) {
-        /* A session opened but not yet handed over is freed with the client. */
-        open->session = NULL;
-        open->status = closed;
+        /* A session opened but not yet handed over is freed with the
+         * client; a refusal already answered is told as it came. */
+        if (open->session) {
+            open->session = NULL;
+            open->status = closed;
+        }
     }
     while (c->opens_done) {
         struct pending_open *open = c->opens_done;
