@@ -16,6 +16,7 @@
  * printed is "N passed, N failed".
  */
 #include <poll.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
@@ -817,6 +818,135 @@ static void test_the_loop_serves_others_while_a_client_reconnects(void)
     close(ep);
 }
 
+/* A worker that opens two sessions and goes away, then, on the next
+ * connection, holds its answers to their re-opening until the test lets
+ * it answer, and records the sessions it is asked to close. */
+struct held_opens {
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    int connection;
+    int opens_read;
+    bool release;
+    uint64_t given[2]; /* the ids it gave, in the order it answered */
+    int closes;
+    uint64_t closed_id;
+};
+
+static void script_hold_opens(int fd, void *arg)
+{
+    struct held_opens *h = arg;
+    if (h->connection++ == 0) {
+        for (uint64_t id = 1; id <= 2; id++) {
+            ClientMessage *open = fake_read(fd);
+            if (!open)
+                return;
+            fake_answer_open(fd, open, id, open->open_session->options);
+            faceworker__v1__client_message__free_unpacked(open, NULL);
+        }
+        return;
+    }
+    ClientMessage *opens[2] = {fake_read(fd), NULL};
+    opens[1] = opens[0] ? fake_read(fd) : NULL;
+    pthread_mutex_lock(&h->lock);
+    h->opens_read = (opens[0] != NULL) + (opens[1] != NULL);
+    while (!h->release)
+        pthread_cond_wait(&h->cond, &h->lock);
+    pthread_mutex_unlock(&h->lock);
+    for (int i = 0; i < 2 && opens[i]; i++) {
+        h->given[i] = 21 + (uint64_t)i;
+        fake_answer_open(fd, opens[i], h->given[i], opens[i]->open_session->options);
+        faceworker__v1__client_message__free_unpacked(opens[i], NULL);
+    }
+    ClientMessage *m;
+    while ((m = fake_read(fd)) != NULL) {
+        if (m->kind_case == FACEWORKER__V1__CLIENT_MESSAGE__KIND_CLOSE_SESSION) {
+            pthread_mutex_lock(&h->lock);
+            h->closes++;
+            h->closed_id = m->close_session->session_id;
+            pthread_mutex_unlock(&h->lock);
+        } else if (m->kind_case == FACEWORKER__V1__CLIENT_MESSAGE__KIND_PROCESS_FRAME) {
+            answer_frame(fd, m);
+        }
+        faceworker__v1__client_message__free_unpacked(m, NULL);
+    }
+}
+
+static int opens_read(struct held_opens *h)
+{
+    pthread_mutex_lock(&h->lock);
+    int n = h->opens_read;
+    pthread_mutex_unlock(&h->lock);
+    return n;
+}
+
+static void release(struct held_opens *h)
+{
+    pthread_mutex_lock(&h->lock);
+    h->release = true;
+    pthread_cond_signal(&h->cond);
+    pthread_mutex_unlock(&h->lock);
+}
+
+/* A session closed while the reconnect is asking for it again: nothing is
+ * sent for its old id, and once the worker has opened it again it is
+ * closed there, under its new id; the other session comes back as ever. */
+static void test_a_session_closed_while_it_is_opened_again(void)
+{
+    struct held_opens held = {.lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER};
+    fake_worker *w = fake_worker_start_serving(script_hold_opens, &held, 2);
+    REQUIRE(w, "fake worker");
+    fw_error err;
+    fw_client *c = fw_connect(fake_worker_path(w), &err);
+    if (!CHECK_AT(c, "%s", err.message)) {
+        fake_worker_stop(w);
+        return;
+    }
+    fw_reconnect_options o;
+    fw_reconnect_options_init(&o);
+    o.initial_delay_ms = 1;
+    o.deadline_ms = 3 * STUCK_MS;
+    fw_set_auto_reconnect(c, true, &o);
+    fw_session *kept = open_session_in(c, FW_MODE_LIVE_STREAM, false);
+    fw_session *closed = open_session_in(c, FW_MODE_LIVE_STREAM, false);
+    struct heard heard = {0};
+    fw_async_handlers h = FW_ASYNC_HANDLERS_INIT;
+    h.on_event = on_heard;
+    h.on_connection_error = on_broken;
+    h.data = &heard;
+    int ep = epoll_create1(EPOLL_CLOEXEC);
+    if (CHECK_AT(kept && closed, "sessions") && CHECK_AT(fw_async_start(c, &h, &err) == FW_OK, "%s", err.message) &&
+        CHECK_AT(fw_epoll_attach(ep, c, &err) == FW_OK, "%s", err.message)) {
+        /* The first connection is gone; the loop finds it and connects
+         * again, and the worker holds both sessions' re-opening. */
+        for (int rounds = 0; opens_read(&held) < 2 && rounds < STUCK_MS / 10; rounds++) {
+            struct epoll_event evs[4];
+            int n = epoll_wait(ep, evs, 4, 10);
+            for (int i = 0; i < n; i++)
+                fw_epoll_dispatch(&evs[i]);
+        }
+        CHECK(opens_read(&held) == 2 && heard.errors == 0, "both sessions asked for again: %d",
+              opens_read(&held));
+        CHECK(fw_close_session(closed, &err) == FW_OK, "%s", err.message);
+        release(&held);
+        run_epoll_until(ep, &heard.restarts, 1);
+        CHECK(fw_send_jpeg(kept, jpeg_bytes, 3, 1, &err) == FW_OK, "%s", err.message);
+        run_epoll_until(ep, &heard.results, 1);
+        uint64_t id = fw_session_id(kept);
+        uint64_t other = id == held.given[0] ? held.given[1] : held.given[0];
+        pthread_mutex_lock(&held.lock);
+        CHECK(held.closes == 1 && held.closed_id == other,
+              "the worker closed the session it opened again for the closed one: %d closes, id %llu of %llu", held.closes,
+              (unsigned long long)held.closed_id, (unsigned long long)other);
+        pthread_mutex_unlock(&held.lock);
+        CHECK((id == 21 || id == 22) && heard.restarts == 1 && heard.errors == 0,
+              "the kept session is back, told once: id %llu, %d restarts", (unsigned long long)id, heard.restarts);
+    }
+    release(&held);
+    fw_close(c);
+    fake_worker_stop(w);
+    close(ep);
+}
+
 /* Opens every session it is asked for, but refuses the name "taken" and
  * never answers for the name "silent". */
 static void script_opens(int fd, void *arg)
@@ -993,6 +1123,7 @@ int main(int argc, char **argv)
     RUN(test_a_subscription_is_heard_through_the_front);
     RUN(test_the_loop_serves_others_while_a_client_reconnects);
     RUN(test_sessions_opened_while_the_loop_runs);
+    RUN(test_a_session_closed_while_it_is_opened_again);
     if (worker_socket)
         RUN(test_epoll_serves_a_real_workers_live_sessions);
     printf("%d passed, %d failed\n", tests_passed, tests_failed);
