@@ -740,12 +740,84 @@ static void on_neighbour_event(fw_session *s, fw_event *ev, void *data)
         CHECK(fw_send_jpeg(s, jpeg_bytes, 3, ++n->sent, &err) == FW_OK, "%s", err.message);
 }
 
+/* One of the three adapters' loops, for a test that runs on each. */
+enum loop_kind { LOOP_EPOLL, LOOP_POLL, LOOP_UV };
+
+struct loop {
+    enum loop_kind kind;
+    int ep;
+    fw_pollset set;
+    uv_loop_t uv;
+};
+
+static bool loop_init(struct loop *l, enum loop_kind kind)
+{
+    memset(l, 0, sizeof *l);
+    l->kind = kind;
+    l->ep = -1;
+    if (kind == LOOP_EPOLL)
+        return (l->ep = epoll_create1(EPOLL_CLOEXEC)) >= 0;
+    if (kind == LOOP_UV)
+        return uv_loop_init(&l->uv) == 0;
+    return true;
+}
+
+static int loop_attach(struct loop *l, fw_client *c, fw_error *err)
+{
+    switch (l->kind) {
+    case LOOP_EPOLL:
+        return fw_epoll_attach(l->ep, c, err);
+    case LOOP_POLL:
+        return fw_pollset_add(&l->set, c, err);
+    default:
+        return fw_uv_attach(&l->uv, c, err);
+    }
+}
+
+/* One turn of the loop; false when nothing happened in STUCK_MS. */
+static bool loop_once(struct loop *l)
+{
+    switch (l->kind) {
+    case LOOP_EPOLL: {
+        struct epoll_event evs[8];
+        int n = epoll_wait(l->ep, evs, 8, STUCK_MS);
+        for (int i = 0; i < n; i++)
+            fw_epoll_dispatch(&evs[i]);
+        return n > 0;
+    }
+    case LOOP_POLL:
+        return fw_pollset_run(&l->set, STUCK_MS) > 0;
+    default:
+        return uv_run(&l->uv, UV_RUN_ONCE) != 0;
+    }
+}
+
+static void run_loop_until(struct loop *l, const int *count, int want)
+{
+    while (*count < want)
+        if (!CHECK_AT(loop_once(l), "nothing happened at %d of %d", *count, want))
+            return;
+}
+
+/* Once every client is closed. */
+static void loop_close(struct loop *l)
+{
+    if (l->kind == LOOP_EPOLL) {
+        close(l->ep);
+    } else if (l->kind == LOOP_UV) {
+        uv_run(&l->uv, UV_RUN_DEFAULT);
+        CHECK(uv_loop_close(&l->uv) == 0, "no handle left on the loop");
+    }
+}
+
 /* One thread, two clients on two workers. The first's worker goes away:
  * while its client reconnects, the loop keeps serving the second, whose
  * results keep coming; once the worker is back, the first session's
  * results resume, after its cut frame's drop and one restart notice. */
-static void test_the_loop_serves_others_while_a_client_reconnects(void)
+static void check_the_loop_serves_others_while_a_client_reconnects(enum loop_kind kind)
 {
+    struct loop loop;
+    REQUIRE(loop_init(&loop, kind), "a loop");
     int connection = 0;
     fake_worker *wa = fake_worker_start_serving(script_restart, &connection, 1), *wb;
     REQUIRE(wa, "fake worker");
@@ -757,6 +829,7 @@ static void test_the_loop_serves_others_while_a_client_reconnects(void)
         fake_worker_stop(wa);
         if (b)
             fake_disconnect(b, wb);
+        loop_close(&loop);
         return;
     }
     fw_reconnect_options o;
@@ -777,10 +850,9 @@ static void test_the_loop_serves_others_while_a_client_reconnects(void)
     ha.data = &heard;
     hb.on_event = on_neighbour_event;
     hb.data = &n;
-    int ep = epoll_create1(EPOLL_CLOEXEC);
     if (CHECK_AT(sa && n.session, "sessions") && CHECK_AT(fw_async_start(a, &ha, &err) == FW_OK, "%s", err.message) &&
         CHECK_AT(fw_async_start(b, &hb, &err) == FW_OK, "%s", err.message) &&
-        CHECK_AT(fw_epoll_attach(ep, a, &err) == FW_OK && fw_epoll_attach(ep, b, &err) == FW_OK, "%s",
+        CHECK_AT(loop_attach(&loop, a, &err) == FW_OK && loop_attach(&loop, b, &err) == FW_OK, "%s",
                  err.message)) {
         CHECK(fw_send_jpeg(sa, jpeg_bytes, 3, 1, &err) == FW_OK, "%s", err.message);
         CHECK(fw_send_jpeg(sa, jpeg_bytes, 3, 2, &err) == FW_OK, "%s", err.message);
@@ -788,9 +860,9 @@ static void test_the_loop_serves_others_while_a_client_reconnects(void)
         /* The worker answered frame 1 and went away; frame 2 is dropped
          * once the reconnect begins. Its socket still takes connections,
          * which wait unanswered in its queue. */
-        run_epoll_until(ep, &heard.drops, 1);
+        run_loop_until(&loop, &heard.drops, 1);
         int before = n.results;
-        run_epoll_until(ep, &n.results, before + 20);
+        run_loop_until(&loop, &n.results, before + 20);
         CHECK(heard.restarts == 0 && heard.results == 1, "the first client is still away: %d restarts, %d results",
               heard.restarts, heard.results);
         CHECK(fw_send_jpeg(sa, jpeg_bytes, 3, 3, &err) == FW_UNAVAILABLE, "a frame meanwhile is refused: %s",
@@ -799,11 +871,11 @@ static void test_the_loop_serves_others_while_a_client_reconnects(void)
                   contains(err.message, "connecting again"),
               "so is a session: %s %s", fw_status_name(err.code), err.message);
         REQUIRE(fake_worker_serve_again(wa, script_serve, NULL, 1), "the worker back");
-        run_epoll_until(ep, &heard.restarts, 1);
+        run_loop_until(&loop, &heard.restarts, 1);
         before = n.results;
         CHECK(fw_send_jpeg(sa, jpeg_bytes, 3, 4, &err) == FW_OK, "%s", err.message);
-        run_epoll_until(ep, &heard.results, 2);
-        run_epoll_until(ep, &n.results, before + 1);
+        run_loop_until(&loop, &heard.results, 2);
+        run_loop_until(&loop, &n.results, before + 1);
         CHECK(heard.n == 4 && heard.order[0] == FW_EVENT_RESULT && heard.order[1] == FW_EVENT_DROPPED &&
                   heard.order[2] == FW_EVENT_RESTARTED && heard.order[3] == FW_EVENT_RESULT,
               "a result, the cut frame's drop, the restart once, a result: %d events", heard.n);
@@ -815,7 +887,22 @@ static void test_the_loop_serves_others_while_a_client_reconnects(void)
     fw_close(a);
     fake_worker_stop(wa);
     fake_disconnect(b, wb);
-    close(ep);
+    loop_close(&loop);
+}
+
+static void test_the_epoll_loop_serves_others_while_a_client_reconnects(void)
+{
+    check_the_loop_serves_others_while_a_client_reconnects(LOOP_EPOLL);
+}
+
+static void test_the_poll_loop_serves_others_while_a_client_reconnects(void)
+{
+    check_the_loop_serves_others_while_a_client_reconnects(LOOP_POLL);
+}
+
+static void test_the_libuv_loop_serves_others_while_a_client_reconnects(void)
+{
+    check_the_loop_serves_others_while_a_client_reconnects(LOOP_UV);
 }
 
 /* A worker that opens two sessions and goes away, then, on the next
@@ -1121,7 +1208,9 @@ int main(int argc, char **argv)
     RUN(test_reader_error_is_told_and_the_client_connects_again);
     RUN(test_a_lost_connection_is_told_once);
     RUN(test_a_subscription_is_heard_through_the_front);
-    RUN(test_the_loop_serves_others_while_a_client_reconnects);
+    RUN(test_the_epoll_loop_serves_others_while_a_client_reconnects);
+    RUN(test_the_poll_loop_serves_others_while_a_client_reconnects);
+    RUN(test_the_libuv_loop_serves_others_while_a_client_reconnects);
     RUN(test_sessions_opened_while_the_loop_runs);
     RUN(test_a_session_closed_while_it_is_opened_again);
     if (worker_socket)
