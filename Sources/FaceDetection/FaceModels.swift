@@ -119,13 +119,17 @@ package final class FaceEngine {
     private var runtimes: [ObjectIdentifier: Runtime] = [:]
     /// The inner tensors of every runtime here: they run one at a time.
     private var workspace: Workspace?
+    private let weightsCache: WeightsCache?
     private var decoder: JPEGDecoder?
 
     /// Creates an engine whose runtimes split every model run over `threadPool`,
-    /// or run on the calling thread only when it is nil.
-    package init(models: FaceModels, threadPool: ThreadPool? = nil) {
+    /// or run on the calling thread only when it is nil, and keep their packed
+    /// weights in `weightsCache`, shared with other engines over the same
+    /// models (nil: weights of their own).
+    package init(models: FaceModels, threadPool: ThreadPool? = nil, weightsCache: WeightsCache? = nil) {
         self.models = models
         self.threadPool = threadPool
+        self.weightsCache = weightsCache
     }
 
     /// Samples `frame` into a model's input tensor, the rows split over the
@@ -156,11 +160,21 @@ package final class FaceEngine {
     /// each runtime once (on whatever its input buffer holds), so that the
     /// first frame that needs a model finds its weights packed and its
     /// buffers in memory.
+    /// Runtimes built by `build()` into a weights cache that was open are
+    /// set up here, so the cache must be finalized first.
     package func warm() throws {
         _ = try jpegDecoder()
+        try build()
+        for runtime in runtimes.values { try runtime.rebind() }
         for model in models.all {
             try runtime(for: model).invoke()
         }
+    }
+
+    /// Builds the runtime of every model without running any: with a shared
+    /// weights cache still open, this packs each model's weights into it.
+    package func build() throws {
+        for model in models.all { _ = try runtime(for: model) }
     }
 
     /// The runtime for `model`, created on first use.
@@ -169,8 +183,10 @@ package final class FaceEngine {
         if let runtime = runtimes[key] { return runtime }
         let shared = try workspace ?? Workspace()
         workspace = shared
-        let runtime = try Runtime(model: model, threadPool: threadPool, workspace: shared)
-        for earlier in runtimes.values { try earlier.rebind() }
+        let runtime = try Runtime(model: model, threadPool: threadPool, workspace: shared, weightsCache: weightsCache)
+        if weightsCache?.isFinalized ?? true {
+            for earlier in runtimes.values { try earlier.rebind() }
+        }
         runtimes[key] = runtime
         return runtime
     }

@@ -4,7 +4,7 @@ import ModelFile
 ///
 /// Holds the folded graph, its execution plan (XNNPACK segments and the host
 /// operators between them, checked here so a model the runtime cannot run is
-/// an error at load) and a pointer-stable copy of its weights (XNNPACK keeps
+/// an error at load) and the stable addresses of its weights (XNNPACK keeps
 /// pointers to static tensor data for the lifetime of a subgraph and its
 /// runtimes). Load each model once per process and create one `Runtime` per
 /// inference thread from it.
@@ -44,50 +44,36 @@ package final class CompiledModel: Sendable {
     }
 }
 
-/// Weights copied into memory that never moves or changes.
-///
-/// Safety of `@unchecked Sendable`: the pointers are allocated and written only
-/// in `init`, never written again, and freed only in `deinit`, when no other
-/// reference exists; every other access is a read.
-final class WeightStore: @unchecked Sendable {
-    private let storage: [Int: UnsafeMutableBufferPointer<Float>]
+/// The weights' stable addresses: the graph's own float constants, and the
+/// PRELU slopes widened for XNNPACK.
+struct WeightStore: Sendable {
+    private let storage: [Int: StableFloats]
     /// Per PRELU operator index: its slopes repeated along the image width.
-    private let rowSlopes: [Int: (shape: [Int], buffer: UnsafeMutableBufferPointer<Float>)]
+    private let rowSlopes: [Int: (shape: [Int], values: StableFloats)]
 
     init(graph: Model) {
-        var storage: [Int: UnsafeMutableBufferPointer<Float>] = [:]
+        var storage: [Int: StableFloats] = [:]
         for (index, tensor) in graph.tensors.enumerated() {
-            guard let values = tensor.constant?.floats else { continue }
-            storage[index] = Self.copy(values)
+            guard let values = tensor.constant?.stableFloats else { continue }
+            storage[index] = values
         }
         self.storage = storage
-        var rowSlopes: [Int: (shape: [Int], buffer: UnsafeMutableBufferPointer<Float>)] = [:]
+        var rowSlopes: [Int: (shape: [Int], values: StableFloats)] = [:]
         for (index, op) in graph.operators.enumerated() {
             guard let slopes = RowSlopes(op, graph: graph) else { continue }
-            rowSlopes[index] = (slopes.shape, Self.copy(slopes.values))
+            rowSlopes[index] = (slopes.shape, StableFloats(slopes.values))
         }
         self.rowSlopes = rowSlopes
     }
 
-    private static func copy(_ values: [Float]) -> UnsafeMutableBufferPointer<Float> {
-        let buffer = UnsafeMutableBufferPointer<Float>.allocate(capacity: max(values.count, 1))
-        _ = buffer.initialize(from: values)
-        return buffer
-    }
-
     /// Stable address of tensor `index`'s float data, or nil if it has none.
     func pointer(_ index: Int) -> UnsafePointer<Float>? {
-        storage[index].map { UnsafePointer($0.baseAddress!) }
+        storage[index]?.pointer
     }
 
     /// The shape and stable address of PRELU operator `index`'s slopes
     /// repeated along the width (see `RowSlopes`), or nil if it has none.
     func rowSlopes(ofOperator index: Int) -> (shape: [Int], pointer: UnsafePointer<Float>)? {
-        rowSlopes[index].map { ($0.shape, UnsafePointer($0.buffer.baseAddress!)) }
-    }
-
-    deinit {
-        for buffer in storage.values { buffer.deallocate() }
-        for slopes in rowSlopes.values { slopes.buffer.deallocate() }
+        rowSlopes[index].map { ($0.shape, $0.values.pointer) }
     }
 }

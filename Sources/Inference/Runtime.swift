@@ -18,6 +18,12 @@ package final class Runtime {
     /// Held so the workspace outlives the XNNPACK runtimes that keep their
     /// tensors in it.
     private let workspace: Workspace?
+    /// Held so the cache outlives the XNNPACK runtimes whose packed weights
+    /// it holds.
+    private let weightsCache: WeightsCache?
+    /// Whether the XNNPACK runtimes are set up; one built in an open weights
+    /// cache is not until `rebind()` after the cache is finalized.
+    private var isSetUp: Bool
     /// Each XNNPACK runtime's external tensors, bound again by `rebind()`.
     private let externals: [[xnn_external_value]]
     /// The buffer of every tensor that crosses a boundary, keyed by tensor index.
@@ -47,8 +53,12 @@ package final class Runtime {
     /// `threadPool` (which other runtimes may share), or running on the
     /// calling thread only when it is nil, with their inner tensors in
     /// `workspace`, which other runtimes run on the same thread may share
-    /// (nil: a workspace of their own).
-    package init(model: CompiledModel, threadPool: ThreadPool?, workspace: Workspace? = nil, profiling: Bool = false) throws {
+    /// (nil: a workspace of their own), and their packed weights in
+    /// `weightsCache`, which runtimes on any thread may share (nil: packed
+    /// weights of their own). Built while the cache is open, the runtime
+    /// runs only after the cache is finalized and `rebind()` is called.
+    package init(model: CompiledModel, threadPool: ThreadPool?, workspace: Workspace? = nil, weightsCache: WeightsCache? = nil,
+                 profiling: Bool = false) throws {
         let file = model.graph.file
         let initStatus = xnn_initialize(nil)
         guard initStatus == xnn_status_success else {
@@ -62,6 +72,7 @@ package final class Runtime {
             buffers[index] = buffer
         }
         let pool = threadPool?.handle
+        let setUp = weightsCache?.isFinalized ?? true
         var engines: [xnn_runtime_t?] = []
         let externals = model.plan.stages.map { stage in
             (stage.segment.inputs + stage.segment.outputs).map {
@@ -71,7 +82,8 @@ package final class Runtime {
         do {
             for (stage, plan) in model.plan.stages.enumerated() {
                 engines.append(plan.segment.operators.isEmpty ? nil
-                    : try Self.engine(for: plan.segment, model: model, pool: pool, workspace: workspace?.handle, profiling: profiling,
+                    : try Self.engine(for: plan.segment, model: model, pool: pool, workspace: workspace?.handle,
+                                      weightsCache: weightsCache?.handle, setUp: setUp, profiling: profiling,
                                       externals: externals[stage]))
             }
         } catch {
@@ -83,6 +95,8 @@ package final class Runtime {
         self.engines = engines
         self.threadPool = threadPool
         self.workspace = workspace
+        self.weightsCache = weightsCache
+        isSetUp = setUp
         self.externals = externals
         self.buffers = buffers
         hostCalls = model.plan.stages.map { stage in
@@ -98,7 +112,8 @@ package final class Runtime {
     }
 
     private static func engine(for segment: ExecutionPlan.Segment, model: CompiledModel, pool: pthreadpool_t?, workspace: xnn_workspace_t?,
-                               profiling: Bool, externals: [xnn_external_value]) throws -> xnn_runtime_t {
+                               weightsCache: xnn_weights_cache_t?, setUp: Bool, profiling: Bool,
+                               externals: [xnn_external_value]) throws -> xnn_runtime_t {
         let file = model.graph.file
         var subgraph: xnn_subgraph_t?
         let createStatus = xnn_create_subgraph(UInt32(model.graph.tensors.count), 0, &subgraph)
@@ -109,10 +124,12 @@ package final class Runtime {
         try SubgraphBuilder(model: model, segment: segment, subgraph: subgraph).build()
 
         var runtime: xnn_runtime_t?
-        let runtimeStatus = xnn_create_runtime_v4(subgraph, nil, workspace, pool, profiling ? UInt32(XNN_FLAG_BASIC_PROFILING) : 0, &runtime)
+        let runtimeStatus = xnn_create_runtime_v4(subgraph, weightsCache, workspace, pool, profiling ? UInt32(XNN_FLAG_BASIC_PROFILING) : 0,
+                                                  &runtime)
         guard runtimeStatus == xnn_status_success, let runtime else {
             throw InferenceError(file: file, problem: "XNNPACK could not create a runtime: \(runtimeStatus.name)")
         }
+        guard setUp else { return runtime }
         let setupStatus = xnn_setup_runtime(runtime, externals.count, externals)
         guard setupStatus == xnn_status_success else {
             xnn_delete_runtime(runtime)
@@ -127,8 +144,9 @@ package final class Runtime {
     }
 
     /// Sets the runtimes up again: a runtime built later in a shared
-    /// workspace may have grown and so moved it, and the operators of the
-    /// runtimes already built hold pointers into it from their setup.
+    /// workspace or weights cache may have grown and so moved it, and the
+    /// operators of the runtimes already built hold pointers into it from
+    /// their setup.
     package func rebind() throws {
         for (stage, engine) in engines.enumerated() {
             guard let engine else { continue }
@@ -137,6 +155,7 @@ package final class Runtime {
                 throw InferenceError(file: model.graph.file, problem: "XNNPACK could not set up the runtime again: \(status.name)")
             }
         }
+        isSetUp = true
     }
 
     /// XNNPACK may read a little past the end of its inputs with vector loads,
@@ -181,6 +200,7 @@ package final class Runtime {
 
     /// Runs the model on the current input buffers.
     package func invoke() throws {
+        try checkSetUp()
         for stage in engines.indices {
             if let engine = engines[stage] { try run(engine) }
             for call in hostCalls[stage] { call.operation.run(call.inputs, call.outputs) }
@@ -190,6 +210,7 @@ package final class Runtime {
     /// Runs the model as `invoke()` does, adding each step's time to `stepTimes`
     /// (one entry per name in `stepNames`; the array is sized on first use).
     package func invoke(stepTimes: inout [Duration]) throws {
+        try checkSetUp()
         let clock = ContinuousClock()
         if stepTimes.count != stepNames.count { stepTimes = Array(repeating: .zero, count: stepNames.count) }
         var step = 0
@@ -206,6 +227,12 @@ package final class Runtime {
                 stepTimes[step] += clock.now - start
                 step += 1
             }
+        }
+    }
+
+    private func checkSetUp() throws {
+        guard isSetUp else {
+            throw InferenceError(file: model.graph.file, problem: "cannot run before its weights cache is finalized and the runtime set up again")
         }
     }
 

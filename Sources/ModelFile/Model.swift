@@ -51,14 +51,26 @@ package struct Tensor: Sendable {
 
 /// Constant data of a tensor, widened to the types the engine consumes.
 package enum ConstantValues: Sendable {
-    /// Floating-point weights (fp16 ones already widened).
-    case float([Float])
+    /// Floating-point weights (fp16 ones already widened), kept where they
+    /// are for the runtimes that point at them.
+    case stableFloats(StableFloats)
     /// Integer parameters such as paddings or shapes.
     case int32([Int32])
 
-    /// The values as floats, or nil for integer data.
+    /// Floating-point weights holding a copy of `values`.
+    package static func float(_ values: [Float]) -> ConstantValues {
+        .stableFloats(StableFloats(values))
+    }
+
+    /// A copy of the values as floats, or nil for integer data.
     package var floats: [Float]? {
-        if case .float(let values) = self { return values }
+        if case .stableFloats(let values) = self { return values.array }
+        return nil
+    }
+
+    /// The float values in place, or nil for integer data.
+    package var stableFloats: StableFloats? {
+        if case .stableFloats(let values) = self { return values }
         return nil
     }
 

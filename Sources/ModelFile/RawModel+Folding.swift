@@ -12,21 +12,22 @@ extension RawModel {
             switch known {
             case .dequantize, .densify:
                 guard op.inputs.count == 1, op.outputs.count == 1, op.inputs[0] >= 0, op.outputs[0] >= 0,
-                      let source = tensors[op.inputs[0]].constant?.floats else {
+                      let source = tensors[op.inputs[0]].constant?.stableFloats else {
                     throw reader.fail("operator \(index) (\(known == .dequantize ? "DEQUANTIZE" : "DENSIFY")) has no constant float input; only weights can be folded")
                 }
                 let output = op.outputs[0]
+                // A dequantized tensor shares its source's values: they were widened when read.
                 var values = source
                 if known == .densify {
                     guard let sparsity = tensors[op.inputs[0]].sparsity else {
                         throw reader.fail("operator \(index) (DENSIFY) input has no sparsity metadata")
                     }
-                    values = try sparsity.densify(source, shape: tensors[output].shape, fail: reader.fail)
+                    values = StableFloats(try sparsity.densify(source.array, shape: tensors[output].shape, fail: reader.fail))
                 }
                 guard values.count == tensors[output].shape.reduce(1, *) else {
                     throw reader.fail("operator \(index) folds \(values.count) values into tensor \(output) of shape \(tensors[output].shape)")
                 }
-                tensors[output].constant = .float(values)
+                tensors[output].constant = .stableFloats(values)
             default:
                 let kind = try operatorKind(known, op: op, index: index, tensors: tensors)
                 kept.append(Operator(kind: kind, inputs: op.inputs, outputs: op.outputs))

@@ -158,9 +158,11 @@ struct RawModel {
             func word(_ i: Int) -> UInt32 { UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self)) }
             switch type {
             case .float32:
-                return .float(elements { Float(bitPattern: word($0)) })
+                return .stableFloats(StableFloats(count: count) { Float(bitPattern: word($0)) })
             case .float16:
-                return .float(elements { floatFromHalf(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: 2 * $0, as: UInt16.self))) })
+                return .stableFloats(StableFloats(count: count) {
+                    floatFromHalf(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: 2 * $0, as: UInt16.self)))
+                })
             default:
                 return .int32(elements { Int32(bitPattern: word($0)) })
             }

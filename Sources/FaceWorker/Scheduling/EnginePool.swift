@@ -38,10 +38,18 @@ final class EnginePool: Sendable {
     /// Creates one engine per thread over `models`; with more than one thread,
     /// the first splits its runs over a pool of them all. Call `warm(_:)` for
     /// each engine before serving.
+    ///
+    /// The engines share one copy of each model's packed weights: the first
+    /// engine's runtimes pack them here, before any engine runs, and the
+    /// others find them in the finalized cache when they are built.
     init(models: FaceModels, threads: Int) throws {
         let pool = threads > 1 ? try ThreadPool(threads: threads) : nil
         self.pool = pool
-        engines = (0..<threads).map { index in Slot(FaceEngine(models: models, threadPool: index == 0 ? pool : nil)) }
+        let weights = try WeightsCache()
+        let first = FaceEngine(models: models, threadPool: pool, weightsCache: weights)
+        try first.build()
+        try weights.finalize()
+        engines = [Slot(first)] + (1..<threads).map { _ in Slot(FaceEngine(models: models, weightsCache: weights)) }
     }
 
     /// The number of engines: one per inference thread.
