@@ -19,7 +19,7 @@
 
 int fwi_refuse_async(const fw_client *c, fw_error *err)
 {
-    if (!c->async || c->reconnecting)
+    if (!c->async)
         return FW_OK;
     return fwi_set_error(err, FW_ERR_USAGE, 0,
                          "the client is in async mode, where a call that waits for face-worker would stall the "
@@ -364,8 +364,7 @@ static void attempt_timed_out(fw_client *c)
         set_timer(c, (int)left);
         return;
     }
-    int wait = fwi_attempt_wait_ms(c, &c->reconnect_options, c->reconnect_deadline_ms);
-    fwi_set_error(&err, FW_DEADLINE_EXCEEDED, 0, "no answer from face-worker within %d ms", wait);
+    fwi_set_error(&err, FW_DEADLINE_EXCEEDED, 0, "face-worker did not answer the reconnect's requests in time");
     attempt_failed(c, err.code, &err);
 }
 

@@ -402,8 +402,7 @@ int fwi_recover(fw_client *c, fw_error *err);
 
 /* async.c */
 /* FW_ERR_USAGE, with a message, when the client is in async mode, where a
- * call that waits for the worker would stall the loop; FW_OK otherwise
- * (and always while it reconnects, whose attempts do wait). */
+ * call that waits for the worker would stall the loop; FW_OK otherwise. */
 int fwi_refuse_async(const fw_client *c, fw_error *err);
 /* fw_reconnect() in async mode: starts mending the connection on the loop's
  * timer and returns; the handlers hear how it ends. */

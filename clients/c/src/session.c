@@ -207,6 +207,11 @@ int fw_open_session_async(fw_client *c, const fw_session_options *options, const
     int rc = fwi_check_usable(c, err);
     if (rc != FW_OK)
         return rc;
+    fw_session_options taken;
+    if (!options)
+        fw_session_options_init(&taken);
+    else if ((rc = fwi_take_options(options, &taken, err)) != FW_OK)
+        return rc;
     /* Allocated first: a session the worker opened but this client could
      * not hold would live on unseen until the connection closes. */
     fw_session *s = calloc(1, sizeof *s);
@@ -218,15 +223,8 @@ int fw_open_session_async(fw_client *c, const fw_session_options *options, const
         free(call);
         return fwi_set_error(err, FW_ERR_NOMEM, 0, "out of memory for a session");
     }
-    if (!options)
-        fw_session_options_init(&s->options);
-    else if ((rc = fwi_take_options(options, &s->options, err)) != FW_OK) {
-        free(s);
-        free(open);
-        free(call);
-        return rc;
-    }
     s->client = c;
+    s->options = taken;
     if (name)
         snprintf(s->name, sizeof s->name, "%s", name);
     open->callback = callback;
@@ -236,16 +234,14 @@ int fw_open_session_async(fw_client *c, const fw_session_options *options, const
     call->open = open;
     struct open_request r;
     build_open(s, &r);
-    if (name)
-        r.open.name = (char *)(uintptr_t)name; /* the whole name: the worker judges its length */
-    if (name && !name[0])
+    if (name) {
+        /* The name as given, which the worker judges, empty or too long. */
         r.open.optional_name_case = FACEWORKER__V1__OPEN_SESSION_REQUEST__OPTIONAL_NAME_NAME;
+        r.open.name = (char *)(uintptr_t)name; /* only read while packing */
+    }
     rc = fwi_queue_call(c, &r.message, call, err);
     if (rc != FW_OK) {
-        call->open = NULL;
-        free(call);
-        free(s);
-        free(open);
+        fwi_free_call(call);
         return rc;
     }
     return fwi_async_flush(c, err);
