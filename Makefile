@@ -211,7 +211,7 @@ conformance:
 
 bench-pipeline: deps models venv
 	$(SWIFT) build -c release --product pipeline-bench
-	$(PYTHON) tools/bench_pipeline.py --frames Tests/FaceDetectionTests/Fixtures/video --models $(MODELS) --ours .build/release/pipeline-bench
+	$(PYTHON) tools/bench_pipeline.py --frames Tests/Fixtures/video --models $(MODELS) --ours .build/release/pipeline-bench
 
 bench-sampling: deps venv
 	$(SWIFT) build -c release --product pipeline-bench
@@ -227,7 +227,7 @@ bench: deps deps-client models venv $(CLIENT_VENV)/.ok $(GRPC_VENV)/.ok $(TASKS_
 	$(PYTHON) tools/bench.py --worker .build/release/face-worker --face-bench clients/c/build/face-bench \
 		--client-python $(CLIENT_VENV)/bin/python --grpc-python $(GRPC_VENV)/bin/python --grpc-bench $(GRPC_BENCH) \
 		--tasks-python $(TASKS_VENV)/bin/python --result-cost clients/python/benchmarks/result_cost.py \
-		--models $(MODELS) --frames Tests/FaceDetectionTests/Fixtures/video --png out/bench-latency.png
+		--models $(MODELS) --frames Tests/Fixtures/video --png out/bench-latency.png
 
 # Not part of make test: MINUTES of clients against one worker restarted every RESTART_EVERY
 # seconds under socket activation; the table, then one JSON line, go to the terminal.
@@ -236,7 +236,7 @@ RESTART_EVERY ?= 180
 soak: deps deps-bench models $(GRPC_VENV)/.ok
 	$(SWIFT) build -c release --product face-worker
 	$(GRPC_VENV)/bin/python tools/soak.py --worker .build/release/face-worker --models $(MODELS) \
-		--frames Tests/FaceDetectionTests/Fixtures/video --minutes $(MINUTES) --restart-every $(RESTART_EVERY)
+		--frames Tests/Fixtures/video --minutes $(MINUTES) --restart-every $(RESTART_EVERY)
 
 # Everything any target made: builds, XNNPACK, the models, every virtual environment, the C
 # client's and grpc-bench's builds, the Python client's build files, the package and out/.

@@ -4,7 +4,7 @@
     .venv-tools/bin/python tools/bench.py --worker .build/release/face-worker \
         --face-bench clients/c/build/face-bench --client-python .venv-client/bin/python \
         --grpc-python .venv-grpc/bin/python --grpc-bench tools/grpc-bench/build/grpc-bench \
-        --models models --frames Tests/FaceDetectionTests/Fixtures/video --png out/bench-latency.png
+        --models models --frames Tests/Fixtures/video --png out/bench-latency.png
 
 It starts release face-workers on a private socket, drives them with face-bench (C, one thread
 and connection per session) and runs two MediaPipe releases as peers on the same JPEG bytes (the

@@ -2,7 +2,7 @@
 then the time to crop a camera frame into a model's input tensor.
 
     make bench-pipeline
-    .venv-tools/bin/python tools/bench_pipeline.py --frames Tests/FaceDetectionTests/Fixtures/video \
+    .venv-tools/bin/python tools/bench_pipeline.py --frames Tests/Fixtures/video \
         --ours .build/release/pipeline-bench
     .venv-tools/bin/python tools/bench_pipeline.py --sampling-only --ours .build/release/pipeline-bench
 

@@ -27,7 +27,7 @@ import numpy as np
 from bench_process import fail, last_json_line
 from bench_worker import RUN_TIMEOUT_S
 
-PHOTO = Path(__file__).resolve().parent.parent / "Tests/FaceDetectionTests/Fixtures/astronaut.jpg"
+PHOTO = Path(__file__).resolve().parent.parent / "Tests/Fixtures/astronaut.jpg"
 RAW_FRAMES = (("1920x1080 NV12", 1920, 1080, "nv12"), ("1920x1080 RGB", 1920, 1080, "rgb"),
               ("3840x2160 RGB", 3840, 2160, "rgb"))
 P8_RATIO_GOAL = 0.5

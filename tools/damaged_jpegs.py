@@ -37,7 +37,7 @@ def damaged_copies(photo, count, seed):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--ours", required=True, help="the pipeline-bench executable")
-    parser.add_argument("--photo", default="Tests/FaceDetectionTests/Fixtures/astronaut.jpg")
+    parser.add_argument("--photo", default="Tests/Fixtures/astronaut.jpg")
     parser.add_argument("--count", type=int, default=300)
     parser.add_argument("--seed", type=int, default=11)
     args = parser.parse_args()

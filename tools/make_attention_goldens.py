@@ -614,7 +614,7 @@ def main():
     parser.add_argument("--model", type=Path, help="the .tflite file (default: see --models)")
     parser.add_argument("--models", type=Path, default=Path("models"),
                         help=f"folder holding {attention_model.MODEL_FILE}")
-    parser.add_argument("--fixtures", type=Path, default=Path("Tests/FaceDetectionTests/Fixtures"),
+    parser.add_argument("--fixtures", type=Path, default=Path("Tests/Fixtures"),
                         help="folder made by make_pipeline_fixtures.py")
     parser.add_argument("--inference-goldens", type=Path, default=Path("Tests/InferenceTests/Goldens"),
                         help="inference golden folder; attention/ is written inside it")

@@ -2,7 +2,7 @@
 
     .venv-client/bin/python tools/make_client_goldens.py \
         --worker .build/debug/face-worker --models models \
-        --fixtures Tests/FaceDetectionTests/Fixtures \
+        --fixtures Tests/Fixtures \
         --out Tests/FaceWorkerVisionAPITests/Goldens/python_client.json
 
 The Swift products that mirror MediaPipe Tasks (FaceDetector, FaceLandmarker) and ML Kit

@@ -88,7 +88,7 @@ def check_counts(manifest, goldens):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--fixtures", type=Path, default=Path("Tests/FaceDetectionTests/Fixtures"),
+    parser.add_argument("--fixtures", type=Path, default=Path("Tests/Fixtures"),
                         help="folder made by make_pipeline_fixtures.py")
     parser.add_argument("--out", type=Path, default=Path("Tests/FaceDetectionTests/Goldens/face_mesh.json"),
                         help="the 468-point golden file to write")

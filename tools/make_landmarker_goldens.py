@@ -1,7 +1,7 @@
 """Write the Face Landmarker golden file: MediaPipe Tasks 0.10.14's FaceLandmarker on the fixtures.
 
     .venv-tools/bin/python tools/make_landmarker_goldens.py \
-        --fixtures Tests/FaceDetectionTests/Fixtures --bundle models/face_landmarker.task \
+        --fixtures Tests/Fixtures --bundle models/face_landmarker.task \
         --out Tests/FaceDetectionTests/Goldens/face_landmarker.json
 
 `mediapipe.tasks.python.vision.FaceLandmarker` runs the bundle the worker loads, with
@@ -155,7 +155,7 @@ def generate(fixtures, bundle, out):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--fixtures", type=Path, default=Path("Tests/FaceDetectionTests/Fixtures"),
+    parser.add_argument("--fixtures", type=Path, default=Path("Tests/Fixtures"),
                         help="folder made by make_pipeline_fixtures.py")
     parser.add_argument("--bundle", type=Path, default=Path("models/face_landmarker.task"),
                         help="the Face Landmarker bundle `make models` fetched")

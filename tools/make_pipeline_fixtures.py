@@ -1,6 +1,6 @@
 """Write the face-pipeline test fixtures: JPEG stills and two synthetic videos from skimage.data.
 
-    .venv-tools/bin/python tools/make_pipeline_fixtures.py --out Tests/FaceDetectionTests/Fixtures
+    .venv-tools/bin/python tools/make_pipeline_fixtures.py --out Tests/Fixtures
 
 Every image comes from the photographs bundled in scikit-image's wheel (astronaut: one face;
 camera: one face, grayscale made RGB; chelsea, coffee, rocket: no human face). Faces are moved
@@ -198,7 +198,7 @@ def generate(out_dir):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=Path("Tests/FaceDetectionTests/Fixtures"), help="fixture folder")
+    parser.add_argument("--out", type=Path, default=Path("Tests/Fixtures"), help="fixture folder")
     generate(parser.parse_args().out)
 
 

@@ -1,7 +1,7 @@
 """Write the face-pipeline golden file: MediaPipe 0.10.14's results on every pipeline fixture.
 
     .venv-tools/bin/python tools/make_pipeline_goldens.py \
-        --fixtures Tests/FaceDetectionTests/Fixtures --out Tests/FaceDetectionTests/Goldens/pipeline.json
+        --fixtures Tests/Fixtures --out Tests/FaceDetectionTests/Goldens/pipeline.json
 
 Each fixture JPEG listed in the fixtures' manifest.json is decoded by Pillow to RGB uint8 and
 given to MediaPipe's legacy solutions:
@@ -156,7 +156,7 @@ def generate(fixtures, out):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--fixtures", type=Path, default=Path("Tests/FaceDetectionTests/Fixtures"),
+    parser.add_argument("--fixtures", type=Path, default=Path("Tests/Fixtures"),
                         help="folder made by make_pipeline_fixtures.py")
     parser.add_argument("--out", type=Path, default=Path("Tests/FaceDetectionTests/Goldens/pipeline.json"),
                         help="golden file to write")

@@ -1,7 +1,7 @@
 """Write the documented programs' golden file: what MediaPipe 0.10.14 prints running them.
 
     .venv-tools/bin/python tools/make_program_goldens.py \
-        --models models --fixtures Tests/FaceDetectionTests/Fixtures \
+        --models models --fixtures Tests/Fixtures \
         --out clients/python/tests/goldens/documented_programs.json
 
 The programs are MediaPipe's own Face Detector and Face Landmarker Python programs, as its guides
@@ -71,7 +71,7 @@ def run(name, run_spec, model_files, fixtures):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--models", type=Path, default=Path("models"), help="the folder `make models` fills")
-    parser.add_argument("--fixtures", type=Path, default=Path("Tests/FaceDetectionTests/Fixtures"),
+    parser.add_argument("--fixtures", type=Path, default=Path("Tests/Fixtures"),
                         help="folder made by make_pipeline_fixtures.py")
     parser.add_argument("--out", type=Path, default=PROGRAMS.parent / "goldens" / "documented_programs.json",
                         help="golden file to write")

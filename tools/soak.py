@@ -4,7 +4,7 @@ It runs in the gRPC tests' environment (grpcio, grpcio-tools and the Python clie
 .venv-grpc/.ok` builds it):
 
     .venv-grpc/bin/python tools/soak.py --worker .build/release/face-worker --models models \\
-        --frames Tests/FaceDetectionTests/Fixtures/video --minutes 30
+        --frames Tests/Fixtures/video --minutes 30
 
 This process plays the service manager. It binds the worker's socket once and passes it to every
 worker it starts as LISTEN_FDS (socket activation), so a client that reconnects while no worker
@@ -471,7 +471,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, help=argparse.SUPPRESS)
     parser.add_argument("--worker", default=".build/release/face-worker")
     parser.add_argument("--models", default="models")
-    parser.add_argument("--frames", default="Tests/FaceDetectionTests/Fixtures/video")
+    parser.add_argument("--frames", default="Tests/Fixtures/video")
     parser.add_argument("--minutes", type=float, default=30.0)
     parser.add_argument("--restart-every", type=float, default=180.0, help="seconds between restarts (180)")
     parser.add_argument("--reconnect-deadline", type=float, default=60.0)

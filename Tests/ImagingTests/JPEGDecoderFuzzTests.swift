@@ -14,7 +14,7 @@ struct JPEGDecoderFuzzTests {
     /// encoder-made images in the other layouts a client may send.
     static let originals: [(name: String, bytes: [UInt8])] = {
         let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("FaceDetectionTests/Fixtures/astronaut.jpg")
+            .appendingPathComponent("Fixtures/astronaut.jpg")
         let gradient = TestImages.gradient(width: 120, height: 90)
         let encoder = try! JPEGEncoder()
         let encode = { (image: RGBImage, quality: Int, subsampling: JPEGEncoder.ChromaSubsampling, progressive: Bool) in

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/../.."
 
 bin=.build/debug
 tools=.venv-tools/bin/python
-frames=Tests/FaceDetectionTests/Fixtures/video
+frames=Tests/Fixtures/video
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 export FACEWORKER_BENCH_RESULTS=$scratch/results

@@ -36,7 +36,7 @@ import faceworker  # noqa: E402
 from faceworker._connection import Connection  # noqa: E402
 from worker_process import answers_ping, launch, stop  # noqa: E402
 
-FIXTURES = REPO / "Tests" / "FaceDetectionTests" / "Fixtures"
+FIXTURES = REPO / "Tests" / "Fixtures"
 _STUBS_DIR = Path(tempfile.mkdtemp(prefix="faceworker-grpc-stubs-"))
 atexit.register(shutil.rmtree, _STUBS_DIR, ignore_errors=True)
 STUBS = generate(_STUBS_DIR)

@@ -133,7 +133,7 @@ unshare --mount bash -euo pipefail -c '
   grep -q "models=$root/usr/share/faceworker/models" "$scratch/worker.log" ||
     { cat "$scratch/worker.log" >&2; echo "test-deb: the worker did not default to the installed models" >&2; exit 1; }
   faces=$(LD_LIBRARY_PATH="$root/usr/lib/$multiarch" "$scratch/faces" "$scratch/worker.sock" \
-    Tests/FaceDetectionTests/Fixtures/astronaut.jpg) || { echo "test-deb: the frame was not answered" >&2; exit 1; }
+    Tests/Fixtures/astronaut.jpg) || { echo "test-deb: the frame was not answered" >&2; exit 1; }
   [ "$faces" = 1 ] || { echo "test-deb: the installed worker found $faces faces in astronaut.jpg, not 1" >&2; exit 1; }
   kill -TERM $worker
   wait $worker || { echo "test-deb: the installed worker did not stop cleanly" >&2; exit 1; }

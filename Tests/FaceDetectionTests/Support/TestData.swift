@@ -5,7 +5,8 @@ import Imaging
 /// The committed fixtures and MediaPipe goldens, and the models `make models` fetched.
 enum TestData {
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    static let fixtures = directory.appendingPathComponent("Fixtures")
+    /// The fixtures every language's tests share, beside the test targets.
+    static let fixtures = directory.deletingLastPathComponent().appendingPathComponent("Fixtures")
     /// A group photo's ten far faces, each about 6 % of the frame wide: the
     /// full-range detector finds most, the short-range detector none.
     static let farFaces = "group_small_faces.jpg"

@@ -10,7 +10,7 @@ enum TestPaths {
     static let models = packageRoot.appendingPathComponent("models").path
 
     /// The face pipeline's fixture images.
-    static let fixtures = packageRoot.appendingPathComponent("Tests/FaceDetectionTests/Fixtures")
+    static let fixtures = packageRoot.appendingPathComponent("Tests/Fixtures")
 
     /// The face-worker executable `swift build --build-tests` put beside this
     /// test bundle (or, failing that, in the package's debug build folder).

@@ -10,7 +10,7 @@ enum TestPaths {
     static let models = packageRoot.appendingPathComponent("models").path
 
     /// The face pipeline's fixture images.
-    static let fixtures = packageRoot.appendingPathComponent("Tests/FaceDetectionTests/Fixtures")
+    static let fixtures = packageRoot.appendingPathComponent("Tests/Fixtures")
 
     /// Every option's default and range.
     static let conformance = packageRoot.appendingPathComponent("proto/faceworker/v1/defaults.json")

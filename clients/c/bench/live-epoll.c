@@ -32,7 +32,7 @@
 #include "faceworker/adapters/epoll.h"
 #include "frames.h"
 
-#define FIXTURE "Tests/FaceDetectionTests/Fixtures/astronaut.jpg"
+#define FIXTURE "Tests/Fixtures/astronaut.jpg"
 #define SYNTHETIC_FRAMES 60
 /* A wait that only a worker that stopped answering reaches. */
 #define STUCK_MS 30000

@@ -18,7 +18,7 @@
 #define SYNTHETIC_FRAMES 60
 /* How long a session waits for any answer before it counts an error. */
 #define ANSWER_TIMEOUT_MS 30000
-#define FIXTURE "Tests/FaceDetectionTests/Fixtures/astronaut.jpg"
+#define FIXTURE "Tests/Fixtures/astronaut.jpg"
 
 enum { STAGE_QUEUED, STAGE_DECODE, STAGE_DETECT, STAGE_LANDMARKS, STAGE_TOTAL, STAGES };
 extern const char *const stage_names[STAGES];

@@ -20,7 +20,7 @@ from faceworker import BaseOptions
 
 from worker_process import MODELS, REPO, answers_ping, launch, stop
 
-FIXTURES = REPO / "Tests" / "FaceDetectionTests" / "Fixtures"
+FIXTURES = REPO / "Tests" / "Fixtures"
 
 
 @dataclass
