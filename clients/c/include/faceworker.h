@@ -845,7 +845,9 @@ FW_API int fw_async_attach(fw_client *client, const fw_loop_hooks *hooks, fw_err
  * serves every other client and descriptor throughout, since nothing of
  * the reconnect waits:
  *   - an attempt connects without waiting, and the client asks the loop
- *     to watch its new descriptor for writing until the connect is done;
+ *     to watch its new descriptor for writing until the connect is done
+ *     (a full listen queue, as under socket activation before the worker
+ *     started, fails the attempt: the next waits for the timer);
  *   - it then asks for every session, shared-memory buffer and
  *     subscription again at once, and takes the answers as the loop finds
  *     the descriptor readable; the client is back when all have come;

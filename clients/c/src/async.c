@@ -314,7 +314,13 @@ static void attempt_now(fw_client *c)
     fw_error err;
     fwi_disconnect(c);
     c->fd = fwi_open_socket(c->path, &c->connecting, &err);
-    if (c->fd < 0) {
+    if (c->fd >= 0 && c->connecting == CONNECT_AGAIN) {
+        /* A full listen queue: the socket would read as writable before
+         * it can connect, and the loop would spin on it. The next attempt
+         * waits for the timer, as a blocking one waits in the queue. */
+        fwi_connect_error(c->path, EAGAIN, &err);
+    }
+    if (c->fd < 0 || c->connecting == CONNECT_AGAIN) {
         attempt_failed(c, err.code, &err);
         return;
     }

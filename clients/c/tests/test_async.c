@@ -20,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -905,6 +907,89 @@ static void test_the_libuv_loop_serves_others_while_a_client_reconnects(void)
     check_the_loop_serves_others_while_a_client_reconnects(LOOP_UV);
 }
 
+/* Fills the listen queue at path with connections no one accepts; how
+ * many it took, their descriptors in fds. */
+static int fill_listen_queue(const char *path, int *fds, int cap)
+{
+    struct sockaddr_un addr = {.sun_family = AF_UNIX};
+    snprintf(addr.sun_path, sizeof addr.sun_path, "%s", path);
+    int n = 0;
+    while (n < cap) {
+        int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+        if (fd < 0)
+            break;
+        if (connect(fd, (struct sockaddr *)&addr, sizeof addr) != 0) {
+            close(fd);
+            break;
+        }
+        fds[n++] = fd;
+    }
+    return n;
+}
+
+/* The worker went away, and its socket's listen queue is full (a worker
+ * under socket activation that has not started yet, with many clients):
+ * each attempt finds the queue full, and the next waits on the timer
+ * rather than on a socket that reads as writable before it can connect.
+ * Between attempts the client has no descriptor for the loop to watch. */
+static void test_a_full_listen_queue_is_tried_again_on_the_timer(void)
+{
+    int connection = 0;
+    fake_worker *w = fake_worker_start_serving(script_restart, &connection, 1);
+    REQUIRE(w, "fake worker");
+    fw_error err;
+    fw_client *c = fw_connect(fake_worker_path(w), &err);
+    if (!CHECK_AT(c, "%s", err.message)) {
+        fake_worker_stop(w);
+        return;
+    }
+    fw_reconnect_options o;
+    fw_reconnect_options_init(&o);
+    o.initial_delay_ms = 1;
+    o.max_delay_ms = 5;
+    o.deadline_ms = 3 * STUCK_MS;
+    fw_set_auto_reconnect(c, true, &o);
+    fw_session *s = open_session_in(c, FW_MODE_LIVE_STREAM, false);
+    int queued[8];
+    int n = fill_listen_queue(fake_worker_path(w), queued, 8);
+    struct heard heard = {0};
+    fw_async_handlers h = FW_ASYNC_HANDLERS_INIT;
+    h.on_event = on_heard;
+    h.on_connection_error = on_broken;
+    h.data = &heard;
+    int ep = epoll_create1(EPOLL_CLOEXEC);
+    if (CHECK_AT(s && n > 0 && n < 8, "a session, a full queue of %d", n) &&
+        CHECK_AT(fw_async_start(c, &h, &err) == FW_OK, "%s", err.message) &&
+        CHECK_AT(fw_epoll_attach(ep, c, &err) == FW_OK, "%s", err.message)) {
+        CHECK(fw_send_jpeg(s, jpeg_bytes, 3, 1, &err) == FW_OK, "%s", err.message);
+        CHECK(fw_send_jpeg(s, jpeg_bytes, 3, 2, &err) == FW_OK, "%s", err.message);
+        run_epoll_until(ep, &heard.drops, 1);
+        int turns = 0;
+        bool waiting = true;
+        for (; turns < 20 && waiting; turns++) {
+            struct epoll_event evs[4];
+            int k = epoll_wait(ep, evs, 4, STUCK_MS);
+            for (int i = 0; i < k; i++)
+                fw_epoll_dispatch(&evs[i]);
+            waiting = k > 0 && fw_client_fd(c) < 0 && fw_client_wants(c) == 0;
+        }
+        CHECK(waiting && turns == 20 && heard.restarts == 0 && heard.errors == 0,
+              "20 turns of the loop, each an attempt that found the queue full, then a wait with no socket: "
+              "%d turns, fd %d, wants %u",
+              turns, fw_client_fd(c), fw_client_wants(c));
+        REQUIRE(fake_worker_serve_again(w, script_serve, NULL, 1), "the worker back");
+        run_epoll_until(ep, &heard.restarts, 1);
+        CHECK(fw_send_jpeg(s, jpeg_bytes, 3, 3, &err) == FW_OK, "%s", err.message);
+        run_epoll_until(ep, &heard.results, 2);
+        CHECK(heard.restarts == 1 && heard.errors == 0, "back, told once: %d restarts", heard.restarts);
+    }
+    for (int i = 0; i < n; i++)
+        close(queued[i]);
+    fw_close(c);
+    fake_worker_stop(w);
+    close(ep);
+}
+
 /* A worker that opens two sessions and goes away, then, on the next
  * connection, holds its answers to their re-opening until the test lets
  * it answer, and records the sessions it is asked to close. */
@@ -1213,6 +1298,7 @@ int main(int argc, char **argv)
     RUN(test_the_libuv_loop_serves_others_while_a_client_reconnects);
     RUN(test_sessions_opened_while_the_loop_runs);
     RUN(test_a_session_closed_while_it_is_opened_again);
+    RUN(test_a_full_listen_queue_is_tried_again_on_the_timer);
     if (worker_socket)
         RUN(test_epoll_serves_a_real_workers_live_sessions);
     printf("%d passed, %d failed\n", tests_passed, tests_failed);
