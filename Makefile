@@ -9,7 +9,7 @@ BIN := .build/$(CONFIG)
 CLIENT_VENV := .venv-client
 GRPC_VENV := .venv-grpc
 TASKS_VENV := .venv-tasks
-GRPC_BENCH := tools/grpc-bench/build/grpc-bench
+GRPC_BENCH := tools/bench/grpc-bench/build/grpc-bench
 
 .PHONY: all deps deps-client deps-test deps-bench deps-proto deps-package models build run deb test-deb test-docs bench-doc test test-swift test-install install uninstall bench bench-inference bench-pipeline bench-sampling venv proto conformance clean help soak
 
@@ -187,7 +187,7 @@ $(TASKS_VENV)/.ok: tools/requirements-tasks.txt
 
 bench-inference: deps models venv
 	$(SWIFT) build -c release --product inference-bench
-	$(PYTHON) tools/bench_inference.py --models $(MODELS) --ours .build/release/inference-bench
+	$(PYTHON) -m tools.bench.bench_inference --models $(MODELS) --ours .build/release/inference-bench
 
 # Every make bench* driver for a few iterations on the debug build test-swift made: each must run
 # to its JSON summary, so none rots between the runs that measure. Its figures mean nothing.
@@ -197,7 +197,7 @@ test-bench: deps deps-client deps-test models venv $(CLIENT_VENV)/.ok $(GRPC_VEN
 	$(SWIFT) build --product inference-bench
 	$(SWIFT) build --product pipeline-bench
 	$(MAKE) -C clients/c build/face-bench
-	$(MAKE) -C tools/grpc-bench
+	$(MAKE) -C tools/bench/grpc-bench
 	tests/bench/check-benchmarks.sh
 
 # Regenerates the committed swift-protobuf and Python code from proto/ (builds the plugin once).
@@ -211,11 +211,11 @@ conformance:
 
 bench-pipeline: deps models venv
 	$(SWIFT) build -c release --product pipeline-bench
-	$(PYTHON) tools/bench_pipeline.py --frames Tests/Fixtures/video --models $(MODELS) --ours .build/release/pipeline-bench
+	$(PYTHON) -m tools.bench.bench_pipeline --frames Tests/Fixtures/video --models $(MODELS) --ours .build/release/pipeline-bench
 
 bench-sampling: deps venv
 	$(SWIFT) build -c release --product pipeline-bench
-	$(PYTHON) tools/bench_pipeline.py --sampling-only --ours .build/release/pipeline-bench
+	$(PYTHON) -m tools.bench.bench_pipeline --sampling-only --ours .build/release/pipeline-bench
 
 # One run, one table; the latency histogram goes to out/. The Python client's row runs the
 # client from its own environment, the one test-python uses; the gRPC rows run grpcio from the
@@ -223,8 +223,8 @@ bench-sampling: deps venv
 bench: deps deps-client models venv $(CLIENT_VENV)/.ok $(GRPC_VENV)/.ok $(TASKS_VENV)/.ok
 	$(SWIFT) build -c release --product face-worker
 	$(MAKE) -C clients/c build/face-bench
-	$(MAKE) -C tools/grpc-bench
-	$(PYTHON) tools/bench.py --worker .build/release/face-worker --face-bench clients/c/build/face-bench \
+	$(MAKE) -C tools/bench/grpc-bench
+	$(PYTHON) -m tools.bench.bench --worker .build/release/face-worker --face-bench clients/c/build/face-bench \
 		--client-python $(CLIENT_VENV)/bin/python --grpc-python $(GRPC_VENV)/bin/python --grpc-bench $(GRPC_BENCH) \
 		--tasks-python $(TASKS_VENV)/bin/python --result-cost clients/python/benchmarks/result_cost.py \
 		--models $(MODELS) --frames Tests/Fixtures/video --png out/bench-latency.png
@@ -235,14 +235,14 @@ MINUTES ?= 30
 RESTART_EVERY ?= 180
 soak: deps deps-bench models $(GRPC_VENV)/.ok
 	$(SWIFT) build -c release --product face-worker
-	$(GRPC_VENV)/bin/python tools/soak.py --worker .build/release/face-worker --models $(MODELS) \
+	$(GRPC_VENV)/bin/python -m tools.soak.soak --worker .build/release/face-worker --models $(MODELS) \
 		--frames Tests/Fixtures/video --minutes $(MINUTES) --restart-every $(RESTART_EVERY)
 
 # Everything any target made: builds, XNNPACK, the models, every virtual environment, the C
 # client's and grpc-bench's builds, the Python client's build files, the package and out/.
 clean:
 	rm -rf .build .build-* .deps $(MODELS) .venv* out
-	rm -rf clients/c/build tools/grpc-bench/build clients/python/build clients/python/*.egg-info
+	rm -rf clients/c/build tools/bench/grpc-bench/build clients/python/build clients/python/*.egg-info
 
 # The Python client's tests, against a real face-worker, in a light environment
 # built from the client's own extras.
@@ -272,7 +272,7 @@ $(GRPC_VENV)/.ok: tests/grpc/requirements.txt clients/python/pyproject.toml
 
 test-grpc: deps deps-test models $(GRPC_VENV)/.ok
 	$(SWIFT) build --product face-worker
-	$(MAKE) -C tools/grpc-bench
+	$(MAKE) -C tools/bench/grpc-bench
 	$(GRPC_VENV)/bin/python -m pytest tests/grpc
 
 # The C client's tests, against a real face-worker, under valgrind.

@@ -5,7 +5,7 @@ import Imaging
 /// Decodes JPEG files as the worker does by default (damaged data decoded with
 /// libjpeg's warning, every header check and the scan limit kept) and says, per
 /// file, whether it decoded soundly, decoded with a warning, or was refused: the
-/// worker's side of `tools/damaged_jpegs.py`, which compares it with OpenCV.
+/// worker's side of `tools/bench/damaged_jpegs.py`, which compares it with OpenCV.
 struct DecodeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "decode",

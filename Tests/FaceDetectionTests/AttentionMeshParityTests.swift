@@ -3,7 +3,7 @@ import Foundation
 import XCTest
 
 /// Our 478 points against MediaPipe's `FaceMesh(refine_landmarks=True)` on
-/// every fixture image and video frame (tools/make_attention_goldens.py):
+/// every fixture image and video frame (tools/goldens/make_attention_goldens.py):
 /// every point within 0.5 % of the inter-ocular distance, the median within
 /// 0.1 %. The landmark stage is also checked alone, from the very regions
 /// MediaPipe cropped, so a miss says whether the detector or the landmarks drifted.

@@ -3,7 +3,7 @@ import Foundation
 import XCTest
 
 /// Mesh model `.faceMesh` against MediaPipe's `FaceMesh(refine_landmarks=False)`
-/// on every fixture image and video frame (tools/make_face_mesh_goldens.py):
+/// on every fixture image and video frame (tools/goldens/make_face_mesh_goldens.py):
 /// 468 points, every one within 1 % of the face's width of MediaPipe's, the
 /// median within 0.1 %. The attention mesh's first 468 points are not these:
 /// they lie up to several percent away, which is why the option exists. The

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The attention mesh's golden files, written by tools/make_attention_goldens.py
+/// The attention mesh's golden files, written by tools/goldens/make_attention_goldens.py
 /// from MediaPipe's own runtime: each custom operator alone (`ops/`) and the
 /// whole model's raw outputs on face crops (`model/`).
 enum AttentionGoldens {

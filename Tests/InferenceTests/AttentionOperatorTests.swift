@@ -4,7 +4,7 @@ import XCTest
 
 /// The three custom operators of MediaPipe's attention mesh, each on its own,
 /// against MediaPipe's own kernels: options read from the real model file,
-/// inputs and outputs from tools/make_attention_goldens.py.
+/// inputs and outputs from tools/goldens/make_attention_goldens.py.
 final class AttentionOperatorTests: XCTestCase {
     /// The model's custom operators in file order, as our loader read them.
     private static let customOperators: [CustomOperator] = {

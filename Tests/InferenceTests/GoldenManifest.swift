@@ -1,7 +1,7 @@
 import Foundation
 import SeededRandom
 
-/// The golden files written by tools/make_inference_goldens.py from LiteRT's
+/// The golden files written by tools/goldens/make_inference_goldens.py from LiteRT's
 /// interpreter: per model, fixed inputs and the outputs LiteRT computed.
 struct GoldenManifest: Decodable {
     struct ModelEntry: Decodable {

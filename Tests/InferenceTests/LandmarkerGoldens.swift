@@ -1,7 +1,7 @@
 import Foundation
 import SeededRandom
 
-/// The Face Landmarker golden files, written by tools/make_landmarker_model_goldens.py
+/// The Face Landmarker golden files, written by tools/goldens/make_landmarker_model_goldens.py
 /// from LiteRT's interpreter: per member model of face_landmarker.task, fixed
 /// inputs and the outputs LiteRT computed.
 struct LandmarkerGoldens: Decodable {

@@ -32,20 +32,20 @@ print(f"{name}: ran to its summary ({len(summary)} figures)")
 PY
 }
 
-$tools tools/bench_inference.py --models models --ours $bin/inference-bench --warmup 1 --bursts 1 --burst-ms 5 \
+$tools -m tools.bench.bench_inference --models models --ours $bin/inference-bench --warmup 1 --bursts 1 --burst-ms 5 \
   --threads 1 >"$scratch/inference.txt"
 check bench-inference "$scratch/inference.txt" bench
 
-$tools tools/bench_pipeline.py --frames $frames --models models --ours $bin/pipeline-bench --warmup 1 --iterations 2 \
+$tools -m tools.bench.bench_pipeline --frames $frames --models models --ours $bin/pipeline-bench --warmup 1 --iterations 2 \
   --rounds 1 --sampling-runs 2 >"$scratch/pipeline.txt"
 check bench-pipeline "$scratch/pipeline.txt" detect_ratio landmarks_ratio tasks_ratio sampling_ms
 
-$tools tools/bench_pipeline.py --sampling-only --ours $bin/pipeline-bench --sampling-runs 2 >"$scratch/sampling.txt"
+$tools -m tools.bench.bench_pipeline --sampling-only --ours $bin/pipeline-bench --sampling-runs 2 >"$scratch/sampling.txt"
 check bench-sampling "$scratch/sampling.txt" sampling_ms
 
-$tools tools/bench.py --worker $bin/face-worker --face-bench clients/c/build/face-bench \
+$tools -m tools.bench.bench --worker $bin/face-worker --face-bench clients/c/build/face-bench \
   --client-python .venv-client/bin/python --grpc-python .venv-grpc/bin/python \
-  --grpc-bench tools/grpc-bench/build/grpc-bench --tasks-python .venv-tasks/bin/python \
+  --grpc-bench tools/bench/grpc-bench/build/grpc-bench --tasks-python .venv-tasks/bin/python \
   --models models --frames $frames --png "$scratch/latency.png" \
   --starts 1 --rounds 1 --warmup 1 --iterations 3 --live-seconds 1 --pings 20 --raw-iterations 2 >"$scratch/bench.txt"
 check bench "$scratch/bench.txt" p1_ratio p1t_ratio p2_ratio p2t_ratio p2t_python_ratio p2t_busy_neighbour_ratio \

@@ -26,11 +26,11 @@ import grpc
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO / "tools"))
+sys.path.insert(0, str(REPO))  # for tools.shared.grpc_stubs, which the benchmark and the soak use too
 # The client's test suite starts its workers the same way.
 sys.path.insert(0, str(REPO / "clients" / "python" / "tests"))
 
-from grpc_stubs import generate  # noqa: E402
+from tools.shared.grpc_stubs import generate  # noqa: E402
 
 import faceworker  # noqa: E402
 from faceworker._connection import Connection  # noqa: E402

@@ -10,13 +10,13 @@ import pytest
 
 from conftest import FIXTURES, REPO, RunningWorker
 
-GRPC_BENCH = REPO / "tools" / "grpc-bench" / "build" / "grpc-bench"
+GRPC_BENCH = REPO / "tools" / "bench" / "grpc-bench" / "build" / "grpc-bench"
 VIDEO = FIXTURES / "video"
 RUN_SECONDS = 120
 
 
 def grpc_bench(*options: str) -> subprocess.CompletedProcess:
-    assert GRPC_BENCH.is_file(), f"{GRPC_BENCH} is missing; `make -C tools/grpc-bench` builds it"
+    assert GRPC_BENCH.is_file(), f"{GRPC_BENCH} is missing; `make -C tools/bench/grpc-bench` builds it"
     return subprocess.run([str(GRPC_BENCH), *options], capture_output=True, text=True, timeout=RUN_SECONDS)
 
 

@@ -2,7 +2,7 @@ import XCTest
 import FaceDetection
 
 /// Checks against MediaPipe itself, on its meshes of the astronaut photograph and its mirror image
-/// (tools/make_face_geometry.py).
+/// (tools/goldens/make_face_geometry.py).
 final class MediaPipeParityTests: XCTestCase {
     private typealias Face = MediaPipeFaceGeometryGolden.Face
 

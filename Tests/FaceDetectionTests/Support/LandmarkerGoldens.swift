@@ -1,6 +1,6 @@
 import Foundation
 
-/// MediaPipe Tasks 0.10.14's FaceLandmarker on the fixtures (tools/make_landmarker_goldens.py).
+/// MediaPipe Tasks 0.10.14's FaceLandmarker on the fixtures (tools/goldens/make_landmarker_goldens.py).
 struct LandmarkerGoldens: Decodable {
     struct GoldenFace: Decodable {
         /// 478 [x, y, z], normalized.

@@ -46,7 +46,7 @@ enum TestData {
     }
 }
 
-/// MediaPipe 0.10.14's results on the fixtures (tools/make_pipeline_goldens.py).
+/// MediaPipe 0.10.14's results on the fixtures (tools/goldens/make_pipeline_goldens.py).
 struct PipelineGoldens: Decodable {
     struct GoldenDetection: Decodable {
         /// xmin, ymin, width, height, normalized.

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-/// What the Python client answered on the fixtures (tools/make_client_goldens.py).
+/// What the Python client answered on the fixtures (tools/goldens/make_client_goldens.py).
 struct ClientGoldens: Decodable {
     struct Detection: Decodable {
         /// Whole pixels: x, y, width, height.

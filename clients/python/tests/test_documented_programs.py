@@ -5,7 +5,7 @@ The programs (tests/programs/) are written as MediaPipe's Python guides and exam
 write them, for IMAGE, VIDEO and LIVE_STREAM. Each is run with ``mediapipe`` replaced by
 ``faceworker`` in its import lines and nothing else, and what it prints is compared with what it
 printed under MediaPipe 0.10.14 on the same images (tests/goldens/documented_programs.json, from
-tools/make_program_goldens.py), within the bounds of the pipeline's parity tests: detector boxes
+tools/goldens/make_program_goldens.py), within the bounds of the pipeline's parity tests: detector boxes
 IoU at least 0.9, scores within 0.02, keypoints within 1 % of the image; landmarker points within
 0.5 % of the inter-ocular distance (points 33 and 263), their median within 0.1 %, blendshapes
 within 0.01, matrices within 1e-3 of their largest entry.

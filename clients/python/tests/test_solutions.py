@@ -1,9 +1,9 @@
 """The legacy Solutions API (``faceworker.solutions``) against MediaPipe 0.10.14's own Solutions.
 
 The references are the golden files MediaPipe's ``solutions.face_detection`` and
-``solutions.face_mesh`` wrote on the repository's fixtures (tools/make_pipeline_goldens.py:
+``solutions.face_mesh`` wrote on the repository's fixtures (tools/goldens/make_pipeline_goldens.py:
 FaceDetection with both models on the stills and the short-range model on the videos;
-tools/make_attention_goldens.py and tools/make_face_mesh_goldens.py: FaceMesh with and without
+tools/goldens/make_attention_goldens.py and tools/goldens/make_face_mesh_goldens.py: FaceMesh with and without
 refine_landmarks on the stills and, in video mode, frame by frame on both videos). The bounds are
 the pipeline's parity tests': boxes IoU at least 0.9 and scores within 0.02; refined mesh points
 within 0.5 % of the inter-ocular distance (iris centre to iris centre), the median within 0.1 %;

@@ -4,7 +4,7 @@ Each program prints ``'<task> result: {}'.format(result)``: the result's
 repr. :func:`read` turns that text back into numbers, whichever client
 printed it (MediaPipe's results and FaceWorker's print alike, FaceWorker's
 with more fields), so the tests compare what a user of either would see.
-Both the golden-file script (tools/make_program_goldens.py) and the tests
+Both the golden-file script (tools/goldens/make_program_goldens.py) and the tests
 run the programs with the arguments :data:`RUNS` gives.
 """
 

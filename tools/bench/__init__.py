@@ -1,0 +1,1 @@
+"""The benchmark drivers of make bench, bench-inference, bench-pipeline and bench-sampling."""

@@ -1,0 +1,1 @@
+"""The generators of the committed golden files, fixtures and generated sources."""

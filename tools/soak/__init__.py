@@ -1,0 +1,1 @@
+"""make soak: one worker restarted under running clients."""
