@@ -96,17 +96,17 @@ from typing import Any
 
 import numpy as np
 
-from tools.shared.bench_args import count
 from tools.bench.bench_live import (ANSWERED_BAR, FPS, OUR_COUNTS_DOWN, OUR_COUNTS_UP, P99_BAR_MS, PEER_COUNTS_UP,
-                        PeerStreams, our_streams, search, take_turns)
-from tools.shared.bench_process import fail, require_executable, run_json
+                                    PeerStreams, our_streams, search, take_turns)
 from tools.bench.bench_results import write_results
-from tools.bench.bench_shared import (SUBSCRIBERS, measure_raw_frames, measure_subscribers, p8_keys, p8_table_rows, p9_keys,
-                          p9_table_rows)
+from tools.bench.bench_shared import (SUBSCRIBERS, measure_raw_frames, measure_subscribers, p8_keys, p8_table_rows,
+                                      p9_keys, p9_table_rows)
 from tools.bench.bench_worker import FaceBench, GrpcBench, Neighbour, Worker, run_at_once
 from tools.peers.mediapipe_peer import Peer, peak_rss_kib, read_frames
-from tools.shared.mediapipe_solutions import PINNED_VERSION as LEGACY_VERSION
 from tools.peers.tasks_peer import PINNED_VERSION as TASKS_VERSION, TasksPeer
+from tools.shared.bench_args import count
+from tools.shared.bench_process import fail, require_executable, run_json
+from tools.shared.mediapipe_solutions import PINNED_VERSION as LEGACY_VERSION
 
 PEER_PROCESSES = 8
 LIVE_SESSIONS = 8
@@ -269,8 +269,8 @@ def measure_memory(args, scratch):
             if summary["errors"] or not summary["answered"]:
                 fail(f"a memory client failed: {summary['first_error']}")
         worker_kib = peak_rss_kib(worker.process.pid)
-    peer_command = [sys.executable, "-m", "tools.peers.mediapipe_peer", "--frames", str(args.frames), "--mode", "landmarks",
-                    "--iterations", frames_per_process]
+    peer_command = [sys.executable, "-m", "tools.peers.mediapipe_peer", "--frames", str(args.frames),
+                    "--mode", "landmarks", "--iterations", frames_per_process]
     peers = run_at_once([peer_command] * PEER_PROCESSES)
     return worker_kib, sum(s["max_rss_kib"] for s in clients), sum(p["max_rss_kib"] for p in peers)
 

@@ -57,13 +57,12 @@ from pathlib import Path
 
 import numpy as np
 
+from tools.bench.bench_results import write_results
 from tools.shared import attention_model
-from tools.shared.landmarker_bundle import BUNDLE_FILE, read_member
-from tools.shared.model_inputs import MODELS, RANDOM_SEED, ModelSpec, random_input
-
 from tools.shared.bench_args import count
 from tools.shared.bench_process import fail, last_json_line, median_and_p90, require_executable
-from tools.bench.bench_results import write_results
+from tools.shared.landmarker_bundle import BUNDLE_FILE, read_member
+from tools.shared.model_inputs import MODELS, RANDOM_SEED, ModelSpec, random_input
 
 P3_GOAL = 1.10
 OURS_TIMEOUT_S = 600

@@ -137,8 +137,8 @@ class PeerStreams:
     the first N, and the others wait, asleep, for their next line."""
 
     def __init__(self, frames_dir, scratch, mode="landmarks", models=None, python=sys.executable):
-        self._command = [str(python), "-m", "tools.peers.mediapipe_live_peer", "--frames", str(frames_dir), "--fps", str(FPS),
-                         "--mode", mode, *(["--models", str(models)] if models else [])]
+        self._command = [str(python), "-m", "tools.peers.mediapipe_live_peer", "--frames", str(frames_dir),
+                         "--fps", str(FPS), "--mode", mode, *(["--models", str(models)] if models else [])]
         self._scratch = scratch
         self._processes = []
 

@@ -17,8 +17,8 @@ import threading
 import time
 from pathlib import Path
 
-from tools.shared.bench_args import count
 from tools.peers.mediapipe_peer import read_frames
+from tools.shared.bench_args import count
 
 
 def main():

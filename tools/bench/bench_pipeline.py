@@ -50,9 +50,9 @@ import json
 import sys
 from pathlib import Path
 
+from tools.peers.mediapipe_peer import Peer, read_frames
 from tools.shared.bench_args import count
 from tools.shared.bench_process import fail, median_and_p90, require_executable, run_json, summary_ms
-from tools.peers.mediapipe_peer import Peer, read_frames
 
 GOAL = 0.5
 OURS_TIMEOUT_S = 600

@@ -24,8 +24,8 @@ from pathlib import Path
 
 import numpy as np
 
-from tools.shared.bench_process import fail, last_json_line
 from tools.bench.bench_worker import RUN_TIMEOUT_S
+from tools.shared.bench_process import fail, last_json_line
 
 PHOTO = Path(__file__).resolve().parents[2] / "Tests/Fixtures/astronaut.jpg"
 RAW_FRAMES = (("1920x1080 NV12", 1920, 1080, "nv12"), ("1920x1080 RGB", 1920, 1080, "rgb"),

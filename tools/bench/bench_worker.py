@@ -103,8 +103,8 @@ class Neighbour:
     environment): idle, or sending detection frames at `fps`. Its session is open once entered."""
 
     def __init__(self, client_python, worker, frames_dir, fps=None):
-        self._command = [str(client_python), "-m", "tools.bench.bench_neighbour", "--socket", str(worker.socket), "--frames", str(frames_dir),
-                         *(["--fps", str(fps)] if fps else [])]
+        self._command = [str(client_python), "-m", "tools.bench.bench_neighbour", "--socket", str(worker.socket),
+                         "--frames", str(frames_dir), *(["--fps", str(fps)] if fps else [])]
 
     def __enter__(self):
         self._process = subprocess.Popen(self._command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)

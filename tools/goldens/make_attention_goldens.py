@@ -50,10 +50,10 @@ from ai_edge_litert import schema_py_generated as schema
 from flatbuffers import flexbuffers
 from PIL import Image
 
-from tools.shared import attention_model
 from tools.goldens import json_layout, mediapipe_graphs
 from tools.goldens.make_inference_goldens import FACE_BOX, astronaut_pixels
 from tools.goldens.make_pipeline_goldens import decode
+from tools.shared import attention_model
 from tools.shared.mediapipe_solutions import PINNED_VERSION, load_solutions
 from tools.shared.model_inputs import splitmix64_unit
 

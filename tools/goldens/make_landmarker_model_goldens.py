@@ -1,7 +1,8 @@
 """Write the Face Landmarker parity golden files: LiteRT's outputs for the bundle's mesh and
 blendshape models on fixed inputs.
 
-    .venv-tools/bin/python -m tools.goldens.make_landmarker_model_goldens --models models --out Tests/InferenceTests/Goldens/landmarker
+    .venv-tools/bin/python -m tools.goldens.make_landmarker_model_goldens --models models \
+        --out Tests/InferenceTests/Goldens/landmarker
 
 The models are members of models/face_landmarker.task (landmarker_bundle.py reads and checks
 them). Each is run by LiteRT's Python interpreter with default settings:
@@ -29,8 +30,8 @@ from pathlib import Path
 import numpy as np
 from ai_edge_litert.interpreter import Interpreter
 
-from tools.shared.landmarker_bundle import BUNDLE_FILE, MEMBER_SHA256, read_member
 from tools.goldens.make_inference_goldens import FACE_BOX, astronaut_pixels, sigmoid
+from tools.shared.landmarker_bundle import BUNDLE_FILE, MEMBER_SHA256, read_member
 from tools.shared.model_inputs import RANDOM_DESCRIPTION, splitmix64_unit
 
 MESH = "face_landmarks_detector.tflite"

@@ -27,8 +27,8 @@ import sys
 import time
 from pathlib import Path
 
-from tools.shared.bench_args import count
 from tools.peers.mediapipe_peer import Peer, native_log_held_back, read_frames
+from tools.shared.bench_args import count
 
 WARMUP_FRAMES = 10
 
