@@ -9,6 +9,7 @@ import pytest
 
 import faceworker as mp
 from faceworker import StatusCode, vision
+from faceworker._proto import faceworker_pb2 as pb
 
 from conftest import fixture_path, video_frames
 
@@ -64,9 +65,9 @@ def test_every_frame_is_answered_or_reported_dropped(base_options):
     dropped = [timestamp for _, _, timestamp in recorder.dropped]
     assert sorted(answered + dropped) == timestamps
     assert answered == sorted(answered)
-    # Sent back to back, faster than the worker runs the detector: newer frames replace waiting ones.
-    assert dropped, "no frame was dropped"
-    assert {reason for reason, _, _ in recorder.dropped} == {vision.DropReason.REPLACED}
+    # How many frames a newer one replaced depends on how fast the worker runs; that each one it
+    # replaced is told, and why, does not.
+    assert {reason for reason, _, _ in recorder.dropped} <= {vision.DropReason.REPLACED}
     # close() lets the newest frame be processed rather than dropped.
     assert answered[-1] == timestamps[-1]
     for result, image, timestamp in recorder.results:
@@ -77,22 +78,63 @@ def test_every_frame_is_answered_or_reported_dropped(base_options):
     assert recorder.threads == {"faceworker-reader"}
 
 
-def test_without_a_drop_callback_drops_pass_silently_as_in_mediapipe(base_options):
-    results = []
+def test_a_live_stream_answers_sent_frames_in_order_and_the_newest_always(base_options):
+    answered = []
     options = vision.FaceDetectorOptions(
         base_options=base_options,
+        running_mode=vision.RunningMode.LIVE_STREAM,
+        result_callback=lambda result, image, timestamp: answered.append((result.timestamp_ms, timestamp)),
+    )
+    image = mp.Image.create_from_file(video_frames()[0])
+    sent = list(range(1, 11))
+    # close() waits for every answer, and raises an error any frame met.
+    with vision.FaceDetector.create_from_options(options) as detector:
+        for timestamp in sent:
+            detector.detect_async(image, timestamp)
+
+    timestamps = [timestamp for _, timestamp in answered]
+    assert all(result_timestamp == timestamp for result_timestamp, timestamp in answered)
+    assert set(timestamps) <= set(sent), "each result is for a frame that was sent"
+    assert all(earlier < later for earlier, later in zip(timestamps, timestamps[1:])), "in order, each once"
+    # The newest frame is never replaced, and close() waits for it.
+    assert timestamps[-1] == sent[-1]
+
+
+def test_without_a_drop_callback_drops_pass_silently_as_in_mediapipe(tmp_path):
+    # A scripted worker, so that frames are certainly dropped: each but the last is replaced.
+    from test_shared_wire import ScriptedWorker, opened
+
+    def script(message: pb.ClientMessage) -> list:
+        kind = message.WhichOneof("kind")
+        if kind == "open_session":
+            return [opened(message)]
+        if kind == "process_frame":
+            timestamp = message.process_frame.frame.timestamp_ms
+            if timestamp < 10:
+                dropped = pb.FrameDropped(session_id=7, timestamp_ms=timestamp, reason=pb.FrameDropped.REASON_REPLACED)
+                return [pb.WorkerMessage(call_id=message.call_id, frame_dropped=dropped)]
+            result = pb.FrameResult(session_id=7, timestamp_ms=timestamp, image_width=64, image_height=48)
+            return [pb.WorkerMessage(call_id=message.call_id, frame_result=result)]
+        if kind == "close_session":
+            return [pb.WorkerMessage(call_id=message.call_id, close_session=pb.CloseSessionResponse())]
+        return []
+
+    worker = ScriptedWorker(str(tmp_path / "faceworker.sock"), script)
+    results = []
+    options = vision.FaceDetectorOptions(
+        base_options=mp.BaseOptions(socket_path=worker.path),
         running_mode=vision.RunningMode.LIVE_STREAM,
         result_callback=lambda result, image, timestamp: results.append(timestamp),
     )
     image = mp.Image.create_from_file(video_frames()[0])
-    with vision.FaceDetector.create_from_options(options) as detector:
-        for timestamp in range(1, 11):
-            detector.detect_async(image, timestamp)
+    try:
+        with vision.FaceDetector.create_from_options(options) as detector:
+            for timestamp in range(1, 11):
+                detector.detect_async(image, timestamp)
+    finally:
+        worker.stop()
 
-    assert results == sorted(results)
-    assert len(results) < 10
-    # The newest frame is never replaced, and close() waits for it.
-    assert results[-1] == 10
+    assert results == [10]
 
 
 def test_a_live_frame_error_is_raised_by_close(base_options):

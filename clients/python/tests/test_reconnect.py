@@ -11,7 +11,7 @@ import subprocess
 import threading
 import time
 from pathlib import Path
-from typing import Iterator, Optional
+from typing import Iterator, List, Optional
 
 import pytest
 
@@ -260,13 +260,16 @@ def test_the_reconnect_gives_up_at_its_deadline(tmp_path: Path) -> None:
     worker.stop()
     outage = outages.next()
     assert outage.error is not None and outage.error.code == StatusCode.UNAVAILABLE
-    assert deadline <= outage.seconds < deadline + 2.0
+    # The deadline is what this test is about, so its time is checked: never before it, and well short
+    # of the policy's default (30 s) or the test's own wait, with room for a loaded machine.
+    assert deadline <= outage.seconds < deadline + 10.0
     # Every later call raises why, at once: the worker is not awaited again.
     for _ in range(2):
         with pytest.raises(FaceWorkerError) as raised:
             detector.detect(jpeg())
         assert raised.value.code == StatusCode.UNAVAILABLE and "within 1 s" in raised.value.message
     detector.close()
+    assert outages.notices.empty(), "the outage is told once"
 
 
 def test_a_worker_that_refuses_the_options_ends_the_outage_with_its_error(tmp_path: Path) -> None:
@@ -286,9 +289,9 @@ def test_a_worker_that_refuses_the_options_ends_the_outage_with_its_error(tmp_pa
                       lambda: answers_ping(worker.socket_path), "a ping", models=lean)
         try:
             outage = outages.next()
+            # The worker's own refusal, not the UNAVAILABLE a reconnect gives up with at its deadline:
+            # a refusal is not retried.
             assert outage.error is not None and outage.error.code == StatusCode.FAILED_PRECONDITION
-            # Told well before the deadline: the worker's refusal is not retried.
-            assert outage.seconds < DEADLINE_SECONDS
             with pytest.raises(FaceWorkerError) as raised:
                 landmarker.detect(jpeg())
             assert raised.value.code == StatusCode.FAILED_PRECONDITION
@@ -347,7 +350,10 @@ def test_a_worker_that_speaks_another_protocol_ends_the_outage_with_its_error(
     def old(message: pb.ClientMessage) -> list:
         return [opened(message)] if message.WhichOneof("kind") == "open_session" else [None]
 
+    asked: List[pb.ClientMessage] = []
+
     def newer(message: pb.ClientMessage) -> list:
+        asked.append(message)
         return [pb.WorkerMessage(call_id=message.call_id, error=pb.Status(
             code=StatusCode.UNIMPLEMENTED, message="faceworker.v2 does not know this call"))]
 
@@ -364,17 +370,17 @@ def test_a_worker_that_speaks_another_protocol_ends_the_outage_with_its_error(
         second = ScriptedWorker(path, newer)
         expected = StatusCode.UNIMPLEMENTED
     else:
-        second = FakeWorker(path, lambda message: HEADER.pack(0, 3) + b"\xff\xff\xff")
+        second = FakeWorker(path, lambda message: asked.append(message) or HEADER.pack(0, 3) + b"\xff\xff\xff")
         expected = StatusCode.DATA_LOSS
     try:
         outage = outages.next()
         assert outage.error is not None and outage.error.code == expected, outage
-        # Told at once: the worker's answer is not retried until the deadline.
-        assert outage.seconds < DEADLINE_SECONDS
         for _ in range(2):
             with pytest.raises(FaceWorkerError) as raised:
                 detector.detect(jpeg())
             assert raised.value.code == expected
+        # The worker's answer is not retried: it was asked once, and the later calls raise it without asking again.
+        assert [message.WhichOneof("kind") for message in asked] == ["open_session"]
     finally:
         detector.close()
         second.stop()

@@ -15,8 +15,13 @@ from worker_process import REPO
 MODEL_SHA256 = {entry["name"]: entry["sha256"] for entry in json.loads((REPO / "models.json").read_text())["files"]}
 
 
-def test_ping_answers_quickly(worker):
-    assert 0 < mp.ping(worker.socket_path, payload=b"hello") < 1.0
+def test_ping_echoes_its_payload_on_each_call(worker):
+    # ping() raises ProtocolError unless the worker sends the payload back unchanged.
+    for payload in (b"", b"hello", bytes(range(256)), b"\xa5" * (64 << 10)):
+        assert mp.ping(worker.socket_path, payload=payload) > 0
+    # Each call is answered, call after call.
+    for index in range(50):
+        mp.ping(worker.socket_path, payload=index.to_bytes(4, "big"))
 
 
 def test_stats_count_frames_and_name_the_models(worker, base_options):
