@@ -343,9 +343,11 @@ typedef enum fw_performance_mode {
 typedef enum fw_mesh_model {
     FW_MESH_ATTENTION_MESH = 1, /* MediaPipe's legacy Face Mesh: about four times
                                    cheaper, no blendshapes */
-    FW_MESH_FACE_LANDMARKER = 2 /* MediaPipe Tasks' Face Landmarker
-                                   (face_landmarker.task): a worker without the
-                                   bundle refuses it with FW_FAILED_PRECONDITION */
+    FW_MESH_FACE_LANDMARKER = 2, /* MediaPipe Tasks' Face Landmarker
+                                    (face_landmarker.task): a worker without the
+                                    bundle refuses it with FW_FAILED_PRECONDITION */
+    FW_MESH_FACE_MESH = 3        /* MediaPipe's legacy Face Mesh unrefined: its
+                                    own 468 points, no irises, no blendshapes */
 } fw_mesh_model;
 
 /* Every option of a session. Fill it with fw_session_options_init(), then
