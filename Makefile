@@ -165,7 +165,6 @@ bench-doc:
 	python3 benchmarks/render.py
 
 test-swift:
-	python3 scripts/folder-graph.py >/dev/null
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 

@@ -74,25 +74,86 @@ let package = Package(
             ]
         ),
 
-        // Layer 4: the server: socket, connections, sessions, scheduler, limits, stats.
+        // Layer 4, the server's core: calls and their answers, the scheduler and inference threads,
+        // named sessions and subscribers, shared buffers, limits, statistics, lifecycle, and the Unix
+        // socket files every door publishes. It knows no wire; each door turns its own into the core's calls.
         .target(
-            name: "FaceWorker",
+            name: "WorkerCore",
+            dependencies: [
+                "FaceDetection",
+                "FaceWorkerProtocol",
+                "Imaging",
+                "Inference",
+                "ModelFile",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ]
+        ),
+
+        // Layer 5, the doors: each turns one wire into the core's calls, and none sees another.
+        // The lean socket: length-prefixed protobuf, and the shared-memory handoff beside it.
+        .target(
+            name: "SocketTransport",
+            dependencies: [
+                "FaceDetection",
+                "FaceWorkerProtocol",
+                "Imaging",
+                "WorkerCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // gRPC over HTTP/2 on a Unix socket: the service of proto/faceworker/v1/faceworker_service.proto.
+        .target(
+            name: "GRPCTransport",
             dependencies: [
                 "FaceDetection",
                 "FaceWorkerGRPC",
                 "FaceWorkerProtocol",
                 "Imaging",
+                "WorkerCore",
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
                 .product(name: "GRPCNIOTransportHTTP2Posix", package: "grpc-swift-nio-transport"),
                 .product(name: "NIOHPACK", package: "swift-nio-http2"),
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // Prometheus metrics over HTTP.
+        .target(
+            name: "MetricsHTTP",
+            dependencies: [
+                "FaceDetection",
+                "WorkerCore",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ]
+        ),
+
+        // Layer 6: the worker assembled from the core and its doors as Services.
+        .target(
+            name: "WorkerComposition",
+            dependencies: [
+                "FaceDetection",
+                "FaceWorkerProtocol",
+                "GRPCTransport",
+                "MetricsHTTP",
+                "SocketTransport",
+                "WorkerCore",
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // The Swift client library: connect, sessions, frames, ping, stats.
@@ -114,7 +175,8 @@ let package = Package(
         .executableTarget(
             name: "face-worker",
             dependencies: [
-                "FaceWorker",
+                "WorkerComposition",
+                "WorkerCore",
                 "FaceWorkerProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -154,7 +216,7 @@ let package = Package(
             exclude: ["Goldens"]
         ),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "ImagingTesting", "SeededRandom"]),
-        .testTarget(name: "FaceDetectionTests", dependencies: ["FaceDetection"], exclude: ["Goldens", "Fixtures"]),
+        .testTarget(name: "FaceDetectionTests", dependencies: ["FaceDetection"], exclude: ["Goldens"]),
         .testTarget(
             name: "FaceWorkerProtocolTests",
             dependencies: [
@@ -172,7 +234,8 @@ let package = Package(
         .testTarget(
             name: "FaceWorkerTests",
             dependencies: [
-                "FaceDetection", "FaceWorker", "FaceWorkerClient", "FaceWorkerGRPC", "FaceWorkerProtocol", "Imaging", "ImagingTesting", "SeededRandom",
+                "FaceDetection", "FaceWorkerClient", "FaceWorkerGRPC", "FaceWorkerProtocol", "GRPCTransport", "Imaging", "ImagingTesting",
+                "MetricsHTTP", "SeededRandom", "SocketTransport", "WorkerComposition", "WorkerCore",
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
                 .product(name: "GRPCNIOTransportHTTP2Posix", package: "grpc-swift-nio-transport"),
                 .product(name: "Logging", package: "swift-log"),
@@ -195,12 +258,12 @@ if Context.environment["FACEWORKER_FUZZ"] == "1" {
     package.targets += [
         fuzzTarget("FrameDecoder", ["FaceWorkerProtocol", .product(name: "NIOCore", package: "swift-nio")]),
         fuzzTarget("Connection", [
-            "FaceWorker", "FaceDetection", "FaceWorkerProtocol",
+            "FaceDetection", "FaceWorkerProtocol", "SocketTransport", "WorkerCore",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOEmbedded", package: "swift-nio"),
         ]),
-        fuzzTarget("FrameAdmission", ["FaceDetection", "FaceWorker", "FaceWorkerProtocol", "Imaging"]),
+        fuzzTarget("FrameAdmission", ["FaceDetection", "FaceWorkerProtocol", "Imaging", "WorkerCore"]),
         fuzzTarget("JPEG", ["Imaging"]),
         fuzzTarget("TFLite", ["ModelFile"]),
         fuzzTarget("FlexBuffers", ["ModelFile"]),

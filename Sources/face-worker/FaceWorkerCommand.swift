@@ -1,12 +1,13 @@
 import ArgumentParser
-import Foundation
-import FaceWorker
 import FaceWorkerProtocol
+import Foundation
 import Logging
 import ServiceLifecycle
+import WorkerComposition
+import WorkerCore
 
 /// The `face-worker` executable: argument parsing only; the work is in the
-/// FaceWorker library.
+/// composition and the layers below it.
 @main
 struct FaceWorkerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,4 +1,4 @@
-@testable import FaceWorker
+@testable import WorkerCore
 import Foundation
 import XCTest
 

@@ -5,7 +5,7 @@ import Foundation
 import SwiftProtobuf
 import XCTest
 
-@testable import FaceWorker
+@testable import WorkerCore
 
 /// The worker and the Swift client against the conformance file,
 /// `proto/faceworker/v1/defaults.json`, which the Python and C clients'

@@ -1,4 +1,4 @@
-@testable import FaceWorker
+@testable import MetricsHTTP
 import XCTest
 
 /// The metrics endpoint's connection limit: what a scraper relies on when

@@ -1,4 +1,5 @@
-@testable import FaceWorker
+@testable import WorkerCore
+@testable import SocketTransport
 import NIOCore
 import NIOEmbedded
 import XCTest

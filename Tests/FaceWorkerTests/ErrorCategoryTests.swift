@@ -3,7 +3,7 @@ import FaceWorkerProtocol
 import Imaging
 import XCTest
 
-@testable import FaceWorker
+@testable import WorkerCore
 
 /// A failure keeps its category from where it starts to the status code a
 /// client sees: the client's bytes, a limit or a resource, or the worker.

@@ -1,4 +1,5 @@
-import FaceWorker
+import WorkerCore
+import WorkerComposition
 import FaceWorkerClient
 import FaceWorkerProtocol
 import Foundation

@@ -1,4 +1,4 @@
-@testable import FaceWorker
+@testable import MetricsHTTP
 import Foundation
 import NIOCore
 import NIOEmbedded

@@ -1,4 +1,4 @@
-import FaceWorker
+import WorkerCore
 import XCTest
 
 /// How `--metrics-listen` reads its value: a path, or a TCP address that stays

@@ -1,8 +1,8 @@
-import FaceWorker
 import FaceWorkerClient
 import FaceWorkerProtocol
 import Foundation
 import Glibc
+import struct WorkerCore.WorkerLimits
 import XCTest
 
 /// Named sessions and their subscriptions: names, refusals, limits, every

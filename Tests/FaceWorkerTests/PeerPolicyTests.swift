@@ -1,4 +1,4 @@
-import FaceWorker
+import WorkerCore
 import XCTest
 
 /// Who may connect: the decision the worker makes from each peer's SO_PEERCRED credentials.

@@ -1,6 +1,7 @@
 import Dispatch
 import FaceDetection
-@testable import FaceWorker
+@testable import WorkerCore
+@testable import SocketTransport
 import FaceWorkerProtocol
 import Foundation
 import NIOEmbedded

@@ -2,7 +2,7 @@ import FaceDetection
 import FaceWorkerProtocol
 import XCTest
 
-@testable import FaceWorker
+@testable import WorkerCore
 
 /// How the wire's SessionOptions become the pipeline's options, and back.
 final class SessionOptionsTests: XCTestCase {

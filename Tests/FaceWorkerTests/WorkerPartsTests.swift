@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-@testable import FaceWorker
+@testable import WorkerCore
 
 /// The worker's small parts that users see through GetStats and the socket.
 final class WorkerPartsTests: XCTestCase {

@@ -1,4 +1,5 @@
-@testable import FaceWorker
+@testable import SocketTransport
+@testable import WorkerCore
 import FaceDetection
 import FaceWorkerProtocol
 import Foundation

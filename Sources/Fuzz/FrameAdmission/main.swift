@@ -1,8 +1,9 @@
 import FaceDetection
-@testable import FaceWorker
+@testable import WorkerCore
 import FaceWorkerProtocol
 import Foundation
 import Imaging
+import WorkerCore
 
 /// A raw frame as a client describes it (any pixel format, any orientation,
 /// any size and row stride, any number of bytes) through the worker's

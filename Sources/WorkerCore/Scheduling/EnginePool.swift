@@ -1,0 +1,95 @@
+import FaceDetection
+import Inference
+import Synchronization
+
+/// The inference threads' engines, one per thread, the first of which can
+/// split its model runs over every core: a frame that starts while no other
+/// frame runs or waits (whatever sessions are open) borrows it to use every
+/// core, and any other frame runs over its caller alone.
+///
+/// Each engine holds every model's runtime, so they are the worker's largest
+/// memory after the models themselves; as many engines as threads is the
+/// fewest that never makes a frame wait for one. A thread takes its own
+/// engine when it is free, so the memory a thread touches usually stays in
+/// its core's caches; a thread that finds it lent out takes another that is
+/// free: with as many engines as threads, one always is.
+///
+/// A frame that starts beside a split run takes its core back: the split run
+/// goes on over its caller alone from its next operator, so the newcomer
+/// waits for one operator, not for the whole split frame, and the two do not
+/// share a core for the rest of it.
+package final class EnginePool: Sendable {
+    /// An engine and the lock under which one frame at a time uses it.
+    private final class Slot: Sendable {
+        let engine: Mutex<FaceEngine>
+
+        init(_ engine: sending FaceEngine) {
+            self.engine = Mutex(engine)
+        }
+    }
+
+    private let engines: [Slot]
+    /// The first engine's pool, over every thread; nil with one thread.
+    private let pool: ThreadPool?
+    /// Frames running over their caller alone now. Held while the pool's
+    /// width is set, so a split run's width always follows the count last set.
+    private let othersRunning = Mutex(0)
+
+    /// Creates one engine per thread over `models`; with more than one thread,
+    /// the first splits its runs over a pool of them all. Call `warm(_:)` for
+    /// each engine before serving.
+    ///
+    /// The engines share one copy of each model's packed weights: the first
+    /// engine's runtimes pack them here, before any engine runs, and the
+    /// others find them in the finalized cache when they are built.
+    package init(models: FaceModels, threads: Int) throws {
+        let pool = threads > 1 ? try ThreadPool(threads: threads) : nil
+        self.pool = pool
+        let weights = try WeightsCache()
+        let first = FaceEngine(models: models, threadPool: pool, weightsCache: weights)
+        try first.build()
+        try weights.finalize()
+        engines = [Slot(first)] + (1..<threads).map { _ in Slot(FaceEngine(models: models, weightsCache: weights)) }
+    }
+
+    /// The number of engines: one per inference thread.
+    var count: Int { engines.count }
+
+    /// Builds engine `index`'s runtime of every model and runs each once.
+    func warm(_ index: Int) throws {
+        try engines[index].engine.withLock { engine in try engine.warm() }
+    }
+
+    /// Runs `body` on a free engine for the thread numbered `home`. A frame
+    /// that `runsAlone` takes the splitting engine, over every core unless a
+    /// frame already runs over its caller alone; any other takes the
+    /// thread's own engine first, over its caller alone, and narrows a split
+    /// run under way on another thread.
+    func withEngine<Result: Sendable>(home: Int, runsAlone: Bool, _ body: (FaceEngine) -> Result) -> Result {
+        if runsAlone, let split = engines[0].engine.withLockIfAvailable({ engine in
+            othersRunning.withLock { running in pool?.setWidth(running == 0 ? pool?.threads ?? 1 : 1) }
+            return body(engine)
+        }) {
+            return split
+        }
+        othersRunning.withLock { running in
+            running += 1
+            pool?.setWidth(1)
+        }
+        defer { othersRunning.withLock { $0 -= 1 } }
+        let order = [home] + engines.indices.filter { $0 != home }
+        while true {
+            for index in order {
+                if let result = engines[index].engine.withLockIfAvailable({ engine in
+                    if index == 0 { pool?.setWidth(1) }
+                    return body(engine)
+                }) {
+                    return result
+                }
+            }
+        }
+    }
+
+    /// How many threads the splitting engine's next operators run over.
+    var width: Int { pool?.width ?? 1 }
+}

@@ -1,0 +1,58 @@
+import Dispatch
+import FaceDetection
+import Logging
+import ServiceLifecycle
+
+/// The inference threads as a service: they take frames from the scheduler
+/// until a graceful shutdown, which stops the scheduler and waits for each
+/// thread to finish the frame it is processing.
+package struct InferenceService: Service {
+    private let configuration: WorkerConfiguration
+    private let engines: EnginePool
+    private let scheduler: FrameScheduler
+    private let stats: WorkerStats
+    private let logger: Logger
+    private let started: PartsStarted
+
+    /// One thread per engine of `engines`, for `scheduler`'s frames; reports
+    /// to `started` once every thread has run each model once.
+    package init(configuration: WorkerConfiguration, engines: EnginePool, scheduler: FrameScheduler, stats: WorkerStats,
+         logger: Logger, started: PartsStarted) {
+        self.configuration = configuration
+        self.engines = engines
+        self.scheduler = scheduler
+        self.stats = stats
+        self.logger = logger
+        self.started = started
+    }
+
+    /// Runs the threads until a graceful shutdown or cancellation.
+    package func run() async throws {
+        let pool = InferencePool(engines: engines, scheduler: scheduler, stats: stats, maxPixels: configuration.limits.maxPixels, logger: logger)
+        let clock = ContinuousClock()
+        let warmStart = clock.now
+        let failure = await Self.offThePool { pool.waitUntilWarm() }
+        if let failure {
+            scheduler.stop()
+            await Self.offThePool { pool.join() }
+            throw WorkerStartupError("cannot run the models on the inference threads: \(failure)")
+        }
+        logger.info("inference threads ready", metadata: [
+            "inference_threads": "\(configuration.inferenceThreads)",
+            "warm_ms": "\(Int((clock.now - warmStart) / .milliseconds(1)))",
+        ])
+        started.report()
+        try? await gracefulShutdown()
+        scheduler.stop()
+        // The threads return each after its frame.
+        await Self.offThePool { pool.join() }
+    }
+
+    /// Runs a call that blocks on the inference threads on a thread of its
+    /// own, so no thread of the concurrency pool is blocked meanwhile.
+    private static func offThePool<Value: Sendable>(_ body: @escaping @Sendable () -> Value) async -> Value {
+        await withCheckedContinuation { (done: CheckedContinuation<Value, Never>) in
+            DispatchQueue.global().async { done.resume(returning: body()) }
+        }
+    }
+}
