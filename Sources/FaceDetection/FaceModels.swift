@@ -99,7 +99,7 @@ package struct FaceModels: Sendable {
     /// naming the file, rather than be read past its outputs at run time.
     private static func check(_ model: CompiledModel, outputs: [Int], role: String) throws {
         let found = model.outputShapes.map { $0.reduce(1, *) }
-        guard model.inputShapes == [[1, FaceLandmarker.inputSize, FaceLandmarker.inputSize, 3]], found == outputs else {
+        guard model.inputShapes == [[1, LegacyMeshStage.inputSize, LegacyMeshStage.inputSize, 3]], found == outputs else {
             throw InferenceError(file: model.graph.file, problem: "is not \(role): expected input [1, 192, 192, 3] and outputs of \(outputs) values, found input \(model.inputShapes) and outputs of \(found) values")
         }
     }

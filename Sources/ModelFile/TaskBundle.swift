@@ -74,7 +74,7 @@ package struct TaskBundle: Sendable {
         }
         let contents = Array(slice)
         if let expected = sha256?.lowercased() {
-            let actual = SHA256.hexDigest(of: contents)
+            let actual = ModelDigest.hexDigest(of: contents)
             guard actual == expected else {
                 throw TaskBundleError(file: file, member: name, kind: .sha256Mismatch,
                                       problem: "SHA-256 is \(actual), expected \(expected)")

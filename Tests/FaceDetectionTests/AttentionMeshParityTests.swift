@@ -77,14 +77,14 @@ final class AttentionMeshParityTests: XCTestCase {
 
     func testLandmarkStageFromMediaPipesRegions() throws {
         let engine = FaceEngine(models: TestData.models)
-        let landmarker = FaceLandmarker(models: TestData.models)
+        let meshStage = LegacyMeshStage(models: TestData.models)
         var all: [Float] = []
         for (name, entry) in Self.goldens.images.sorted(by: { $0.key < $1.key }) {
             let image = try TestData.image(name)
             let faces = try TestData.upright(image) { frame in
                 try entry.faces.compactMap { face in
                     let roi = RegionOfInterest(centerX: face.roi.xCenter, centerY: face.roi.yCenter, width: face.roi.width, height: face.roi.height, rotation: face.roi.rotation)
-                    return try landmarker.landmarks(in: frame, roi: roi, engine: engine, minPresence: 0.5, refined: true)?.mesh
+                    return try meshStage.landmarks(in: frame, roi: roi, engine: engine, minPresence: 0.5, refined: true)?.mesh
                 }
             }
             check(faces, against: entry.faces, width: image.width, height: image.height, name, into: &all)

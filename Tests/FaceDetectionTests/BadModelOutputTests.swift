@@ -42,12 +42,12 @@ final class BadModelOutputTests: XCTestCase {
 
     func testPlausibilityBoundsOfTheRawPoints() {
         let good: [Float] = [0, 0, -40, 96, 96, 12, 191, 191, 30]
-        XCTAssertTrue(FaceLandmarker.plausible(good, cropSize: 192))
-        XCTAssertTrue(FaceLandmarker.plausible([-190, 380, 0], cropSize: 192), "a point of a face half out of the image")
-        XCTAssertFalse(FaceLandmarker.plausible([-200, 96, 0], cropSize: 192))
-        XCTAssertFalse(FaceLandmarker.plausible([96, 400, 0], cropSize: 192))
-        XCTAssertFalse(FaceLandmarker.plausible([96, 96, .nan], cropSize: 192))
-        XCTAssertFalse(FaceLandmarker.plausible([.infinity, 96, 0], cropSize: 192))
+        XCTAssertTrue(LegacyMeshStage.plausible(good, cropSize: 192))
+        XCTAssertTrue(LegacyMeshStage.plausible([-190, 380, 0], cropSize: 192), "a point of a face half out of the image")
+        XCTAssertFalse(LegacyMeshStage.plausible([-200, 96, 0], cropSize: 192))
+        XCTAssertFalse(LegacyMeshStage.plausible([96, 400, 0], cropSize: 192))
+        XCTAssertFalse(LegacyMeshStage.plausible([96, 96, .nan], cropSize: 192))
+        XCTAssertFalse(LegacyMeshStage.plausible([.infinity, 96, 0], cropSize: 192))
     }
 
     func testAWrongOrDamagedAttentionModelIsALoadErrorNamingTheFile() throws {

@@ -16,13 +16,13 @@ final class LandmarkParityTests: XCTestCase {
         let models = TestData.models
         let engine = FaceEngine(models: models)
         let detector = FaceDetector(performance: .fast, models: models)
-        let landmarker = FaceLandmarker(models: models)
+        let meshStage = LegacyMeshStage(models: models)
         for (name, entry) in TestData.goldens.images.sorted(by: { $0.key < $1.key }) {
             let image = try TestData.image(name)
             let faces = try TestData.upright(image) { frame in
                 try detector.detect(frame, engine: engine, minScore: 0.5, suppressionThreshold: 0.3).compactMap { detection in
                     let roi = RegionOfInterest(detection: detection, imageWidth: image.width, imageHeight: image.height)
-                    return try landmarker.landmarks(in: frame, roi: roi, engine: engine, minPresence: 0.5, refined: false)?.mesh
+                    return try meshStage.landmarks(in: frame, roi: roi, engine: engine, minPresence: 0.5, refined: false)?.mesh
                 }
             }
             XCTAssertEqual(faces.count, entry.mesh.count, "\(name): faces with landmarks")

@@ -15,7 +15,7 @@ enum FaceLandmarkerBundle {
             throw ModelManifestError(file: path, problem: "cannot be read (missing, or not a readable file); `make models` fetches it")
         }
         let bytes = [UInt8](data)
-        let digest = SHA256.hexDigest(of: bytes)
+        let digest = ModelDigest.hexDigest(of: bytes)
         guard digest == file.sha256 else {
             throw ModelManifestError(file: path, problem: "has SHA-256 \(digest), the manifest says \(file.sha256): the file is damaged or another version")
         }

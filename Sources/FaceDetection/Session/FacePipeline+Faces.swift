@@ -15,7 +15,7 @@ extension FacePipeline {
 
     /// A face followed by its landmarks; `geometry` fits the head angles and
     /// the transformation matrix.
-    func meshFace(_ landmarks: FaceLandmarker.Result, detection: Detection?, score: Float, image: PixelSize,
+    func meshFace(_ landmarks: LegacyMeshStage.Result, detection: Detection?, score: Float, image: PixelSize,
                   geometry: FaceGeometry = FaceGeometry()) -> Face {
         let mesh = landmarks.mesh
         var xMin = Float.infinity, yMin = Float.infinity, xMax = -Float.infinity, yMax = -Float.infinity

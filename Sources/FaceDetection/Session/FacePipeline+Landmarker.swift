@@ -36,7 +36,7 @@ extension FacePipeline {
         rects = Array(rects.prefix(options.numFaces))
         let detectedTime = clock.now
 
-        var found: [(rect: LandmarkerLoop.Rect, landmarks: FaceLandmarker.Result)] = []
+        var found: [(rect: LandmarkerLoop.Rect, landmarks: LegacyMeshStage.Result)] = []
         for rect in rects {
             if let landmarks = try stages.mesh.landmarks(in: frame, roi: rect.roi, engine: engine, minPresence: options.minFacePresenceConfidence) {
                 found.append((rect, landmarks))

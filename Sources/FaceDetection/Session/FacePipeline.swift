@@ -14,7 +14,7 @@ package struct FacePipeline: Sendable {
     /// The session's options, validated.
     package let options: FaceOptions
     let detector: FaceDetector
-    let landmarker: FaceLandmarker
+    let legacyMesh: LegacyMeshStage
     /// The Face Landmarker's stages, for sessions whose outputs need the mesh
     /// and whose mesh model is the Face Landmarker.
     let landmarkerStages: LandmarkerStages?
@@ -25,7 +25,7 @@ package struct FacePipeline: Sendable {
         try options.validate()
         self.options = options
         detector = FaceDetector(performance: options.performanceMode, models: models)
-        landmarker = FaceLandmarker(models: models)
+        legacyMesh = LegacyMeshStage(models: models)
         if options.meshModel == .faceLandmarker {
             guard let bundle = models.faceLandmarker else {
                 throw .failedPrecondition("mesh_model FACE_LANDMARKER: the worker has no Face Landmarker bundle: \(models.faceLandmarkerProblem ?? "it was not loaded")")
@@ -132,7 +132,7 @@ package struct FacePipeline: Sendable {
             let face: Face
             var nextROI: RegionOfInterest?
             if options.needsMesh, let roi = candidate.roi {
-                guard let landmarks = try landmarker.landmarks(in: frame, roi: roi, engine: engine, minPresence: options.minFacePresenceConfidence,
+                guard let landmarks = try legacyMesh.landmarks(in: frame, roi: roi, engine: engine, minPresence: options.minFacePresenceConfidence,
                                                                refined: options.faceMesh && options.meshModel == .attentionMesh) else { continue }
                 face = meshFace(landmarks, detection: candidate.detection, score: candidate.score, image: image)
                 nextROI = RegionOfInterest(mesh: landmarks.mesh, imageWidth: image.width, imageHeight: image.height)

@@ -108,7 +108,7 @@ final class FaceLandmarkerBundleTests: XCTestCase {
     func testTruncatedBundleWhoseManifestAgrees() throws {
         // With the manifest updated, the bundle's own structure must catch the cut.
         let bytes = Array(try originalBundle().prefix(2_000_000))
-        try install(bundle: bytes) { self.setBundleField(&$0, "sha256", SHA256.hexDigest(of: bytes)) }
+        try install(bundle: bytes) { self.setBundleField(&$0, "sha256", ModelDigest.hexDigest(of: bytes)) }
         try checkBundleRefused([bundleName])
     }
 

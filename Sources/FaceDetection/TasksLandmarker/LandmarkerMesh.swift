@@ -17,17 +17,17 @@ struct LandmarkerMesh {
     /// The face's 478 points, or nil when its presence is not strictly above
     /// `minPresence` (MediaPipe's thresholding) or the model's points are not
     /// finite or lie far outside the crop.
-    func landmarks(in frame: OrientedFrame, roi: RegionOfInterest, engine: FaceEngine, minPresence: Float) throws -> FaceLandmarker.Result? {
+    func landmarks(in frame: OrientedFrame, roi: RegionOfInterest, engine: FaceEngine, minPresence: Float) throws -> LegacyMeshStage.Result? {
         let runtime = try engine.runtime(for: models.landmarks)
         let size = Self.inputSize
-        let transform = FaceLandmarker.crop(frame, roi: roi, size: size, into: runtime, engine: engine)
+        let transform = LegacyMeshStage.crop(frame, roi: roi, size: size, into: runtime, engine: engine)
         try runtime.invoke()
         let presence = 1 / (1 + exp(-runtime.output(models.presenceOutput)[0]))
         guard presence > minPresence else { return nil }
         let points = Array(runtime.output(models.pointsOutput))
-        guard FaceLandmarker.plausible(points, cropSize: Float(size)) else { return nil }
-        return FaceLandmarker.Result(
-            mesh: FaceLandmarker.project(points, transform: transform, roiWidth: roi.width, cropSize: size, image: frame.size),
+        guard LegacyMeshStage.plausible(points, cropSize: Float(size)) else { return nil }
+        return LegacyMeshStage.Result(
+            mesh: LegacyMeshStage.project(points, transform: transform, roiWidth: roi.width, cropSize: size, image: frame.size),
             presence: presence)
     }
 }

@@ -4,12 +4,13 @@ import Crypto
 /// `.task` bundle against their published digests.
 ///
 /// swift-crypto's BoringSSL does the hashing: every worker start hashes about 10 MB of models,
-/// and its assembly keeps that a few milliseconds even in a debug build.
-package enum SHA256 {
+/// and its assembly keeps that a few milliseconds even in a debug build. Named for what it is
+/// used for, so that it does not shadow swift-crypto's `SHA256` where both are imported.
+package enum ModelDigest {
     /// The digest of `bytes` as 64 lowercase hexadecimal digits.
     package static func hexDigest(of bytes: some Collection<UInt8>) -> String {
         var hasher = Crypto.SHA256()
-        let hashedInPlace = bytes.withContiguousStorageIfAvailable { hasher.update(bufferPointer: UnsafeRawBufferPointer($0)) }
+        let hashedInPlace: Void? = bytes.withContiguousStorageIfAvailable { hasher.update(bufferPointer: UnsafeRawBufferPointer($0)) }
         if hashedInPlace == nil {
             hasher.update(data: Array(bytes))
         }

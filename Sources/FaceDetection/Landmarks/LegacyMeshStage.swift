@@ -2,10 +2,13 @@ import Foundation
 import Imaging
 import Inference
 
-/// MediaPipe's face landmark stage: from a region of interest, either the
-/// 468-point face mesh or, when the 478 points are asked for, the attention
-/// mesh, which refines the lips and eyes and adds both irises in the same run.
-struct FaceLandmarker {
+/// The landmark stage of MediaPipe's legacy Face Mesh solution, not of the
+/// Tasks Face Landmarker (`TasksLandmarker/`): from a region of interest,
+/// either the 468-point face mesh or, when the 478 points are asked for, the
+/// attention mesh, which refines the lips and eyes and adds both irises in the
+/// same run. Its crop, plausibility check and projection are the Tasks
+/// graph's too.
+struct LegacyMeshStage {
     let models: FaceModels
 
     /// Both landmark models take a 192x192 crop.
