@@ -83,14 +83,15 @@ let package = Package(
                 "FaceDetection",
                 "FaceWorkerProtocol",
                 "Imaging",
-                "Inference",
-                "ModelFile",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]
         ),
+        // The core's face pipeline for real: MediaPipe's models loaded once, one XNNPACK engine per
+        // inference thread, the first splitting a lone frame over every core.
+        .target(name: "FaceAnalysis", dependencies: ["FaceDetection", "Imaging", "Inference", "ModelFile", "WorkerCore"]),
 
         // Layer 5, the doors: each turns one wire into the core's calls, and none sees another.
         // The lean socket: length-prefixed protobuf, and the shared-memory handoff beside it.
@@ -145,6 +146,7 @@ let package = Package(
         .target(
             name: "WorkerComposition",
             dependencies: [
+                "FaceAnalysis",
                 "FaceDetection",
                 "FaceWorkerProtocol",
                 "GRPCTransport",
@@ -231,10 +233,21 @@ let package = Package(
             dependencies: ["FaceWorkerMLKit", "FaceWorkerTasksVision", "Imaging"],
             exclude: ["Goldens"]
         ),
+        // The server's core in-process, on a fake face pipeline: no model files, no worker process.
+        .testTarget(
+            name: "WorkerCoreTests",
+            dependencies: [
+                "FaceDetection", "FaceWorkerProtocol", "Imaging", "SocketTransport", "WorkerCore",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ]
+        ),
         .testTarget(
             name: "FaceWorkerTests",
             dependencies: [
-                "FaceDetection", "FaceWorkerClient", "FaceWorkerGRPC", "FaceWorkerProtocol", "GRPCTransport", "Imaging", "ImagingTesting",
+                "FaceAnalysis", "FaceDetection", "FaceWorkerClient", "FaceWorkerGRPC", "FaceWorkerProtocol", "GRPCTransport", "Imaging", "ImagingTesting",
                 "MetricsHTTP", "SeededRandom", "SocketTransport", "WorkerComposition", "WorkerCore",
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
                 .product(name: "GRPCNIOTransportHTTP2Posix", package: "grpc-swift-nio-transport"),
@@ -258,7 +271,7 @@ if Context.environment["FACEWORKER_FUZZ"] == "1" {
     package.targets += [
         fuzzTarget("FrameDecoder", ["FaceWorkerProtocol", .product(name: "NIOCore", package: "swift-nio")]),
         fuzzTarget("Connection", [
-            "FaceDetection", "FaceWorkerProtocol", "SocketTransport", "WorkerCore",
+            "FaceAnalysis", "FaceDetection", "FaceWorkerProtocol", "SocketTransport", "WorkerCore",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOEmbedded", package: "swift-nio"),

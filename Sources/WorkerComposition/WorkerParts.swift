@@ -1,3 +1,4 @@
+import FaceAnalysis
 import FaceDetection
 import FaceWorkerProtocol
 import GRPCTransport
@@ -53,9 +54,9 @@ struct WorkerParts: Sendable {
         } catch {
             throw WorkerStartupError("cannot load the models from \(configuration.modelsDirectory): \(error); `make models` fetches them")
         }
-        let engines: EnginePool
+        let analyzer: ModelAnalyzer
         do {
-            engines = try EnginePool(models: models, threads: configuration.inferenceThreads)
+            analyzer = try ModelAnalyzer(models: models, threads: configuration.inferenceThreads)
         } catch {
             throw WorkerStartupError("cannot start the inference threads: \(error)")
         }
@@ -72,7 +73,7 @@ struct WorkerParts: Sendable {
         let gauges = WorkerGauges(connections: connections, scheduler: scheduler, namedSessions: namedSessions, sharedMemory: sharedMemory)
         let statistics = WorkerStatistics(stats: stats, inferenceThreads: configuration.inferenceThreads, models: inventory, started: .now,
                                           gauges: gauges.read, eventsMissed: { namedSessions.eventsMissed })
-        let core = WorkerCore(limits: configuration.limits, models: models, scheduler: scheduler, namedSessions: namedSessions,
+        let core = WorkerCore(limits: configuration.limits, analyzer: analyzer, scheduler: scheduler, namedSessions: namedSessions,
                               sharedMemory: sharedMemory, stats: stats, statistics: statistics)
         let events = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let started = PartsStarted()
@@ -82,7 +83,7 @@ struct WorkerParts: Sendable {
         // doors drain, the metrics and the handoff socket close, and the
         // threads finish the frames they hold.
         var services: [any Service] = [
-            InferenceService(configuration: configuration, engines: engines, scheduler: scheduler,
+            InferenceService(configuration: configuration, analyzer: analyzer, scheduler: scheduler,
                              stats: stats, logger: logger, started: started),
             HandoffService(listener: handoff, shared: sharedMemory, policy: configuration.peerPolicy, logger: logger, started: started),
         ]
@@ -127,7 +128,7 @@ struct WorkerParts: Sendable {
         let limits = configuration.limits
         // The bundle is optional, so a worker without it starts; its operator
         // learns here, not from a client's refused session, what it cannot serve.
-        let landmarker = core.models.faceLandmarkerProblem.map { problem in
+        let landmarker = core.analyzer.faceLandmarkerProblem.map { problem in
             "not loaded (\(problem)): detector-only and attention-mesh sessions still work; mesh_model FACE_LANDMARKER sessions are refused with FAILED_PRECONDITION"
         } ?? "loaded"
         logger.info("worker started", metadata: [

@@ -1,11 +1,14 @@
 @testable import SocketTransport
 @testable import WorkerCore
+import FaceAnalysis
 import FaceDetection
 import FaceWorkerProtocol
 import Foundation
 import Logging
 import NIOCore
 import NIOEmbedded
+import SocketTransport
+import WorkerCore
 
 /// A whole connection of the worker's own socket on an embedded channel: the
 /// input is everything a client sends (length-prefixed ClientMessages:
@@ -22,6 +25,7 @@ import NIOEmbedded
 /// top level.
 private enum Fuzz {
     static let models = try! FaceModels(directory: ProcessInfo.processInfo.environment["FACEWORKER_MODELS"] ?? "models")
+    static let analyzer = try! ModelAnalyzer(models: models, threads: 1)
     static let inventory = try! ModelInventory.describe(models)
     static let limits = WorkerLimits()
     static let policy = PeerPolicy(workerUID: 1000)
@@ -39,7 +43,7 @@ private func makeCore(connections: ConnectionRegistry) -> WorkerCore {
     let gauges = WorkerGauges(connections: connections, scheduler: scheduler, namedSessions: namedSessions, sharedMemory: sharedMemory)
     let statistics = WorkerStatistics(stats: stats, inferenceThreads: 1, models: Fuzz.inventory, started: .now,
                                       gauges: gauges.read, eventsMissed: { namedSessions.eventsMissed })
-    return WorkerCore(limits: Fuzz.limits, models: Fuzz.models, scheduler: scheduler, namedSessions: namedSessions,
+    return WorkerCore(limits: Fuzz.limits, analyzer: Fuzz.analyzer, scheduler: scheduler, namedSessions: namedSessions,
                       sharedMemory: sharedMemory, stats: stats, statistics: statistics)
 }
 

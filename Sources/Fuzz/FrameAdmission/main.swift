@@ -3,7 +3,6 @@ import FaceDetection
 import FaceWorkerProtocol
 import Foundation
 import Imaging
-import WorkerCore
 
 /// A raw frame as a client describes it (any pixel format, any orientation,
 /// any size and row stride, any number of bytes) through the worker's

@@ -32,9 +32,9 @@ package final class ClientSessions {
             throw CallError(.resourceExhausted,
                             "this connection already has \(openSessions.count) sessions open, the most allowed (--max-sessions-per-connection); close one first")
         }
-        let pipeline: FacePipeline
+        let pipeline: any SessionPipeline
         do throws(FaceError) {
-            pipeline = try FacePipeline(models: core.models, options: requested)
+            pipeline = try core.analyzer.pipeline(for: requested)
         } catch {
             throw CallError(error)
         }

@@ -3,15 +3,15 @@ import Logging
 import Synchronization
 
 /// What the calls of a client use of the worker, whichever door they came
-/// through: the limits, the models, the scheduler, the named sessions, the
+/// through: the limits, the face pipeline, the scheduler, the named sessions, the
 /// shared-memory buffers and the counters. Made once, where the parts are
 /// assembled; a door holds it and what it needs of its own (its listener,
 /// its peer checks), nothing more.
 package final class WorkerCore: Sendable {
     /// What clients may ask for.
     package let limits: WorkerLimits
-    /// The once-loaded models.
-    package let models: FaceModels
+    /// The face pipeline the sessions run on.
+    package let analyzer: any FaceAnalyzer
     /// The fair scheduler in front of the inference threads.
     let scheduler: FrameScheduler
     /// The named sessions and their subscriptions.
@@ -25,10 +25,10 @@ package final class WorkerCore: Sendable {
     private let lastSessionID = Atomic<UInt64>(0)
 
     /// The core of a worker made of these parts.
-    package init(limits: WorkerLimits, models: FaceModels, scheduler: FrameScheduler, namedSessions: NamedSessions, sharedMemory: SharedMemory,
-         stats: WorkerStats, statistics: WorkerStatistics) {
+    package init(limits: WorkerLimits, analyzer: any FaceAnalyzer, scheduler: FrameScheduler, namedSessions: NamedSessions,
+                 sharedMemory: SharedMemory, stats: WorkerStats, statistics: WorkerStatistics) {
         self.limits = limits
-        self.models = models
+        self.analyzer = analyzer
         self.scheduler = scheduler
         self.namedSessions = namedSessions
         self.sharedMemory = sharedMemory

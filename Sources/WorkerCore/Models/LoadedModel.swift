@@ -5,5 +5,11 @@ package struct LoadedModel: Sendable {
     /// Its SHA-256, in lowercase hex.
     package var sha256: String
     /// Its size.
-    var sizeBytes: Int
+    package var sizeBytes: Int
+
+    package init(name: String, sha256: String, sizeBytes: Int) {
+        self.name = name
+        self.sha256 = sha256
+        self.sizeBytes = sizeBytes
+    }
 }

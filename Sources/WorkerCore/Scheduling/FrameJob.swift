@@ -7,7 +7,7 @@ struct FrameJob: Sendable {
     /// The session the work belongs to.
     var sessionID: UInt64
     /// The session's pipeline.
-    var pipeline: FacePipeline
+    var pipeline: any SessionPipeline
     /// Where the answer goes.
     var output: any SessionOutput
     /// A frame to process, or a refusal whose turn has come.

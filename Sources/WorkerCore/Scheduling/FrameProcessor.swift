@@ -10,9 +10,10 @@ struct FrameProcessor {
     /// For one debug line per frame and one line per failed frame.
     let logger: Logger
 
-    /// Decodes and processes `pending`, updating `job.tracker`, and returns
-    /// its answer: the result with its stage times, or the failure.
-    func process(_ pending: PendingFrame, of job: inout FrameJob, engine: FaceEngine) -> SessionAnswer {
+    /// Decodes and processes `pending` on inference thread `thread`, updating
+    /// `job.tracker`, and returns its answer: the result with its stage
+    /// times, or the failure.
+    func process(_ pending: PendingFrame, of job: inout FrameJob, thread: Int) -> SessionAnswer {
         let started = ContinuousClock.now
         let timestampMs = pending.frame.timestampMs
         let result: FaceResult
@@ -20,7 +21,7 @@ struct FrameProcessor {
             let frame = pending.frame
             result = try frame.withPixels { (pixels) throws(FaceError) in
                 try job.pipeline.process(pixels, orientation: frame.orientation, timestampMs: frame.timestampMs, maxPixels: maxPixels,
-                                         tracker: &job.tracker, engine: engine)
+                                         tracker: &job.tracker, thread: thread, runsAlone: job.runsAlone)
             }
         } catch {
             stats.recordFailed()

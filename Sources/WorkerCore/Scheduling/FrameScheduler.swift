@@ -60,7 +60,7 @@ package final class FrameScheduler: Sendable {
     private let state = Mutex(State())
 
     /// Adds a session unless the worker already has `limit` sessions.
-    func open(id: UInt64, pipeline: FacePipeline, output: any SessionOutput, limit: Int) -> Bool {
+    func open(id: UInt64, pipeline: any SessionPipeline, output: any SessionOutput, limit: Int) -> Bool {
         state.withLock { state in
             guard state.sessions.count < limit else { return false }
             state.sessions[id] = ScheduledSession(id: id, pipeline: pipeline, output: output)

@@ -4,9 +4,8 @@ import Foundation
 import Logging
 import Synchronization
 
-/// The threads that run the models, one per engine of an `EnginePool` (XNNPACK
-/// runtimes and a JPEG decoder are not thread-safe, so an engine serves one
-/// frame at a time), taking frames from the scheduler until it stops.
+/// The threads that run the frames, as many as the face pipeline runs at
+/// once, taking frames from the scheduler until it stops.
 final class InferencePool: Sendable {
     /// The number of threads.
     let count: Int
@@ -14,15 +13,14 @@ final class InferencePool: Sendable {
     private let warmed = DispatchGroup()
     private let warmFailure = Mutex<String?>(nil)
 
-    /// Starts one thread per engine of `engines`, serving `scheduler`.
+    /// Starts one thread per frame `analyzer` runs at once, serving `scheduler`.
     ///
-    /// Each thread first builds its engine's runtime of every model and runs
-    /// it once (`waitUntilWarm()` says when all have), so that no session's
-    /// first frame pays for building runtimes, packing weights or faulting in
-    /// their memory: that made a worker's first frame 3 to 5 times slower
-    /// than the next ones.
-    init(engines: EnginePool, scheduler: FrameScheduler, stats: WorkerStats, maxPixels: Int, logger: Logger) {
-        count = engines.count
+    /// Each thread first has the analyzer warm it (`waitUntilWarm()` says
+    /// when all are), so that no session's first frame pays for building
+    /// runtimes, packing weights or faulting in their memory: that made a
+    /// worker's first frame 3 to 5 times slower than the next ones.
+    init(analyzer: any FaceAnalyzer, scheduler: FrameScheduler, stats: WorkerStats, maxPixels: Int, logger: Logger) {
+        count = analyzer.threads
         let count = count
         let exited = exited
         let warmed = warmed
@@ -31,7 +29,7 @@ final class InferencePool: Sendable {
             let thread = Thread {
                 let processor = FrameProcessor(maxPixels: maxPixels, stats: stats, logger: logger)
                 do {
-                    try engines.warm(index)
+                    try analyzer.warm(thread: index)
                 } catch {
                     self.warmFailure.withLock { $0 = $0 ?? "\(error)" }
                 }
@@ -43,7 +41,7 @@ final class InferencePool: Sendable {
                     case .refusal(let request, let timestampMs, let error):
                         answer = SessionAnswer(request: request, sessionID: job.sessionID, output: .failed(error, timestampMs: timestampMs))
                     case .frame(let pending):
-                        answer = engines.withEngine(home: index, runsAlone: job.runsAlone) { processor.process(pending, of: &job, engine: $0) }
+                        answer = processor.process(pending, of: &job, thread: index)
                     }
                     job.output.emit([answer])
                     if let closeRequest = scheduler.complete(job) {
@@ -57,8 +55,7 @@ final class InferencePool: Sendable {
         }
     }
 
-    /// Blocks until every thread has run each model once; the first failure
-    /// to build or run a model, if any.
+    /// Blocks until every thread is warm; the first failure to warm one, if any.
     func waitUntilWarm() -> String? {
         warmed.wait()
         return warmFailure.withLock { $0 }

@@ -8,18 +8,18 @@ import ServiceLifecycle
 /// thread to finish the frame it is processing.
 package struct InferenceService: Service {
     private let configuration: WorkerConfiguration
-    private let engines: EnginePool
+    private let analyzer: any FaceAnalyzer
     private let scheduler: FrameScheduler
     private let stats: WorkerStats
     private let logger: Logger
     private let started: PartsStarted
 
-    /// One thread per engine of `engines`, for `scheduler`'s frames; reports
-    /// to `started` once every thread has run each model once.
-    package init(configuration: WorkerConfiguration, engines: EnginePool, scheduler: FrameScheduler, stats: WorkerStats,
-         logger: Logger, started: PartsStarted) {
+    /// One thread per frame `analyzer` runs at once, for `scheduler`'s frames;
+    /// reports to `started` once every thread is warm.
+    package init(configuration: WorkerConfiguration, analyzer: any FaceAnalyzer, scheduler: FrameScheduler, stats: WorkerStats,
+                 logger: Logger, started: PartsStarted) {
         self.configuration = configuration
-        self.engines = engines
+        self.analyzer = analyzer
         self.scheduler = scheduler
         self.stats = stats
         self.logger = logger
@@ -28,7 +28,7 @@ package struct InferenceService: Service {
 
     /// Runs the threads until a graceful shutdown or cancellation.
     package func run() async throws {
-        let pool = InferencePool(engines: engines, scheduler: scheduler, stats: stats, maxPixels: configuration.limits.maxPixels, logger: logger)
+        let pool = InferencePool(analyzer: analyzer, scheduler: scheduler, stats: stats, maxPixels: configuration.limits.maxPixels, logger: logger)
         let clock = ContinuousClock()
         let warmStart = clock.now
         let failure = await Self.offThePool { pool.waitUntilWarm() }
@@ -38,7 +38,7 @@ package struct InferenceService: Service {
             throw WorkerStartupError("cannot run the models on the inference threads: \(failure)")
         }
         logger.info("inference threads ready", metadata: [
-            "inference_threads": "\(configuration.inferenceThreads)",
+            "inference_threads": "\(analyzer.threads)",
             "warm_ms": "\(Int((clock.now - warmStart) / .milliseconds(1)))",
         ])
         started.report()

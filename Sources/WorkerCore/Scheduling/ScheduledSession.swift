@@ -11,7 +11,7 @@ final class ScheduledSession {
     /// The session's ID.
     let id: UInt64
     /// The pipeline for the session's options.
-    let pipeline: FacePipeline
+    let pipeline: any SessionPipeline
     /// Where its answers go.
     let output: any SessionOutput
     /// Image and video work, in the order it arrived.
@@ -31,7 +31,7 @@ final class ScheduledSession {
     /// The close to answer once the running work is answered.
     var closeRequest: RequestToken?
 
-    init(id: UInt64, pipeline: FacePipeline, output: any SessionOutput) {
+    init(id: UInt64, pipeline: any SessionPipeline, output: any SessionOutput) {
         self.id = id
         self.pipeline = pipeline
         self.output = output

@@ -1,27 +1,22 @@
 import Dispatch
 import FaceDetection
-@testable import WorkerCore
-@testable import SocketTransport
 import FaceWorkerProtocol
 import Foundation
 import NIOEmbedded
-import Synchronization
+@testable import SocketTransport
+@testable import WorkerCore
 import XCTest
 
 /// The scheduler's sessions: the one owner of a session's timestamp rule and
-/// queue, refusals in their turn, which frames may split their model runs
-/// over every core (a frame that starts while no other frame runs or waits),
-/// and the engines every frame finds free.
+/// queue, refusals in their turn, and which frames may split their model runs
+/// over every core (a frame that starts while no other frame runs or waits).
 final class SchedulingTests: XCTestCase {
-    private static let pipeline: FacePipeline = {
-        let models = try! FaceModels(directory: TestPaths.models)
-        return try! FacePipeline(models: models, options: FaceOptions())
-    }()
+    private static let pipeline = try! FakeAnalyzer().pipeline(for: FaceOptions())
 
-    private static func pipeline(_ mode: FaceOptions.RunningMode) throws -> FacePipeline {
+    private static func pipeline(_ mode: FaceOptions.RunningMode) throws -> any SessionPipeline {
         var options = FaceOptions()
         options.runningMode = mode
-        return try FacePipeline(models: FaceModels(directory: TestPaths.models), options: options)
+        return try FakeAnalyzer().pipeline(for: options)
     }
 
     /// Submits a one-pixel frame (or, with `refusal`, admission's refusal of one).
@@ -110,44 +105,5 @@ final class SchedulingTests: XCTestCase {
         let again = try XCTUnwrap(scheduler.next(wakeup: wakeup))
         XCTAssertTrue(again.runsAlone, "once the other frame is answered, a lone frame has every core again")
         _ = scheduler.complete(again)
-    }
-
-    func testALoneFrameSplitsOverEveryCoreAndAnyOtherRunsOnItsThreadsOwnEngine() throws {
-        let engines = try EnginePool(models: FaceModels(directory: TestPaths.models), threads: 2)
-        let lone = engines.withEngine(home: 1, runsAlone: true) { (ObjectIdentifier($0), engines.width) }
-        XCTAssertEqual(lone.1, 2, "a lone frame's runs are split over both threads")
-        let own = engines.withEngine(home: 1, runsAlone: false) { ObjectIdentifier($0) }
-        XCTAssertNotEqual(own, lone.0, "a frame beside others runs on its thread's own engine")
-        let first = engines.withEngine(home: 0, runsAlone: false) { (ObjectIdentifier($0), engines.width) }
-        XCTAssertEqual(first.0, lone.0, "the first thread's own engine is the one that splits")
-        XCTAssertEqual(first.1, 1, "but not for a frame beside others")
-        XCTAssertEqual(engines.withEngine(home: 0, runsAlone: true) { _ in engines.width }, 2, "the next lone frame is split again")
-    }
-
-    func testAFrameBesideASplitRunTakesAFreeEngineAndNarrowsTheRun() throws {
-        let engines = try EnginePool(models: FaceModels(directory: TestPaths.models), threads: 2)
-        let lent = DispatchSemaphore(value: 0)
-        let besideStarted = DispatchSemaphore(value: 0)
-        let split = Mutex<(engine: ObjectIdentifier?, widthAfterwards: Int)>((nil, 0))
-        let holder = Thread {
-            engines.withEngine(home: 1, runsAlone: true) { engine in
-                split.withLock { $0.engine = ObjectIdentifier(engine) }
-                lent.signal()
-                besideStarted.wait()
-                split.withLock { $0.widthAfterwards = engines.width }
-            }
-            lent.signal()
-        }
-        holder.start()
-        lent.wait()
-        XCTAssertEqual(engines.width, 2, "the split run began over both threads")
-        let beside = engines.withEngine(home: 0, runsAlone: false) { engine -> ObjectIdentifier in
-            besideStarted.signal()
-            return ObjectIdentifier(engine)
-        }
-        lent.wait()
-        XCTAssertNotEqual(beside, split.withLock { $0.engine }, "its own engine was lent out, so it took the free one rather than wait")
-        XCTAssertEqual(split.withLock { $0.widthAfterwards }, 1, "a frame that starts beside a split run takes its core back")
-        XCTAssertEqual(engines.withEngine(home: 1, runsAlone: true) { _ in engines.width }, 2, "the next lone run is split again")
     }
 }

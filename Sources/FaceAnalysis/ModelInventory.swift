@@ -1,4 +1,5 @@
 import FaceDetection
+import WorkerCore
 import Foundation
 import ModelFile
 

@@ -1,0 +1,133 @@
+import FaceWorkerProtocol
+import Foundation
+import Logging
+import NIOCore
+import NIOEmbedded
+@testable import SocketTransport
+@testable import WorkerCore
+
+/// A worker's core as the composition assembles it, on a fake face pipeline,
+/// with its inference threads running and no socket: connections are NIO
+/// test channels carrying the lean socket's pipeline, so a test sends a
+/// client's bytes and waits for the worker's answers as events.
+final class InProcessWorker {
+    let core: WorkerCore
+    let connections = ConnectionRegistry()
+    private let scheduler: FrameScheduler
+    private let pool: InferencePool
+    private let logger = Logger(label: "in-process") { _ in SwiftLogNoOpLogHandler() }
+
+    init(limits: WorkerLimits = WorkerLimits(), analyzer: FakeAnalyzer = FakeAnalyzer()) {
+        let scheduler = FrameScheduler()
+        let namedSessions = NamedSessions()
+        let sharedMemory = SharedMemory(address: HandoffAddress("@faceworker-in-process")!, tokenLifetime: .seconds(5))
+        let stats = WorkerStats(metrics: nil)
+        let gauges = WorkerGauges(connections: connections, scheduler: scheduler, namedSessions: namedSessions, sharedMemory: sharedMemory)
+        let statistics = WorkerStatistics(stats: stats, inferenceThreads: analyzer.threads, models: [], started: .now,
+                                          gauges: gauges.read, eventsMissed: { namedSessions.eventsMissed })
+        core = WorkerCore(limits: limits, analyzer: analyzer, scheduler: scheduler, namedSessions: namedSessions,
+                          sharedMemory: sharedMemory, stats: stats, statistics: statistics)
+        self.scheduler = scheduler
+        pool = InferencePool(analyzer: analyzer, scheduler: scheduler, stats: stats, maxPixels: limits.maxPixels, logger: logger)
+    }
+
+    /// A new client connection from a process of the worker's own user.
+    func connect() async throws -> InProcessConnection {
+        let channel = NIOAsyncTestingChannel()
+        let uid: UInt32 = 1000
+        try await channel.pipeline.addHandlers([
+            ByteToMessageHandler(LengthPrefixedMessageDecoder(maximumMessageLength: core.limits.maxMessageBytes)),
+            ConnectionDrainHandler(),
+            ConnectionHandler(core: core, peerPolicy: PeerPolicy(workerUID: uid), connections: connections,
+                              peer: PeerCredentials(pid: 1, uid: uid, gid: uid), logger: logger),
+        ])
+        try await channel.connect(to: SocketAddress(unixDomainSocketPath: "/in-process")).get()
+        return InProcessConnection(channel: channel)
+    }
+
+    /// Stops the inference threads once they finish their frames.
+    func stop() {
+        scheduler.stop()
+        pool.join()
+    }
+}
+
+/// One client connection: calls out, the worker's messages back, in order.
+struct InProcessConnection {
+    let channel: NIOAsyncTestingChannel
+    private var nextCallID: UInt64 = 0
+
+    init(channel: NIOAsyncTestingChannel) {
+        self.channel = channel
+    }
+
+    /// Sends a call and returns its ID.
+    @discardableResult
+    mutating func send(_ kind: Faceworker_V1_ClientMessage.OneOf_Kind) async throws -> UInt64 {
+        nextCallID += 1
+        var message = Faceworker_V1_ClientMessage()
+        message.callID = nextCallID
+        message.kind = kind
+        var bytes = channel.allocator.buffer(capacity: 64)
+        try LengthPrefixedMessageEncoder().encode(data: message, out: &bytes)
+        try await channel.writeInbound(bytes)
+        return nextCallID
+    }
+
+    /// The worker's next message on this connection, when it comes.
+    func receive() async throws -> Faceworker_V1_WorkerMessage {
+        var bytes = try await channel.waitForOutboundWrite(as: ByteBuffer.self)
+        let decoder = LengthPrefixedMessageDecoder(maximumMessageLength: WorkerSocket.maxAnswerBytes)
+        guard let payload = try decoder.nextPayload(from: &bytes) else { throw IncompleteAnswer() }
+        return try Faceworker_V1_WorkerMessage(serializedBytes: Array(payload.readableBytesView))
+    }
+
+    /// Opens a session with `options` and returns its ID.
+    mutating func open(_ options: Faceworker_V1_SessionOptions, name: String? = nil) async throws -> UInt64 {
+        let answer = try await openAnswer(options, name: name)
+        guard case .openSession(let opened) = answer.kind else { throw UnexpectedAnswer(answer) }
+        return opened.sessionID
+    }
+
+    /// Asks for a session that must be refused, and returns the refusal.
+    mutating func refusedOpen(_ options: Faceworker_V1_SessionOptions, name: String? = nil) async throws -> Faceworker_V1_Status {
+        let answer = try await openAnswer(options, name: name)
+        guard case .error(let status) = answer.kind else { throw UnexpectedAnswer(answer) }
+        return status
+    }
+
+    private mutating func openAnswer(_ options: Faceworker_V1_SessionOptions, name: String?) async throws -> Faceworker_V1_WorkerMessage {
+        var request = Faceworker_V1_OpenSessionRequest()
+        request.options = options
+        if let name { request.name = name }
+        try await send(.openSession(request))
+        return try await receive()
+    }
+
+    /// Sends a `width` x `height` RGB frame stamped `timestampMs` to `session`.
+    @discardableResult
+    mutating func sendFrame(to session: UInt64, timestampMs: Int64, width: UInt32 = 4, height: UInt32 = 2,
+                            bytes: Int? = nil) async throws -> UInt64 {
+        var raw = Faceworker_V1_RawImage()
+        raw.format = .rgb
+        raw.width = width
+        raw.height = height
+        raw.rowStride = width * 3
+        raw.data = Data(count: bytes ?? Int(width * height * 3))
+        var frame = Faceworker_V1_Frame()
+        frame.raw = raw
+        frame.timestampMs = timestampMs
+        var request = Faceworker_V1_ProcessFrameRequest()
+        request.sessionID = session
+        request.frame = frame
+        return try await send(.processFrame(request))
+    }
+}
+
+struct IncompleteAnswer: Error {}
+
+struct UnexpectedAnswer: Error, CustomStringConvertible {
+    let message: Faceworker_V1_WorkerMessage
+    init(_ message: Faceworker_V1_WorkerMessage) { self.message = message }
+    var description: String { "unexpected answer: \(message)" }
+}
