@@ -237,7 +237,7 @@ let package = Package(
         .testTarget(
             name: "WorkerCoreTests",
             dependencies: [
-                "FaceDetection", "FaceWorkerProtocol", "Imaging", "SocketTransport", "WorkerCore",
+                "FaceDetection", "FaceWorkerProtocol", "Imaging", "ImagingTesting", "SocketTransport", "WorkerCore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
