@@ -137,7 +137,7 @@ package struct GRPCDoor: Service {
 
     /// Refuses the stream when its connection's peer may not use the worker;
     /// else lets it through, watching the size of its messages.
-    private static func guardStream(_ stream: any Channel, policy: PeerPolicy, maxMessageBytes: Int, stats: WorkerStats,
+    private static func guardStream(_ stream: any Channel, policy: PeerPolicy, maxMessageBytes: Int, stats: FrameCounters,
                                     logger: Logger) -> EventLoopFuture<Void> {
         guard let connection = stream.parent else {
             return stream.eventLoop.makeFailedFuture(PeerCredentialsUnavailable())

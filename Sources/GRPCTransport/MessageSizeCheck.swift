@@ -25,14 +25,14 @@ final class MessageSizeCheck: ChannelDuplexHandler {
     private static let prefixLength = 5
 
     private let maximum: Int
-    private let stats: WorkerStats
+    private let stats: FrameCounters
     private let logger: Logger
     private var prefix: [UInt8] = []
     private var bodyLeft = 0
     private var responseStarted = false
     private var refused = false
 
-    init(maximum: Int, stats: WorkerStats, logger: Logger) {
+    init(maximum: Int, stats: FrameCounters, logger: Logger) {
         self.maximum = maximum
         self.stats = stats
         self.logger = logger

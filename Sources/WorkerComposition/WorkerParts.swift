@@ -68,10 +68,10 @@ struct WorkerParts: Sendable {
         let scheduler = FrameScheduler()
         let namedSessions = NamedSessions()
         let sharedMemory = SharedMemory(address: handoff.address, tokenLifetime: configuration.handoffTokenLifetime)
-        let metrics = configuration.metrics.map { _ in WorkerMetrics(models: inventory, errorCodes: Faceworker_V1_Status.Code.errorMetricLabels) }
-        let stats = WorkerStats(metrics: metrics)
-        let gauges = WorkerGauges(connections: connections, scheduler: scheduler, namedSessions: namedSessions, sharedMemory: sharedMemory)
-        let statistics = WorkerStatistics(stats: stats, inferenceThreads: configuration.inferenceThreads, models: inventory, started: .now,
+        let metrics = configuration.metrics.map { _ in PrometheusMetrics(models: inventory, errorCodes: Faceworker_V1_Status.Code.errorMetricLabels) }
+        let stats = FrameCounters(metrics: metrics)
+        let gauges = GaugeSources(connections: connections, scheduler: scheduler, namedSessions: namedSessions, sharedMemory: sharedMemory)
+        let statistics = StatsReport(stats: stats, inferenceThreads: configuration.inferenceThreads, models: inventory, started: .now,
                                           gauges: gauges.read, eventsMissed: { namedSessions.eventsMissed })
         let core = WorkerCore(limits: configuration.limits, analyzer: analyzer, scheduler: scheduler, namedSessions: namedSessions,
                               sharedMemory: sharedMemory, stats: stats, statistics: statistics)

@@ -39,9 +39,9 @@ private func makeCore(connections: ConnectionRegistry) -> WorkerCore {
     let scheduler = FrameScheduler()
     let namedSessions = NamedSessions()
     let sharedMemory = SharedMemory(address: HandoffAddress("@faceworker-fuzz")!, tokenLifetime: .seconds(5))
-    let stats = WorkerStats(metrics: nil)
-    let gauges = WorkerGauges(connections: connections, scheduler: scheduler, namedSessions: namedSessions, sharedMemory: sharedMemory)
-    let statistics = WorkerStatistics(stats: stats, inferenceThreads: 1, models: Fuzz.inventory, started: .now,
+    let stats = FrameCounters(metrics: nil)
+    let gauges = GaugeSources(connections: connections, scheduler: scheduler, namedSessions: namedSessions, sharedMemory: sharedMemory)
+    let statistics = StatsReport(stats: stats, inferenceThreads: 1, models: Fuzz.inventory, started: .now,
                                       gauges: gauges.read, eventsMissed: { namedSessions.eventsMissed })
     return WorkerCore(limits: Fuzz.limits, analyzer: Fuzz.analyzer, scheduler: scheduler, namedSessions: namedSessions,
                       sharedMemory: sharedMemory, stats: stats, statistics: statistics)

@@ -19,14 +19,14 @@ package final class WorkerCore: Sendable {
     /// Shared-memory buffers: the handoff address, tokens, IDs and counts.
     package let sharedMemory: SharedMemory
     /// Counters and latencies.
-    package let stats: WorkerStats
+    package let stats: FrameCounters
     /// GetStats's answer.
-    package let statistics: WorkerStatistics
+    package let statistics: StatsReport
     private let lastSessionID = Atomic<UInt64>(0)
 
     /// The core of a worker made of these parts.
     package init(limits: WorkerLimits, analyzer: any FaceAnalyzer, scheduler: FrameScheduler, namedSessions: NamedSessions,
-                 sharedMemory: SharedMemory, stats: WorkerStats, statistics: WorkerStatistics) {
+                 sharedMemory: SharedMemory, stats: FrameCounters, statistics: StatsReport) {
         self.limits = limits
         self.analyzer = analyzer
         self.scheduler = scheduler

@@ -6,7 +6,7 @@ struct FrameProcessor {
     /// The largest stored image accepted, in pixels.
     let maxPixels: Int
     /// Where processed, failed and timed frames are counted.
-    let stats: WorkerStats
+    let stats: FrameCounters
     /// For one debug line per frame and one line per failed frame.
     let logger: Logger
 

@@ -19,7 +19,7 @@ final class InferencePool: Sendable {
     /// when all are), so that no session's first frame pays for building
     /// runtimes, packing weights or faulting in their memory: that made a
     /// worker's first frame 3 to 5 times slower than the next ones.
-    init(analyzer: any FaceAnalyzer, scheduler: FrameScheduler, stats: WorkerStats, maxPixels: Int, logger: Logger) {
+    init(analyzer: any FaceAnalyzer, scheduler: FrameScheduler, stats: FrameCounters, maxPixels: Int, logger: Logger) {
         count = analyzer.threads
         let count = count
         let exited = exited

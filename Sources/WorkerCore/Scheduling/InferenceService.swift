@@ -10,13 +10,13 @@ package struct InferenceService: Service {
     private let configuration: WorkerConfiguration
     private let analyzer: any FaceAnalyzer
     private let scheduler: FrameScheduler
-    private let stats: WorkerStats
+    private let stats: FrameCounters
     private let logger: Logger
     private let started: PartsStarted
 
     /// One thread per frame `analyzer` runs at once, for `scheduler`'s frames;
     /// reports to `started` once every thread is warm.
-    package init(configuration: WorkerConfiguration, analyzer: any FaceAnalyzer, scheduler: FrameScheduler, stats: WorkerStats,
+    package init(configuration: WorkerConfiguration, analyzer: any FaceAnalyzer, scheduler: FrameScheduler, stats: FrameCounters,
                  logger: Logger, started: PartsStarted) {
         self.configuration = configuration
         self.analyzer = analyzer

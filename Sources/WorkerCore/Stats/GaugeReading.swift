@@ -1,5 +1,5 @@
 /// What the worker's gauges show, read from its parts at one moment (by
-/// `WorkerGauges`), for the metrics endpoint and GetStats alike.
+/// `GaugeSources`), for the metrics endpoint and GetStats alike.
 package struct GaugeReading: Sendable {
     /// Client connections open.
     package var connections: Int

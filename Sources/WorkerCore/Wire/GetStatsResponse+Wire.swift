@@ -2,7 +2,7 @@ import FaceWorkerProtocol
 
 extension Faceworker_V1_GetStatsResponse {
     /// The answer to GetStats, which both doors send.
-    package init(_ snapshot: WorkerStatistics.Snapshot) {
+    package init(_ snapshot: StatsReport.Snapshot) {
         self.init()
         uptimeSeconds = snapshot.uptime / .seconds(1)
         connections = UInt32(clamping: snapshot.connections)

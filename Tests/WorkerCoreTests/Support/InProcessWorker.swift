@@ -21,9 +21,9 @@ final class InProcessWorker {
         let scheduler = FrameScheduler()
         let namedSessions = NamedSessions()
         let sharedMemory = SharedMemory(address: HandoffAddress("@faceworker-in-process")!, tokenLifetime: .seconds(5))
-        let stats = WorkerStats(metrics: nil)
-        let gauges = WorkerGauges(connections: connections, scheduler: scheduler, namedSessions: namedSessions, sharedMemory: sharedMemory)
-        let statistics = WorkerStatistics(stats: stats, inferenceThreads: analyzer.threads, models: [], started: .now,
+        let stats = FrameCounters(metrics: nil)
+        let gauges = GaugeSources(connections: connections, scheduler: scheduler, namedSessions: namedSessions, sharedMemory: sharedMemory)
+        let statistics = StatsReport(stats: stats, inferenceThreads: analyzer.threads, models: [], started: .now,
                                           gauges: gauges.read, eventsMissed: { namedSessions.eventsMissed })
         core = WorkerCore(limits: limits, analyzer: analyzer, scheduler: scheduler, namedSessions: namedSessions,
                           sharedMemory: sharedMemory, stats: stats, statistics: statistics)

@@ -4,7 +4,7 @@ import Synchronization
 /// The worker's counters and recent latencies, updated from the event loop
 /// and the inference threads, read by GetStats; and the Prometheus metrics,
 /// when the worker serves them.
-package final class WorkerStats: Sendable {
+package final class FrameCounters: Sendable {
     /// Frames answered with a FrameResult.
     package let framesProcessed = Atomic<UInt64>(0)
     /// Frames answered with FrameDropped.

@@ -3,7 +3,7 @@ import WorkerCore
 
 /// The worker's gauges, set from a reading just before each scrape is
 /// rendered rather than kept up to date as the worker runs.
-struct MetricsGauges: Sendable {
+struct PrometheusGauges: Sendable {
     private let connections: Gauge
     private let sessions: Gauge
     private let queuedFrames: Gauge

@@ -1,6 +1,6 @@
 /// Where the worker's gauges are read: the one place that knows which part
 /// holds each, for the metrics endpoint and GetStats alike.
-package struct WorkerGauges: Sendable {
+package struct GaugeSources: Sendable {
     let connections: ConnectionRegistry
     let scheduler: FrameScheduler
     let namedSessions: NamedSessions

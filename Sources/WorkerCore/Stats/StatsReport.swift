@@ -1,5 +1,5 @@
 /// GetStats: the worker-wide counters, recent stage latencies and memory.
-package struct WorkerStatistics: Sendable {
+package struct StatsReport: Sendable {
     /// The statistics at one moment, which each door answers GetStats with
     /// in its own wire format.
     package struct Snapshot: Sendable {
@@ -19,7 +19,7 @@ package struct WorkerStatistics: Sendable {
         var eventsMissed: UInt64
     }
 
-    private let stats: WorkerStats
+    private let stats: FrameCounters
     private let inferenceThreads: Int
     private let models: [LoadedModel]
     private let started: ContinuousClock.Instant
@@ -29,7 +29,7 @@ package struct WorkerStatistics: Sendable {
     /// Statistics of a worker started at `started` with `inferenceThreads`
     /// and `models`, whose gauges `gauges` reads (the reading the metrics
     /// endpoint serves too, so the two never count a gauge differently).
-    package init(stats: WorkerStats, inferenceThreads: Int, models: [LoadedModel], started: ContinuousClock.Instant,
+    package init(stats: FrameCounters, inferenceThreads: Int, models: [LoadedModel], started: ContinuousClock.Instant,
          gauges: @escaping @Sendable () -> GaugeReading, eventsMissed: @escaping @Sendable () -> UInt64) {
         self.stats = stats
         self.inferenceThreads = inferenceThreads

@@ -9,7 +9,7 @@ import WorkerCore
 /// Counting is lock-free; a processed frame's five stage times each take the
 /// lock of their own histogram, shared only with frames of the same running
 /// mode and with scrapes.
-package final class WorkerMetrics: MetricsRecorder {
+package final class PrometheusMetrics: MetricsRecorder {
     private let registry: PrometheusCollectorRegistry
     private let image: StageHistograms
     private let video: StageHistograms
@@ -21,7 +21,7 @@ package final class WorkerMetrics: MetricsRecorder {
     private let sessionClosed: Counter
     private let sessionReset: Counter
     private let errors: [String: Counter]
-    private let gauges: MetricsGauges
+    private let gauges: PrometheusGauges
 
     private static var frames: MetricNameDescriptor {
         MetricNameDescriptor(
@@ -58,7 +58,7 @@ package final class WorkerMetrics: MetricsRecorder {
         errors = Dictionary(uniqueKeysWithValues: errorCodes.map { code in
             (code, registry.makeCounter(descriptor: Self.errorCalls, labels: [("code", code)]))
         })
-        gauges = MetricsGauges(models: models, registry: registry)
+        gauges = PrometheusGauges(models: models, registry: registry)
     }
 
     /// Counts and times a processed frame of a session in `mode`.
