@@ -67,4 +67,15 @@ final class FrameAdmissionTests: XCTestCase {
         XCTAssertEqual(status.code, .notFound)
         XCTAssertTrue(status.message.contains("999"), status.message)
     }
+
+    func testAJPEGWhoseHeaderSaysZeroWidthOrHeightIsInvalid() async throws {
+        var connection = try await worker.connect()
+        let session = try await connection.open(Faceworker_V1_SessionOptions())
+        for (width, height) in [(0, 16), (16, 0)] {
+            let bytes = HostileJPEG.replacingSize(of: [UInt8](try jpeg(width: 16, height: 16)), width: width, height: height)
+            let answer = try await send(jpeg: Data(bytes), to: session, timestampMs: Int64(width + 1), on: &connection)
+            guard case .error(let status) = answer.kind else { return XCTFail("\(width)x\(height): \(answer)") }
+            XCTAssertEqual(status.code, .invalidArgument, "\(width)x\(height)")
+        }
+    }
 }

@@ -74,6 +74,16 @@ struct InProcessConnection {
         return nextCallID
     }
 
+    /// Sends bytes as they are, whatever they hold.
+    func sendRaw(_ bytes: [UInt8]) async throws {
+        try await channel.writeInbound(channel.allocator.buffer(bytes: bytes))
+    }
+
+    /// Whether the worker has hung up.
+    var isClosed: Bool {
+        get async { !(try! await channel.testingEventLoop.submit { channel.isActive }.get()) }
+    }
+
     /// The worker's next message on this connection, when it comes.
     func receive() async throws -> Faceworker_V1_WorkerMessage {
         var bytes = try await channel.waitForOutboundWrite(as: ByteBuffer.self)
@@ -113,14 +123,35 @@ struct InProcessConnection {
         raw.width = width
         raw.height = height
         raw.rowStride = width * 3
-        raw.data = Data(count: bytes ?? Int(width * height * 3))
+        raw.data = Data(count: bytes ?? Int(width) * Int(height) * 3)
         var frame = Faceworker_V1_Frame()
         frame.raw = raw
         frame.timestampMs = timestampMs
+        return try await send(frame, to: session)
+    }
+
+    /// Sends `frame` to `session`.
+    @discardableResult
+    mutating func send(_ frame: Faceworker_V1_Frame, to session: UInt64) async throws -> UInt64 {
         var request = Faceworker_V1_ProcessFrameRequest()
         request.sessionID = session
         request.frame = frame
         return try await send(.processFrame(request))
+    }
+
+    /// The refusal of the call just sent; fails the test's expectation by throwing otherwise.
+    func refusal() async throws -> Faceworker_V1_Status {
+        let answer = try await receive()
+        guard case .error(let status) = answer.kind else { throw UnexpectedAnswer(answer) }
+        return status
+    }
+
+    /// Sends a small frame to `session` and returns its result.
+    mutating func result(of session: UInt64, timestampMs: Int64) async throws -> Faceworker_V1_FrameResult {
+        try await sendFrame(to: session, timestampMs: timestampMs)
+        let answer = try await receive()
+        guard case .frameResult(let result) = answer.kind else { throw UnexpectedAnswer(answer) }
+        return result
     }
 }
 
