@@ -10,44 +10,9 @@ import XCTest
 /// landmark stage is also checked alone, from the very regions MediaPipe
 /// cropped, so a miss says whether the detector or the landmarks drifted.
 final class FaceMeshParityTests: XCTestCase {
-    private struct Goldens: Decodable {
-        struct Region: Decodable {
-            var xCenter: Float
-            var yCenter: Float
-            var width: Float
-            var height: Float
-            var rotation: Float
-        }
+    private typealias Goldens = MeshGoldens
 
-        struct Face: Decodable {
-            var roi: Region
-            var points: [[Float]]
-        }
-
-        struct Image: Decodable {
-            var faces: [Face]
-        }
-
-        struct Frame: Decodable {
-            var file: String
-            var faces: [Face]
-        }
-
-        struct Video: Decodable {
-            var maxNumFaces: Int
-            var frames: [Frame]
-        }
-
-        var images: [String: Image]
-        var videos: [String: Video]
-    }
-
-    private static let goldens: Goldens = {
-        let decoder = JSONDecoder()
-        decoder.keyDecodingStrategy = .convertFromSnakeCase
-        let data = try! Data(contentsOf: TestData.directory.appendingPathComponent("Goldens/face_mesh.json"))
-        return try! decoder.decode(Goldens.self, from: data)
-    }()
+    private static let goldens = MeshGoldens.load("face_mesh.json")
 
     /// Each point's distance from MediaPipe's, in units of the face's width
     /// (the x extent of MediaPipe's points): the plain mesh has no irises to
