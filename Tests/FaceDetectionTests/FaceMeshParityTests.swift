@@ -10,92 +10,19 @@ import XCTest
 /// landmark stage is also checked alone, from the very regions MediaPipe
 /// cropped, so a miss says whether the detector or the landmarks drifted.
 final class FaceMeshParityTests: XCTestCase {
-    private typealias Goldens = MeshGoldens
-
-    private static let goldens = MeshGoldens.load("face_mesh.json")
-
-    /// Each point's distance from MediaPipe's, in units of the face's width
-    /// (the x extent of MediaPipe's points): the plain mesh has no irises to
-    /// measure an inter-ocular distance between.
-    private func errors(_ ours: [NormalizedLandmark], _ theirs: [[Float]], width: Int, height: Int) -> [Float] {
-        let w = Float(width), h = Float(height)
-        let xs = theirs.map { $0[0] * w }
-        let faceWidth = xs.max()! - xs.min()!
-        return zip(ours, theirs).map { hypot(($0.x - $1[0]) * w, ($0.y - $1[1]) * h) / faceWidth }
-    }
-
-    /// Checks one frame's faces, pairing each of MediaPipe's with our nearest by the nose tip.
-    private func check(_ faces: [[NormalizedLandmark]], against golden: [Goldens.Face], width: Int, height: Int, _ label: String,
-                       into all: inout [Float]) {
-        XCTAssertEqual(faces.count, golden.count, "\(label): faces")
-        for (number, face) in golden.enumerated() {
-            guard let ours = faces.min(by: { hypot($0[1].x - face.points[1][0], $0[1].y - face.points[1][1]) < hypot($1[1].x - face.points[1][0], $1[1].y - face.points[1][1]) }) else { continue }
-            XCTAssertEqual(ours.count, 468, label)
-            let frameErrors = errors(ours, face.points, width: width, height: height)
-            let worst = frameErrors.enumerated().max { $0.element < $1.element }!
-            XCTAssertLessThanOrEqual(worst.element, 0.01, "\(label) face \(number): point \(worst.offset) is off by \(worst.element * 100) % of the face width")
-            all += frameErrors
-        }
-    }
-
-    private func assertMedian(_ errors: [Float], _ label: String) {
-        guard !errors.isEmpty else { return XCTFail("\(label): no points compared") }
-        let median = errors.sorted()[errors.count / 2]
-        XCTAssertLessThanOrEqual(median, 0.001, "\(label): median error \(median * 100) % of the face width")
-        print("\(label): \(errors.count) points, median \(median * 100) %, max \(errors.max()! * 100) % of the face width")
-    }
+    private static let parity = MeshParity(goldens: .load("face_mesh.json"), meshModel: .faceMesh, pointCount: 468, bound: 0.01,
+                                           scale: .faceWidth)
 
     func testLandmarkStageFromMediaPipesRegions() throws {
-        let engine = FaceEngine(models: TestData.models)
-        let meshStage = LegacyMeshStage(models: TestData.models)
-        var all: [Float] = []
-        for (name, entry) in Self.goldens.images.sorted(by: { $0.key < $1.key }) {
-            let image = try TestData.image(name)
-            let faces = try TestData.upright(image) { frame in
-                try entry.faces.compactMap { face in
-                    let roi = RegionOfInterest(centerX: face.roi.xCenter, centerY: face.roi.yCenter, width: face.roi.width, height: face.roi.height, rotation: face.roi.rotation)
-                    return try meshStage.landmarks(in: frame, roi: roi, engine: engine, minPresence: 0.5, refined: false)?.mesh
-                }
-            }
-            check(faces, against: entry.faces, width: image.width, height: image.height, name, into: &all)
-        }
-        assertMedian(all, "landmark stage")
+        try Self.parity.checkLandmarkStage()
     }
 
     func testStillImages() throws {
-        let session = try FaceSession(models: TestData.models, options: TestData.options {
-            $0.faceMesh = true
-            $0.meshModel = .faceMesh
-            $0.numFaces = 4
-            $0.minFaceSize = 0
-        })
-        var all: [Float] = []
-        for (name, entry) in Self.goldens.images.sorted(by: { $0.key < $1.key }) {
-            let image = try TestData.image(name)
-            let faces = try session.detect(image).faces.compactMap(\.mesh)
-            check(faces, against: entry.faces, width: image.width, height: image.height, name, into: &all)
-        }
-        assertMedian(all, "still images")
+        try Self.parity.checkStillImages()
     }
 
     func testVideos() throws {
-        for (name, video) in Self.goldens.videos.sorted(by: { $0.key < $1.key }) {
-            // MediaPipe's FaceMesh runs its detector on every frame that follows fewer faces than it may.
-            let session = try FaceSession(models: TestData.models, options: TestData.options(.video) {
-                $0.faceMesh = true
-                $0.meshModel = .faceMesh
-                $0.numFaces = video.maxNumFaces
-                $0.minFaceSize = 0
-                $0.detectorIntervalFrames = 1
-            })
-            var all: [Float] = []
-            for (index, frame) in video.frames.enumerated() {
-                let image = try TestData.image(frame.file)
-                let faces = try session.detectForVideo(image, timestampMs: Int64(index) * 33).faces.compactMap(\.mesh)
-                check(faces, against: frame.faces, width: image.width, height: image.height, frame.file, into: &all)
-            }
-            assertMedian(all, name)
-        }
+        try Self.parity.checkVideos()
     }
 
     /// The same session with the attention mesh gives its 478 points, whose
@@ -112,9 +39,9 @@ final class FaceMeshParityTests: XCTestCase {
         let plain = try mesh(.faceMesh), attention = try mesh(.attentionMesh)
         XCTAssertEqual(plain.count, 468)
         XCTAssertEqual(attention.count, 478)
-        let golden = try XCTUnwrap(Self.goldens.images["astronaut.jpg"]?.faces.first?.points)
-        let plainWorst = errors(plain, golden, width: image.width, height: image.height).max()!
-        let attentionWorst = errors(Array(attention.prefix(468)), golden, width: image.width, height: image.height).max()!
+        let golden = try XCTUnwrap(Self.parity.goldens.images["astronaut.jpg"]?.faces.first?.points)
+        let plainWorst = Self.parity.errors(plain, golden, width: image.width, height: image.height).max()!
+        let attentionWorst = Self.parity.errors(Array(attention.prefix(468)), golden, width: image.width, height: image.height).max()!
         XCTAssertLessThanOrEqual(plainWorst, 0.01)
         XCTAssertGreaterThan(attentionWorst, 0.01, "the attention mesh's first 468 points are not MediaPipe's plain mesh")
     }
