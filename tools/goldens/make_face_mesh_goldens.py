@@ -21,7 +21,7 @@ from importlib.metadata import version
 from pathlib import Path
 
 from tools.goldens import json_layout, mediapipe_graphs
-from tools.goldens.make_attention_goldens import POINT_DECIMALS, observe
+from tools.goldens.make_attention_goldens import POINT_DECIMALS, check_counts, observe, video_goldens
 from tools.goldens.make_pipeline_goldens import decode
 from tools.shared.mediapipe_solutions import PINNED_VERSION, load_solutions
 
@@ -55,34 +55,6 @@ def still_goldens(solutions, fixtures, images):
         if len(points) != POINTS:
             sys.exit(f"error: {file}: FaceMesh gave {len(points)} points, not {POINTS}")
     return goldens, len(stage_jobs)
-
-
-def video_goldens(solutions, fixtures, frames):
-    most = max(entry["faces"] for entry in frames)
-    tracked = mediapipe_graphs.TrackedFaceMesh(static_image_mode=False, max_num_faces=most, with_attention=False)
-    mesh = solutions.face_mesh.FaceMesh(static_image_mode=False, max_num_faces=most, refine_landmarks=False,
-                                        min_detection_confidence=0.5, min_tracking_confidence=0.5)
-    results = []
-    for entry in frames:
-        _, found = observe(tracked, mesh, decode(fixtures / entry["file"]), entry["file"])
-        results.append({"file": entry["file"], **found})
-    tracked.close()
-    mesh.close()
-    return {"max_num_faces": most, "frames": results}
-
-
-def check_counts(manifest, goldens):
-    wrong = []
-    for entry in manifest["images"]:
-        expected = 0 if entry["file"] in KNOWN_MISSES else entry["faces"]
-        found = len(goldens["images"][entry["file"]]["faces"])
-        if found != expected:
-            wrong.append(f"{entry['file']}: {found} faces, expected {expected}")
-    for name, frames in manifest["videos"].items():
-        for entry, result in zip(frames, goldens["videos"][name]["frames"], strict=True):
-            if len(result["faces"]) != entry["faces"]:
-                wrong.append(f"{entry['file']}: {len(result['faces'])} faces, expected {entry['faces']}")
-    return wrong
 
 
 def main():
@@ -119,10 +91,10 @@ def main():
                           "faces), so points is also the golden of the landmark stage alone for that roi",
         "known_misses": [{"file": file, "why": why} for file, why in KNOWN_MISSES.items()],
         "images": images,
-        "videos": {name: video_goldens(solutions, args.fixtures, frames)
+        "videos": {name: video_goldens(solutions, args.fixtures, frames, refine=False)
                    for name, frames in manifest["videos"].items()},
     }
-    wrong = check_counts(manifest, goldens)
+    wrong = check_counts(manifest, goldens, KNOWN_MISSES)
     if wrong:
         sys.exit("error: MediaPipe's unrefined FaceMesh disagrees with the fixture manifest:\n  " + "\n  ".join(wrong))
     args.out.parent.mkdir(parents=True, exist_ok=True)
