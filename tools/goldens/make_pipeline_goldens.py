@@ -30,6 +30,10 @@ from PIL import Image
 from tools.goldens import json_layout
 from tools.shared.mediapipe_solutions import PINNED_VERSION, load_solutions
 
+# Stills made for another golden: the far faces of the Face Landmarker's accurate mode, which neither
+# short-range detection nor FaceMesh finds and whose full-range detections are that test's own.
+NOT_COVERED = {"group_small_faces.jpg"}
+
 DECIMALS = 5
 TRACKED_POINTS = (1, 33, 263)
 KEYPOINT_ORDER = ["RIGHT_EYE", "LEFT_EYE", "NOSE_TIP", "MOUTH_CENTER", "RIGHT_EAR_TRAGION", "LEFT_EAR_TRAGION"]
@@ -110,9 +114,14 @@ def video_goldens(solutions, fixtures, frames):
     return results
 
 
+def stills(manifest):
+    """The manifest's still images that this golden covers."""
+    return [entry for entry in manifest["images"] if entry["file"] not in NOT_COVERED]
+
+
 def check_counts(manifest, goldens):
     """Print faces found per fixture and model; return the mismatches with the manifest."""
-    shown = {entry["file"]: entry["faces"] for entry in manifest["images"]}
+    shown = {entry["file"]: entry["faces"] for entry in stills(manifest)}
     wrong = []
     print(f"{'image':28} faces  " + "  ".join(f"{model:>15}" for model in STILL_MODELS))
     for file, result in goldens["images"].items():
@@ -140,7 +149,7 @@ def generate(fixtures, out):
         "coordinates": "normalized: x / width, y / height, z on the scale of x; origin top-left",
         "keypoint_order": KEYPOINT_ORDER,
         "keypoint_sides": KEYPOINT_SIDES,
-        "images": still_goldens(solutions, fixtures, manifest["images"]),
+        "images": still_goldens(solutions, fixtures, stills(manifest)),
         "videos": {name: video_goldens(solutions, fixtures, frames) for name, frames in manifest["videos"].items()},
     }
     wrong = check_counts(manifest, goldens)
