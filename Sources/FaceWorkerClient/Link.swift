@@ -3,9 +3,13 @@ import NIOCore
 import NIOPosix
 
 /// One connection to a worker: its channel and the router of its answers.
-struct Link: Sendable {
+struct Link: Sendable, Identifiable {
     let channel: any Channel
     let router: ResponseRouter
+
+    /// A router serves one connection only, and the client's callbacks name
+    /// the connection by it.
+    var id: ObjectIdentifier { ObjectIdentifier(router) }
 
     /// Connects to the worker listening on `socketPath`.
     static func open(socketPath: String, maxMessageBytes: Int, reconnects: Bool) async throws -> Link {

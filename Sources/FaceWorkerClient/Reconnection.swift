@@ -21,7 +21,7 @@ enum Reconnection {
         alsoRetry: Set<Faceworker_V1_Status.Code>, _ attempt: (Duration) async throws -> T
     ) async throws(FaceWorkerError) -> T {
         let deadline = lostAt + policy.deadline
-        var delay = policy.initialDelay
+        var backoff = ReconnectBackoff(policy)
         while true {
             let last: FaceWorkerError
             do {
@@ -36,8 +36,25 @@ enum Reconnection {
             guard left > .zero else {
                 throw FaceWorkerError(code: .unavailable, message: "no worker came back on \(socketPath) within \(policy.deadline); the last attempt failed with \(last)")
             }
-            try? await Task.sleep(for: min(delay, left))
-            delay = min(delay * 2, policy.maxDelay)
+            try? await Task.sleep(for: min(backoff.next(), left))
         }
+    }
+}
+
+/// The waits between a reconnect's attempts: a policy's `initialDelay`, then
+/// twice the last wait, up to its `maxDelay`.
+struct ReconnectBackoff {
+    private var delay: Duration
+    private let maxDelay: Duration
+
+    init(_ policy: ReconnectPolicy) {
+        delay = policy.initialDelay
+        maxDelay = policy.maxDelay
+    }
+
+    /// The wait before the next attempt.
+    mutating func next() -> Duration {
+        defer { delay = min(delay * 2, maxDelay) }
+        return delay
     }
 }
