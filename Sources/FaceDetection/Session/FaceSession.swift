@@ -12,8 +12,7 @@ package final class FaceSession {
     /// The pipeline configured by the session's options.
     package let pipeline: FacePipeline
     private let engine: FaceEngine
-    private var tracker = FaceTracker()
-    private var timestamps: FrameTimestamps
+    private var frames: SessionFrames
 
     /// Creates a session; fails if an option is out of range or the running
     /// mode is live stream.
@@ -23,7 +22,7 @@ package final class FaceSession {
         }
         pipeline = try FacePipeline(models: models, options: options)
         engine = FaceEngine(models: models, threadPool: try ThreadPool.forSession(threads: threads))
-        timestamps = FrameTimestamps(mode: options.runningMode)
+        frames = SessionFrames(mode: options.runningMode)
     }
 
     /// Detects faces in an independent image (image mode only).
@@ -31,7 +30,9 @@ package final class FaceSession {
         guard pipeline.options.runningMode == .image else {
             throw .failedPrecondition("the session is in video mode; call detectForVideo with a timestamp")
         }
-        return try pipeline.process(image, timestampMs: nil, tracker: &tracker, engine: engine)
+        return try frames.withTracker { tracker throws(FaceError) in
+            try pipeline.process(image, timestampMs: nil, tracker: &tracker, engine: engine)
+        }
     }
 
     /// Detects and tracks faces in the next video frame (video mode only);
@@ -40,8 +41,10 @@ package final class FaceSession {
         guard pipeline.options.runningMode == .video else {
             throw .failedPrecondition("the session is in image mode; call detect")
         }
-        try timestamps.accept(timestampMs)
-        return try pipeline.process(image, timestampMs: timestampMs, tracker: &tracker, engine: engine)
+        try frames.accept(timestampMs)
+        return try frames.withTracker { tracker throws(FaceError) in
+            try pipeline.process(image, timestampMs: timestampMs, tracker: &tracker, engine: engine)
+        }
     }
 
     /// Decodes and processes a JPEG file's bytes, in image or video mode
@@ -62,8 +65,10 @@ package final class FaceSession {
     /// Converts and processes a checked frame (see `FrameInput`), in image or
     /// video mode.
     package func process(_ frame: FrameInput, maxPixels: Int = FaceSession.defaultMaxPixels) throws(FaceError) -> FaceResult {
-        try timestamps.accept(frame.timestampMs)
-        return try pipeline.process(frame, maxPixels: maxPixels, tracker: &tracker, engine: engine)
+        try frames.accept(frame.timestampMs)
+        return try frames.withTracker { tracker throws(FaceError) in
+            try pipeline.process(frame, maxPixels: maxPixels, tracker: &tracker, engine: engine)
+        }
     }
 
     /// The largest frame `process` accepts unless told otherwise: 64 megapixels.
@@ -72,7 +77,6 @@ package final class FaceSession {
     /// Starts over for a new video: tracked faces and the last timestamp are
     /// forgotten, the models stay loaded.
     package func reset() {
-        tracker.reset()
-        timestamps.reset()
+        frames.reset()
     }
 }
