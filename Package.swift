@@ -233,16 +233,32 @@ let package = Package(
             dependencies: ["FaceWorkerMLKit", "FaceWorkerTasksVision", "Imaging"],
             exclude: ["Goldens"]
         ),
+        // The server's core in-process on a fake face pipeline, for the core's and the doors' tests.
+        .target(
+            name: "WorkerCoreTesting",
+            dependencies: ["FaceDetection", "FaceWorkerProtocol", "Imaging", "WorkerCore", .product(name: "Logging", package: "swift-log")]
+        ),
         // The server's core in-process, on a fake face pipeline: no model files, no worker process.
         .testTarget(
             name: "WorkerCoreTests",
             dependencies: [
-                "FaceDetection", "FaceWorkerProtocol", "Imaging", "ImagingTesting", "SocketTransport", "WorkerCore",
+                "FaceDetection", "FaceWorkerProtocol", "Imaging", "ImagingTesting", "SocketTransport", "WorkerCore", "WorkerCoreTesting",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]
+        ),
+        // The gRPC door's service in-process, over grpc-swift's in-process transport and the fake pipeline.
+        .testTarget(
+            name: "GRPCTransportTests",
+            dependencies: [
+                "FaceDetection", "FaceWorkerGRPC", "FaceWorkerProtocol", "GRPCTransport", "Imaging", "WorkerCore", "WorkerCoreTesting",
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "GRPCInProcessTransport", package: "grpc-swift-2"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/GRPCTransportTests"
         ),
         .testTarget(
             name: "FaceWorkerTests",

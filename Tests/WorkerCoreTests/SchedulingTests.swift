@@ -5,6 +5,7 @@ import Foundation
 import NIOEmbedded
 @testable import SocketTransport
 @testable import WorkerCore
+import WorkerCoreTesting
 import XCTest
 
 /// The scheduler's sessions: the one owner of a session's timestamp rule and

@@ -55,3 +55,28 @@ package struct FaceResult: Sendable {
     /// Time spent in the landmark stage (landmark model, ML Kit outputs).
     package var landmarksTime: Duration
 }
+
+extension Face {
+    /// A face with only its box, score and keypoints, as a pipeline that
+    /// computes nothing more reports it.
+    package init(boundingBox: PixelRect, score: Float, keypoints: [NormalizedLandmark]) {
+        self.boundingBox = boundingBox
+        self.score = score
+        self.keypoints = keypoints
+    }
+}
+
+extension FaceResult {
+    /// A frame's result, for pipelines other than `FacePipeline` (such as a
+    /// test's fake one) that the worker runs the same way.
+    package init(timestampMs: Int64?, imageWidth: Int, imageHeight: Int, faces: [Face], detectorRan: Bool,
+                 detectTime: Duration, landmarksTime: Duration) {
+        self.timestampMs = timestampMs
+        self.imageWidth = imageWidth
+        self.imageHeight = imageHeight
+        self.faces = faces
+        self.detectorRan = detectorRan
+        self.detectTime = detectTime
+        self.landmarksTime = landmarksTime
+    }
+}

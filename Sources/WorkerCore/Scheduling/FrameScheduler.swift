@@ -180,7 +180,7 @@ package final class FrameScheduler: Sendable {
 
     /// Wakes every thread blocked in `next(wakeup:)` to return nil; the others
     /// return nil from their next call.
-    func stop() {
+    package func stop() {
         let idle = state.withLock { state -> [DispatchSemaphore] in
             state.stopped = true
             defer { state.idle = [] }

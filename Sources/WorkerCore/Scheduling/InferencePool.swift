@@ -6,7 +6,7 @@ import Synchronization
 
 /// The threads that run the frames, as many as the face pipeline runs at
 /// once, taking frames from the scheduler until it stops.
-final class InferencePool: Sendable {
+package final class InferencePool: Sendable {
     /// The number of threads.
     let count: Int
     private let exited = DispatchSemaphore(value: 0)
@@ -19,7 +19,7 @@ final class InferencePool: Sendable {
     /// when all are), so that no session's first frame pays for building
     /// runtimes, packing weights or faulting in their memory: that made a
     /// worker's first frame 3 to 5 times slower than the next ones.
-    init(analyzer: any FaceAnalyzer, scheduler: FrameScheduler, stats: FrameCounters, maxPixels: Int, logger: Logger) {
+    package init(analyzer: any FaceAnalyzer, scheduler: FrameScheduler, stats: FrameCounters, maxPixels: Int, logger: Logger) {
         count = analyzer.threads
         let count = count
         let exited = exited
@@ -56,13 +56,13 @@ final class InferencePool: Sendable {
     }
 
     /// Blocks until every thread is warm; the first failure to warm one, if any.
-    func waitUntilWarm() -> String? {
+    package func waitUntilWarm() -> String? {
         warmed.wait()
         return warmFailure.withLock { $0 }
     }
 
     /// Waits until every thread has returned (after the scheduler stopped).
-    func join() {
+    package func join() {
         for _ in 0..<count { exited.wait() }
     }
 }

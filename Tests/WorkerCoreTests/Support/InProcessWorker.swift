@@ -5,30 +5,20 @@ import NIOCore
 import NIOEmbedded
 @testable import SocketTransport
 @testable import WorkerCore
+import WorkerCoreTesting
 
-/// A worker's core as the composition assembles it, on a fake face pipeline,
-/// with its inference threads running and no socket: connections are NIO
-/// test channels carrying the lean socket's pipeline, so a test sends a
-/// client's bytes and waits for the worker's answers as events.
+/// The core in-process with the lean socket's pipeline in front of it:
+/// connections are NIO test channels, so a test sends a client's bytes and
+/// waits for the worker's answers as events.
 final class InProcessWorker {
-    let core: WorkerCore
-    let connections = ConnectionRegistry()
-    private let scheduler: FrameScheduler
-    private let pool: InferencePool
+    private let inProcess: InProcessCore
     private let logger = Logger(label: "in-process") { _ in SwiftLogNoOpLogHandler() }
 
+    var core: WorkerCore { inProcess.core }
+    var connections: ConnectionRegistry { inProcess.connections }
+
     init(limits: WorkerLimits = WorkerLimits(), analyzer: FakeAnalyzer = FakeAnalyzer()) {
-        let scheduler = FrameScheduler()
-        let namedSessions = NamedSessions()
-        let sharedMemory = SharedMemory(address: HandoffAddress("@faceworker-in-process")!, tokenLifetime: .seconds(5))
-        let stats = FrameCounters(metrics: nil)
-        let gauges = GaugeSources(connections: connections, scheduler: scheduler, namedSessions: namedSessions, sharedMemory: sharedMemory)
-        let statistics = StatsReport(stats: stats, inferenceThreads: analyzer.threads, models: [], started: .now,
-                                          gauges: gauges.read, eventsMissed: { namedSessions.eventsMissed })
-        core = WorkerCore(limits: limits, analyzer: analyzer, scheduler: scheduler, namedSessions: namedSessions,
-                          sharedMemory: sharedMemory, stats: stats, statistics: statistics)
-        self.scheduler = scheduler
-        pool = InferencePool(analyzer: analyzer, scheduler: scheduler, stats: stats, maxPixels: limits.maxPixels, logger: logger)
+        inProcess = InProcessCore(limits: limits, analyzer: analyzer)
     }
 
     /// A new client connection from a process of the worker's own user.
@@ -47,8 +37,7 @@ final class InProcessWorker {
 
     /// Stops the inference threads once they finish their frames.
     func stop() {
-        scheduler.stop()
-        pool.join()
+        inProcess.stop()
     }
 }
 

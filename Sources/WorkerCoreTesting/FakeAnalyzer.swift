@@ -1,4 +1,4 @@
-@testable import FaceDetection
+import FaceDetection
 import Imaging
 import WorkerCore
 
@@ -6,13 +6,18 @@ import WorkerCore
 /// options as the real one does and answers every frame with one face whose
 /// box is the whole frame and whose score is the frame's timestamp, so a
 /// result names the frame it answers.
-struct FakeAnalyzer: FaceAnalyzer {
-    var threads = 2
-    var faceLandmarkerProblem: String? = nil
+package struct FakeAnalyzer: FaceAnalyzer {
+    package var threads: Int
+    package var faceLandmarkerProblem: String? = nil
 
-    func warm(thread: Int) throws {}
+    /// A fake that runs `threads` frames at once.
+    package init(threads: Int = 2) {
+        self.threads = threads
+    }
 
-    func pipeline(for options: FaceOptions) throws(FaceError) -> any SessionPipeline {
+    package func warm(thread: Int) throws {}
+
+    package func pipeline(for options: FaceOptions) throws(FaceError) -> any SessionPipeline {
         try options.validate()
         return FakePipeline(options: options)
     }
