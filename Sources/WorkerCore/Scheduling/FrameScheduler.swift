@@ -133,8 +133,7 @@ package final class FrameScheduler: Sendable {
                 while let id = state.ready.popFirst() {
                     guard let session = state.sessions[id] else { continue }
                     session.isReady = false
-                    guard let tracker = session.tracker, let work = session.takeNext() else { continue }
-                    session.tracker = nil
+                    guard let (work, tracker) = session.startNext() else { continue }
                     state.running += 1
                     // Other sessions may be open: a frame of theirs that arrives while this
                     // one's runs are split takes its core back at the next operator
@@ -166,12 +165,7 @@ package final class FrameScheduler: Sendable {
                 state.sessions[job.sessionID] = nil
                 return (request, nil)
             }
-            var returned = job.tracker
-            if session.resetPending {
-                returned.reset()
-                session.resetPending = false
-            }
-            session.tracker = returned
+            session.finish(returning: job.tracker)
             return (nil, Self.markReady(session, in: &state) ? state.idle.popLast() : nil)
         }
         wake?.signal()

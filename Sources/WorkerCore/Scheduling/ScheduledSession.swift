@@ -19,15 +19,12 @@ final class ScheduledSession {
     /// The live-stream frame waiting, if any.
     private var latest = LatestFrameSlot<PendingFrame>()
     /// The running mode's timestamp rule, applied as frames are accepted (a
-    /// frame waiting for a thread already passed it).
-    private var timestamps: FrameTimestamps
-    /// The tracking state; nil while an inference thread holds it, which is
-    /// how a session is processed by one thread at a time.
-    var tracker: FaceTracker? = FaceTracker()
+    /// frame waiting for a thread already passed it), and the tracker, lent
+    /// to one inference thread at a time: how a session is processed by one
+    /// thread at a time.
+    private var frames: SessionFrames
     /// Whether the session is in the scheduler's ready queue.
     var isReady = false
-    /// Whether the tracker must be reset when the thread gives it back.
-    var resetPending = false
     /// The close to answer once the running work is answered.
     var closeRequest: RequestToken?
 
@@ -35,11 +32,11 @@ final class ScheduledSession {
         self.id = id
         self.pipeline = pipeline
         self.output = output
-        timestamps = FrameTimestamps(mode: pipeline.options.runningMode)
+        frames = SessionFrames(mode: pipeline.options.runningMode)
     }
 
     /// Whether a thread is processing one of its frames.
-    var isRunning: Bool { tracker == nil }
+    var isRunning: Bool { frames.isTrackerLent }
 
     /// Whether work waits.
     var hasWaitingFrames: Bool {
@@ -69,7 +66,7 @@ final class ScheduledSession {
             return .refused(error, inTurn: true)
         }
         guard isLiveStream || queue.count < maxQueued else { return .queueFull }
-        timestamps.record(frame.timestampMs)
+        frames.record(frame.timestampMs)
         let pending = PendingFrame(request: request, frame: frame, received: received, receivedUnixMicros: receivedUnixMicros)
         if isLiveStream {
             return latest.offer(pending).map { .replaced($0) } ?? .queued
@@ -80,7 +77,7 @@ final class ScheduledSession {
 
     private func checkTimestamp(_ frame: AdmittedFrame) -> Result<AdmittedFrame, CallError> {
         do throws(FaceError) {
-            try timestamps.check(frame.timestampMs)
+            try frames.check(frame.timestampMs)
             return .success(frame)
         } catch {
             return .failure(CallError(error))
@@ -102,12 +99,19 @@ final class ScheduledSession {
     /// Forgets tracked faces and the last timestamp (the tracker once the
     /// running frame gives it back), and returns the waiting work.
     func reset() -> [SessionWork] {
-        timestamps.reset()
-        if isRunning {
-            resetPending = true
-        } else {
-            tracker?.reset()
-        }
+        frames.reset()
         return takeAllWaiting()
+    }
+
+    /// The next work and the tracker to run it with, lent until `finish`;
+    /// nil while a frame of the session runs or when nothing waits.
+    func startNext() -> (SessionWork, FaceTracker)? {
+        guard !isRunning, let work = takeNext(), let tracker = frames.lendTracker() else { return nil }
+        return (work, tracker)
+    }
+
+    /// Takes back the tracker a finished frame updated.
+    func finish(returning tracker: FaceTracker) {
+        frames.returnTracker(tracker)
     }
 }
