@@ -56,7 +56,7 @@ help:
 	@echo "                        connections. ThreadSanitizer: pthreadpool 12 s, the build 30 min and its"
 	@echo "                        suites 13.5 min on a 2-core machine shared with other builds. AddressSanitizer"
 	@echo "                        (make test-asan alone): the build 9.4 min beside another test run, then 4.3 min"
-	@echo "                        (its suites 1.5 min, the 3000 connections 1 min, the Python and gRPC suites 1 min)"
+	@echo "                        (its suites 2.2 min, the 3000 connections 1 min, the Python and gRPC suites 1 min)"
 	@echo "  make test-fuzz        (not in make test) every fuzz target for 20 s on its corpus: 3 min of"
 	@echo "                        runs, after a first build of about 30 min on a 2-core machine shared with others"
 	@echo "  make fuzz SECONDS=N   every libFuzzer target for N seconds (600), one after another, corpora kept"
@@ -300,7 +300,7 @@ TSAN_RUN := TSAN_OPTIONS="halt_on_error=1 suppressions=$(CURDIR)/scripts/sanitiz
 # The worker's own leaks are checked on a real socket instead: scripts/sanitize/connection-leaks.py
 # opens and closes 3000 connections (sessions, frames in flight, broken framing), stops the worker
 # with SIGTERM and fails on any LeakSanitizer report.
-ASAN_SUITES := WorkerCoreTests|FaceWorkerProtocolTests|ModelFileTests|ImagingTests|InferenceTests|FaceWorkerTests\.(DrainHandlerChannel|MetricsHandlerChannel|ConnectionGate|EnginePool|NamedSession|BadInput|GracefulShutdown)Tests
+ASAN_SUITES := WorkerCoreTests|FaceWorkerProtocolTests|ModelFileTests|ImagingTests|InferenceTests|FaceWorkerTests\.(DrainHandlerChannel|MetricsHandlerChannel|ConnectionGate|EnginePool|PartsStarted|Concurrency|NamedSession|SlowSubscriber|SharedMemory|GracefulShutdown|BadInput|Fuzz)Tests
 ASAN_RUN := ASAN_OPTIONS="detect_leaks=0"
 
 test-sanitize: test-tsan test-asan
