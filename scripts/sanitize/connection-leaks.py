@@ -20,6 +20,7 @@ Run with the Python client's environment (it reads the client's generated protob
 """
 
 import os
+import shutil
 import signal
 import socket
 import struct
@@ -149,6 +150,7 @@ def main() -> int:
         print(f"error: the worker exited with status {status}, {len(reports)} sanitizer lines; its log: {log_path}", file=sys.stderr)
         return 1
     print("LeakSanitizer: no leak at exit")
+    shutil.rmtree(directory, ignore_errors=True)
     return 0
 
 
