@@ -131,56 +131,57 @@ def test_no_face_gives_none_as_in_mediapipe(base_options):
         assert face_mesh.process(rgb("coffee.jpg")).multi_face_landmarks is None
 
 
+def stills_errors(face_mesh, images, points: int) -> List[float]:
+    """Every still's errors against its golden faces, after checking the face and point counts."""
+    errors: List[float] = []
+    for name, golden in images.items():
+        pixels = rgb(name)
+        faces = face_mesh.process(pixels).multi_face_landmarks or []
+        assert len(faces) == len(golden["faces"]), f"{name}: faces"
+        assert all(len(face.landmark) == points for face in faces)
+        errors += mesh_errors(faces, golden["faces"], pixels.shape[1], pixels.shape[0])
+    return errors
+
+
+def video_errors(face_mesh, frames) -> List[float]:
+    """A video's errors against its golden faces, frame by frame, after checking the face counts."""
+    errors: List[float] = []
+    for frame in frames:
+        pixels = rgb(frame["file"])
+        faces = face_mesh.process(pixels).multi_face_landmarks or []
+        assert len(faces) == len(frame["faces"]), f"{frame['file']}: faces"
+        errors += mesh_errors(faces, frame["faces"], pixels.shape[1], pixels.shape[0])
+    return errors
+
+
 def test_refined_face_mesh_matches_mediapipes_on_the_stills(base_options):
     with mp_face_mesh.FaceMesh(static_image_mode=True, max_num_faces=4, refine_landmarks=True,
                                base_options=base_options) as face_mesh:
-        errors: List[float] = []
-        for name, golden in ATTENTION["images"].items():
-            pixels = rgb(name)
-            faces = face_mesh.process(pixels).multi_face_landmarks or []
-            assert len(faces) == len(golden["faces"]), f"{name}: faces"
-            assert all(len(face.landmark) == 478 for face in faces)
-            errors += mesh_errors(faces, golden["faces"], pixels.shape[1], pixels.shape[0])
+        errors = stills_errors(face_mesh, ATTENTION["images"], 478)
     check_mesh_errors(errors, "stills")
 
 
 @pytest.mark.parametrize("video", sorted(ATTENTION["videos"]))
 def test_refined_face_mesh_follows_mediapipes_faces_through_a_video(base_options, video):
     golden = ATTENTION["videos"][video]
-    errors: List[float] = []
     with mp_face_mesh.FaceMesh(static_image_mode=False, max_num_faces=golden["max_num_faces"], refine_landmarks=True,
                                base_options=base_options) as face_mesh:
-        for frame in golden["frames"]:
-            pixels = rgb(frame["file"])
-            faces = face_mesh.process(pixels).multi_face_landmarks or []
-            assert len(faces) == len(frame["faces"]), f"{frame['file']}: faces"
-            errors += mesh_errors(faces, frame["faces"], pixels.shape[1], pixels.shape[0])
+        errors = video_errors(face_mesh, golden["frames"])
     check_mesh_errors(errors, video)
 
 
 def test_unrefined_face_mesh_matches_mediapipes_plain_mesh_on_the_stills(base_options):
     with mp_face_mesh.FaceMesh(static_image_mode=True, max_num_faces=4, base_options=base_options) as face_mesh:
-        errors: List[float] = []
-        for name, golden in PLAIN["images"].items():
-            pixels = rgb(name)
-            faces = face_mesh.process(pixels).multi_face_landmarks or []
-            assert len(faces) == len(golden["faces"]), f"{name}: faces"
-            assert all(len(face.landmark) == 468 for face in faces)
-            errors += mesh_errors(faces, golden["faces"], pixels.shape[1], pixels.shape[0])
+        errors = stills_errors(face_mesh, PLAIN["images"], 468)
     check_mesh_errors(errors, "stills", PLAIN_POINT_MAX, PLAIN_POINT_MEDIAN, "face width")
 
 
 @pytest.mark.parametrize("video", sorted(PLAIN["videos"]))
 def test_unrefined_face_mesh_follows_mediapipes_faces_through_a_video(base_options, video):
     golden = PLAIN["videos"][video]
-    errors: List[float] = []
     with mp_face_mesh.FaceMesh(static_image_mode=False, max_num_faces=golden["max_num_faces"],
                                base_options=base_options) as face_mesh:
-        for frame in golden["frames"]:
-            pixels = rgb(frame["file"])
-            faces = face_mesh.process(pixels).multi_face_landmarks or []
-            assert len(faces) == len(frame["faces"]), f"{frame['file']}: faces"
-            errors += mesh_errors(faces, frame["faces"], pixels.shape[1], pixels.shape[0])
+        errors = video_errors(face_mesh, golden["frames"])
     check_mesh_errors(errors, video, PLAIN_POINT_MAX, PLAIN_POINT_MEDIAN, "face width")
 
 
