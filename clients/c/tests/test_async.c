@@ -448,17 +448,31 @@ static void run_epoll_until(int ep, const int *count, int want)
     }
 }
 
+/* Starts a fake worker running script on each of `connections`
+ * connections and connects a client to it, auto-reconnect left on as
+ * fw_connect() leaves it (fake_connect() turns it off): these workers come
+ * back. NULL, the failure recorded and the worker stopped, if either fails;
+ * fake_disconnect() ends both. */
+static fw_client *connect_serving(fake_script script, void *arg, int connections, fake_worker **w)
+{
+    *w = fake_worker_start_serving(script, arg, connections);
+    if (!CHECK_AT(*w, "fake worker"))
+        return NULL;
+    fw_error err;
+    fw_client *c = fw_connect(fake_worker_path(*w), &err);
+    if (!CHECK_AT(c, "%s", err.message))
+        fake_worker_stop(*w);
+    return c;
+}
+
 static void test_auto_reconnect_is_heard_as_in_blocking_mode(void)
 {
     int connection = 0;
-    fake_worker *w = fake_worker_start_serving(script_restart, &connection, 2);
-    REQUIRE(w, "fake worker");
-    fw_error err;
-    fw_client *c = fw_connect(fake_worker_path(w), &err);
-    if (!CHECK_AT(c, "%s", err.message)) {
-        fake_worker_stop(w);
+    fake_worker *w;
+    fw_client *c = connect_serving(script_restart, &connection, 2, &w);
+    if (!c)
         return;
-    }
+    fw_error err;
     fw_session_options o;
     fw_session_options_init(&o);
     o.running_mode = FW_MODE_LIVE_STREAM;
@@ -486,8 +500,7 @@ static void test_auto_reconnect_is_heard_as_in_blocking_mode(void)
         CHECK(fw_session_pending(s) == 0, "every frame answered once");
         CHECK(heard.unsized == 0, "every event says it holds every member: %d do not", heard.unsized);
     }
-    fw_close(c);
-    fake_worker_stop(w);
+    fake_disconnect(c, w);
     close(ep);
 }
 
@@ -516,14 +529,11 @@ static void script_bad_then_good(int fd, void *arg)
 static void test_reader_error_is_told_and_the_client_connects_again(void)
 {
     int connection = 0;
-    fake_worker *w = fake_worker_start_serving(script_bad_then_good, &connection, 2);
-    REQUIRE(w, "fake worker");
-    fw_error err;
-    fw_client *c = fw_connect(fake_worker_path(w), &err);
-    if (!CHECK_AT(c, "%s", err.message)) {
-        fake_worker_stop(w);
+    fake_worker *w;
+    fw_client *c = connect_serving(script_bad_then_good, &connection, 2, &w);
+    if (!c)
         return;
-    }
+    fw_error err;
     fw_session_options o;
     fw_session_options_init(&o);
     o.running_mode = FW_MODE_LIVE_STREAM;
@@ -548,8 +558,7 @@ static void test_reader_error_is_told_and_the_client_connects_again(void)
         run_epoll_until(ep, &heard.results, 1);
         CHECK(heard.errors == 1, "told once");
     }
-    fw_close(c);
-    fake_worker_stop(w);
+    fake_disconnect(c, w);
     close(ep);
 }
 
@@ -821,19 +830,16 @@ static void check_the_loop_serves_others_while_a_client_reconnects(enum loop_kin
     struct loop loop;
     REQUIRE(loop_init(&loop, kind), "a loop");
     int connection = 0;
-    fake_worker *wa = fake_worker_start_serving(script_restart, &connection, 1), *wb;
-    REQUIRE(wa, "fake worker");
-    fw_error err;
-    fw_client *a = fw_connect(fake_worker_path(wa), &err);
-    fw_client *b = fake_connect(script_serve, NULL, &wb);
-    if (!CHECK_AT(a && b, "connected")) {
-        fw_close(a);
-        fake_worker_stop(wa);
-        if (b)
-            fake_disconnect(b, wb);
+    fake_worker *wa, *wb;
+    fw_client *a = connect_serving(script_restart, &connection, 1, &wa);
+    fw_client *b = a ? fake_connect(script_serve, NULL, &wb) : NULL;
+    if (!a || !CHECK_AT(b, "connected")) {
+        if (a)
+            fake_disconnect(a, wa);
         loop_close(&loop);
         return;
     }
+    fw_error err;
     fw_reconnect_options o;
     fw_reconnect_options_init(&o);
     o.initial_delay_ms = 10;
@@ -886,8 +892,7 @@ static void check_the_loop_serves_others_while_a_client_reconnects(enum loop_kin
         CHECK(fw_session_pending(sa) == 0, "every frame answered once");
         n.sending = false;
     }
-    fw_close(a);
-    fake_worker_stop(wa);
+    fake_disconnect(a, wa);
     fake_disconnect(b, wb);
     loop_close(&loop);
 }
@@ -935,14 +940,11 @@ static int fill_listen_queue(const char *path, int *fds, int cap)
 static void test_a_full_listen_queue_is_tried_again_on_the_timer(void)
 {
     int connection = 0;
-    fake_worker *w = fake_worker_start_serving(script_restart, &connection, 1);
-    REQUIRE(w, "fake worker");
-    fw_error err;
-    fw_client *c = fw_connect(fake_worker_path(w), &err);
-    if (!CHECK_AT(c, "%s", err.message)) {
-        fake_worker_stop(w);
+    fake_worker *w;
+    fw_client *c = connect_serving(script_restart, &connection, 1, &w);
+    if (!c)
         return;
-    }
+    fw_error err;
     fw_reconnect_options o;
     fw_reconnect_options_init(&o);
     o.initial_delay_ms = 1;
@@ -985,8 +987,7 @@ static void test_a_full_listen_queue_is_tried_again_on_the_timer(void)
     }
     for (int i = 0; i < n; i++)
         close(queued[i]);
-    fw_close(c);
-    fake_worker_stop(w);
+    fake_disconnect(c, w);
     close(ep);
 }
 
@@ -1065,14 +1066,11 @@ static void release(struct held_opens *h)
 static void test_a_session_closed_while_it_is_opened_again(void)
 {
     struct held_opens held = {.lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER};
-    fake_worker *w = fake_worker_start_serving(script_hold_opens, &held, 2);
-    REQUIRE(w, "fake worker");
-    fw_error err;
-    fw_client *c = fw_connect(fake_worker_path(w), &err);
-    if (!CHECK_AT(c, "%s", err.message)) {
-        fake_worker_stop(w);
+    fake_worker *w;
+    fw_client *c = connect_serving(script_hold_opens, &held, 2, &w);
+    if (!c)
         return;
-    }
+    fw_error err;
     fw_reconnect_options o;
     fw_reconnect_options_init(&o);
     o.initial_delay_ms = 1;
@@ -1114,8 +1112,7 @@ static void test_a_session_closed_while_it_is_opened_again(void)
               "the kept session is back, told once: id %llu, %d restarts", (unsigned long long)id, heard.restarts);
     }
     release(&held);
-    fw_close(c);
-    fake_worker_stop(w);
+    fake_disconnect(c, w);
     close(ep);
 }
 
