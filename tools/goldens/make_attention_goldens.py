@@ -52,7 +52,7 @@ from PIL import Image
 
 from tools.goldens import json_layout, mediapipe_graphs
 from tools.goldens.make_inference_goldens import FACE_BOX, astronaut_pixels
-from tools.goldens.make_pipeline_goldens import decode
+from tools.goldens.make_pipeline_goldens import decode, stills
 from tools.shared import attention_model
 from tools.shared.mediapipe_solutions import PINNED_VERSION, load_solutions
 from tools.shared.model_inputs import splitmix64_unit
@@ -516,9 +516,11 @@ def observe(tracked, mesh, pixels, where):
                    "rejected_rois": [crop_entry(c) for c in crops if c.points is None]}
 
 
-def still_goldens(solutions, fixtures, images):
-    tracked = mediapipe_graphs.TrackedFaceMesh(static_image_mode=True, max_num_faces=4)
-    mesh = solutions.face_mesh.FaceMesh(static_image_mode=True, max_num_faces=4, refine_landmarks=True,
+def still_goldens(solutions, fixtures, images, refine=True):
+    """FaceMesh, refined or not, on every still (up to four faces), with the regions it cropped; each
+    face's points checked against the landmark stage run alone on that region."""
+    tracked = mediapipe_graphs.TrackedFaceMesh(static_image_mode=True, max_num_faces=4, with_attention=refine)
+    mesh = solutions.face_mesh.FaceMesh(static_image_mode=True, max_num_faces=4, refine_landmarks=refine,
                                         min_detection_confidence=0.5)
     goldens, stage_jobs = {}, []
     for entry in images:
@@ -528,7 +530,7 @@ def still_goldens(solutions, fixtures, images):
         goldens[entry["file"]] = {"width": int(pixels.shape[1]), "height": int(pixels.shape[0]), **found}
     tracked.close()
     mesh.close()
-    alone = mediapipe_graphs.landmark_stage([(pixels, rect) for pixels, rect, _, _ in stage_jobs])
+    alone = mediapipe_graphs.landmark_stage([(pixels, rect) for pixels, rect, _, _ in stage_jobs], with_attention=refine)
     for (_, _, points, file), stage_points in zip(stage_jobs, alone, strict=True):
         if stage_points != points:
             sys.exit(f"error: {file}: FaceLandmarkCpu alone on FaceMesh's ROI does not give FaceMesh's points")
@@ -567,6 +569,7 @@ def check_counts(manifest, goldens, known_misses=KNOWN_MISSES):
 
 def generate_mesh_goldens(fixtures, out):
     manifest = json.loads((fixtures / "manifest.json").read_text())
+    manifest["images"] = stills(manifest)
     solutions = load_solutions()
     images, stage_faces = still_goldens(solutions, fixtures, manifest["images"])
     goldens = {

@@ -20,9 +20,8 @@ import sys
 from importlib.metadata import version
 from pathlib import Path
 
-from tools.goldens import json_layout, mediapipe_graphs
-from tools.goldens.make_attention_goldens import POINT_DECIMALS, check_counts, observe, video_goldens
-from tools.goldens.make_pipeline_goldens import decode
+from tools.goldens import json_layout
+from tools.goldens.make_attention_goldens import POINT_DECIMALS, check_counts, still_goldens, video_goldens
 from tools.shared.mediapipe_solutions import PINNED_VERSION, load_solutions
 
 GENERATOR = "tools/goldens/make_face_mesh_goldens.py"
@@ -35,28 +34,6 @@ KNOWN_MISSES = {
 }
 
 
-def still_goldens(solutions, fixtures, images):
-    tracked = mediapipe_graphs.TrackedFaceMesh(static_image_mode=True, max_num_faces=STILL_FACES,
-                                               with_attention=False)
-    mesh = solutions.face_mesh.FaceMesh(static_image_mode=True, max_num_faces=STILL_FACES, refine_landmarks=False,
-                                        min_detection_confidence=0.5)
-    goldens, stage_jobs = {}, []
-    for entry in images:
-        pixels = decode(fixtures / entry["file"])
-        crops, found = observe(tracked, mesh, pixels, entry["file"])
-        stage_jobs += [(pixels, c.rect, c.points, entry["file"]) for c in crops if c.points is not None]
-        goldens[entry["file"]] = {"width": int(pixels.shape[1]), "height": int(pixels.shape[0]), **found}
-    tracked.close()
-    mesh.close()
-    alone = mediapipe_graphs.landmark_stage([(pixels, rect) for pixels, rect, _, _ in stage_jobs], with_attention=False)
-    for (_, _, points, file), stage_points in zip(stage_jobs, alone, strict=True):
-        if stage_points != points:
-            sys.exit(f"error: {file}: FaceLandmarkCpu alone on FaceMesh's ROI does not give FaceMesh's points")
-        if len(points) != POINTS:
-            sys.exit(f"error: {file}: FaceMesh gave {len(points)} points, not {POINTS}")
-    return goldens, len(stage_jobs)
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--fixtures", type=Path, default=Path("Tests/Fixtures"),
@@ -67,7 +44,11 @@ def main():
 
     manifest = json.loads((args.fixtures / "manifest.json").read_text())
     solutions = load_solutions()
-    images, stage_faces = still_goldens(solutions, args.fixtures, manifest["images"])
+    images, stage_faces = still_goldens(solutions, args.fixtures, manifest["images"], refine=False)
+    for file, image in images.items():
+        for face in image["faces"]:
+            if len(face["points"]) != POINTS:
+                sys.exit(f"error: {file}: FaceMesh gave {len(face['points'])} points, not {POINTS}")
     goldens = {
         "generator": GENERATOR,
         "mediapipe": PINNED_VERSION,
