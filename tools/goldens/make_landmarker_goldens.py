@@ -33,6 +33,7 @@ import numpy as np
 from PIL import Image
 
 from tools.goldens import json_layout
+from tools.goldens.make_pipeline_goldens import stills
 from tools.shared.mediapipe_solutions import PINNED_VERSION, load_solutions
 
 DECIMALS = 6
@@ -128,6 +129,7 @@ def check_counts(manifest, goldens):
 
 def generate(fixtures, bundle, out):
     manifest = json.loads((fixtures / "manifest.json").read_text())
+    manifest["images"] = stills(manifest)
     landmarkers = Landmarkers(bundle)
     goldens = {
         "generator": "tools/goldens/make_landmarker_goldens.py",
