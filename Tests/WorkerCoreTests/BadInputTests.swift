@@ -73,8 +73,8 @@ final class BadInputTests: XCTestCase {
         XCTAssertEqual(unknown.sessionID, 999_999)
 
         try await connection.sendFrame(to: otherSession, timestampMs: 1)
-        let answer1 = try await connection.refusal().code
-        XCTAssertEqual(answer1, .notFound, "another connection's session is not visible")
+        let stranger = try await connection.refusal().code
+        XCTAssertEqual(stranger, .notFound, "another connection's session is not visible")
 
         let closed = try await connection.open(options(.video))
         var close = Faceworker_V1_CloseSessionRequest()
@@ -82,11 +82,11 @@ final class BadInputTests: XCTestCase {
         try await connection.send(.closeSession(close))
         guard case .closeSession = try await connection.receive().kind else { return XCTFail("the close is answered") }
         try await connection.sendFrame(to: closed, timestampMs: 1)
-        let answer2 = try await connection.refusal().code
-        XCTAssertEqual(answer2, .notFound)
+        let closedFrame = try await connection.refusal().code
+        XCTAssertEqual(closedFrame, .notFound)
         try await connection.send(.closeSession(close))
-        let answer3 = try await connection.refusal().code
-        XCTAssertEqual(answer3, .notFound, "closing twice")
+        let closedTwice = try await connection.refusal().code
+        XCTAssertEqual(closedTwice, .notFound, "closing twice")
 
         var fresh = try await worker.connect()
         try await fresh.sendFrame(to: 0, timestampMs: 1)
@@ -99,14 +99,14 @@ final class BadInputTests: XCTestCase {
     func testANonIncreasingTimestampInLiveStreamModeIsRefusedAndTheSessionGoesOn() async throws {
         try await start()
         let live = try await connection.open(options(.liveStream))
-        let answer4 = try await connection.result(of: live, timestampMs: 100).timestampMs
-        XCTAssertEqual(answer4, 100)
+        let first = try await connection.result(of: live, timestampMs: 100).timestampMs
+        XCTAssertEqual(first, 100)
         try await connection.sendFrame(to: live, timestampMs: 100)
         let refused = try await connection.refusal()
         XCTAssertEqual(refused.code, .invalidArgument)
         XCTAssertEqual(refused.timestampMs, 100)
-        let answer5 = try await connection.result(of: live, timestampMs: 200).timestampMs
-        XCTAssertEqual(answer5, 200)
+        let later = try await connection.result(of: live, timestampMs: 200).timestampMs
+        XCTAssertEqual(later, 200)
         try await stillServed()
     }
 
@@ -134,12 +134,12 @@ final class BadInputTests: XCTestCase {
             empty.raw.width = UInt32(width)
             empty.raw.height = UInt32(height)
             try await connection.send(empty, to: session)
-            let answer6 = try await connection.refusal().code
-            XCTAssertEqual(answer6, .invalidArgument, "raw \(width)x\(height)")
+            let refusal = try await connection.refusal().code
+            XCTAssertEqual(refusal, .invalidArgument, "raw \(width)x\(height)")
         }
         try await connection.send(Faceworker_V1_Frame(), to: session)
-        let answer7 = try await connection.refusal().code
-        XCTAssertEqual(answer7, .invalidArgument, "a frame without an image")
+        let imageless = try await connection.refusal().code
+        XCTAssertEqual(imageless, .invalidArgument, "a frame without an image")
         try await stillServed()
     }
 
@@ -195,8 +195,8 @@ final class BadInputTests: XCTestCase {
         try await start()
         var doomed = try await worker.connect()
         try await doomed.sendRaw([0x01, 0x00, 0x00, 0x00, 0x02, 0x08, 0x01])
-        let answer8 = try await doomed.receive().error.code
-        XCTAssertEqual(answer8, .unimplemented)
+        let compressed = try await doomed.receive().error.code
+        XCTAssertEqual(compressed, .unimplemented)
         try await doomed.channel.closeFuture.get()
         try await stillServed()
     }
