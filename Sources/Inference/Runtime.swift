@@ -60,10 +60,7 @@ package final class Runtime {
     package init(model: CompiledModel, threadPool: ThreadPool?, workspace: Workspace? = nil, weightsCache: WeightsCache? = nil,
                  profiling: Bool = false) throws {
         let file = model.graph.file
-        let initStatus = xnn_initialize(nil)
-        guard initStatus == xnn_status_success else {
-            throw InferenceError(file: file, problem: "XNNPACK failed to initialise: \(initStatus.name)")
-        }
+        try initializeXNNPACK(for: file)
         let graph = model.graph
         var buffers: [Int: UnsafeMutableBufferPointer<Float>] = [:]
         for index in model.plan.boundaryTensors {

@@ -26,10 +26,7 @@ package final class WeightsCache: @unchecked Sendable {
 
     /// Creates an empty, open cache.
     package init() throws {
-        let initStatus = xnn_initialize(nil)
-        guard initStatus == xnn_status_success else {
-            throw InferenceError(file: "weights cache", problem: "XNNPACK failed to initialise: \(initStatus.name)")
-        }
+        try initializeXNNPACK(for: "weights cache")
         var handle: xnn_weights_cache_t?
         let status = xnn_create_weights_cache(&handle)
         guard status == xnn_status_success, let handle else {

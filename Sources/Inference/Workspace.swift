@@ -12,10 +12,7 @@ package final class Workspace {
 
     /// Creates an empty workspace; it grows to the largest runtime built in it.
     package init() throws {
-        let initStatus = xnn_initialize(nil)
-        guard initStatus == xnn_status_success else {
-            throw InferenceError(file: "workspace", problem: "XNNPACK failed to initialise: \(initStatus.name)")
-        }
+        try initializeXNNPACK(for: "workspace")
         var handle: xnn_workspace_t?
         let status = xnn_create_workspace(&handle)
         guard status == xnn_status_success, let handle else {

@@ -68,11 +68,6 @@ struct InProcessConnection {
         try await channel.writeInbound(channel.allocator.buffer(bytes: bytes))
     }
 
-    /// Whether the worker has hung up.
-    var isClosed: Bool {
-        get async { !(try! await channel.testingEventLoop.submit { channel.isActive }.get()) }
-    }
-
     /// The worker's next message on this connection, when it comes.
     func receive() async throws -> Faceworker_V1_WorkerMessage {
         var bytes = try await channel.waitForOutboundWrite(as: ByteBuffer.self)
