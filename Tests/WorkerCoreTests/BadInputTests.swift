@@ -23,8 +23,8 @@ final class BadInputTests: XCTestCase {
         try await stillServed()
     }
 
-    override func tearDown() {
-        worker?.stop()
+    override func tearDown() async throws {
+        await worker?.stop()
     }
 
     /// Both bystander sessions are still answered.

@@ -13,8 +13,8 @@ final class CallTests: XCTestCase {
         worker = InProcessWorker(limits: { var limits = WorkerLimits(); limits.maxSessionsPerConnection = 2; return limits }())
     }
 
-    override func tearDown() {
-        worker.stop()
+    override func tearDown() async throws {
+        await worker.stop()
     }
 
     private func options(_ mode: Faceworker_V1_RunningMode) -> Faceworker_V1_SessionOptions {

@@ -15,8 +15,8 @@ final class FrameAdmissionTests: XCTestCase {
         worker = InProcessWorker(limits: { var limits = WorkerLimits(); limits.maxPixels = 64 * 64; return limits }())
     }
 
-    override func tearDown() {
-        worker.stop()
+    override func tearDown() async throws {
+        await worker.stop()
     }
 
     private func jpeg(width: Int, height: Int) throws -> Data {

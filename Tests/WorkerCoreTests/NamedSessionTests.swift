@@ -13,8 +13,8 @@ final class NamedSessionTests: XCTestCase {
         worker = InProcessWorker()
     }
 
-    override func tearDown() {
-        worker.stop()
+    override func tearDown() async throws {
+        await worker.stop()
     }
 
     private func subscribe(_ connection: inout InProcessConnection, to name: String) async throws -> Faceworker_V1_WorkerMessage {

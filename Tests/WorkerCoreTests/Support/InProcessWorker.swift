@@ -12,6 +12,8 @@ import WorkerCoreTesting
 /// waits for the worker's answers as events.
 final class InProcessWorker {
     private let inProcess: InProcessCore
+    /// Every connection made, closed by `stop()` so none outlives its test.
+    private var channels: [NIOAsyncTestingChannel] = []
     private let logger = Logger(label: "in-process") { _ in SwiftLogNoOpLogHandler() }
 
     var core: WorkerCore { inProcess.core }
@@ -24,6 +26,7 @@ final class InProcessWorker {
     /// A new client connection from a process of the worker's own user.
     func connect() async throws -> InProcessConnection {
         let channel = NIOAsyncTestingChannel()
+        channels.append(channel)
         let uid: UInt32 = 1000
         try await channel.pipeline.addHandlers([
             ByteToMessageHandler(LengthPrefixedMessageDecoder(maximumMessageLength: core.limits.maxMessageBytes)),
@@ -35,8 +38,12 @@ final class InProcessWorker {
         return InProcessConnection(channel: channel)
     }
 
-    /// Stops the inference threads once they finish their frames.
-    func stop() {
+    /// Closes every connection, then stops the inference threads once they
+    /// finish their frames.
+    func stop() async {
+        for channel in channels where channel.isActive {
+            try? await channel.close()
+        }
         inProcess.stop()
     }
 }
