@@ -19,9 +19,6 @@ package struct SessionFrames: Sendable {
         timestamps = FrameTimestamps(mode: mode)
     }
 
-    /// The session's running mode.
-    package var mode: FaceOptions.RunningMode { timestamps.mode }
-
     /// Checks the next frame's timestamp without accepting it, for an owner
     /// that may still refuse the frame for another reason.
     package func check(_ timestampMs: Int64?) throws(FaceError) {
