@@ -11,7 +11,7 @@ GRPC_VENV := .venv-grpc
 TASKS_VENV := .venv-tasks
 GRPC_BENCH := tools/bench/grpc-bench/build/grpc-bench
 
-.PHONY: all deps deps-client deps-test deps-bench deps-proto deps-package models build run deb test-deb test-docs bench-doc test test-swift test-install install uninstall bench bench-inference bench-pipeline bench-sampling venv proto conformance clean help soak
+.PHONY: all deps deps-client deps-test deps-bench deps-proto deps-package models build run deb test-deb test-docs bench-doc test test-swift test-install install uninstall bench bench-inference bench-pipeline bench-sampling venv proto conformance warm-frame clean help soak
 
 all: build
 
@@ -83,6 +83,7 @@ help:
 	@echo "  make venv             the tools' Python environment (golden files, benchmark peers); not timed"
 	@echo "  make proto            regenerates the committed protobuf code (builds the plugin first); not timed"
 	@echo "  make conformance      regenerates the Swift constants taken from proto/faceworker/v1/defaults.json; 1 s"
+	@echo "  make warm-frame       regenerates the frame the worker warms its pipelines on before it is ready; 2 s"
 	@echo "  make clean            removes everything any target made: builds, .deps, models, every virtual"
 	@echo "                        environment, the C client's and grpc-bench's builds, out/; seconds"
 
@@ -106,9 +107,10 @@ run: deps models
 	$(SWIFT) build -c $(CONFIG) --product face-worker
 	$(BIN)/face-worker --models $(MODELS)
 
-# test-sanitize and test-fuzz build the package twice more (about 30 and 40 min on 2 cores), which
-# would take a fresh clone's make test past CI's budget; they run on their own.
-test: deps deps-client deps-test models test-swift test-python test-grpc test-c test-install test-deb test-docs test-bench
+# The sanitizer runs and the fuzz targets come last, so a failing plain suite is known without
+# waiting for their two builds: ThreadSanitizer's, and the AddressSanitizer one test-asan and
+# test-fuzz share.
+test: deps deps-client deps-test models test-swift test-python test-grpc test-c test-install test-deb test-docs test-bench test-sanitize test-fuzz
 
 # Installs the worker (the release build, or CONFIG's), the models (the installed
 # worker's default model directory), the C library with its header and pkg-config
@@ -210,6 +212,10 @@ proto: deps deps-proto
 conformance:
 	python3 scripts/gen-conformance.py
 
+# Regenerates the frame the worker warms its pipelines on before it is ready (committed).
+warm-frame: venv
+	$(PYTHON) scripts/make-warm-frame.py
+
 bench-pipeline: deps models venv
 	$(SWIFT) build -c release --product pipeline-bench
 	$(PYTHON) -m tools.bench.bench_pipeline --frames Tests/Fixtures/video --models $(MODELS) --ours .build/release/pipeline-bench
@@ -287,45 +293,51 @@ test-c: deps deps-client deps-test models
 # them. Only the suites that touch threads and parsing run under them: the whole suite under
 # ThreadSanitizer would not fit CI's time (make help gives the costs). Swift on Linux has no
 # UndefinedBehaviorSanitizer; its checked arithmetic and bounds trap in every build anyway.
+# Each builds only the products it runs (the test bundle, the worker the suites start, the fuzz
+# targets), never the benchmarks and examples. The scratch paths can be moved, to time cold builds.
 .PHONY: test-sanitize test-tsan test-asan fuzz test-fuzz
+TSAN_SCRATCH ?= .build-tsan
+ASAN_SCRATCH ?= .build-asan
 SANITIZE_SUITES := InferenceTests.ThreadPool|FaceWorkerProtocolTests|ModelFileTests|ImagingTests|FaceWorkerTests\.(PartsStarted|Concurrency|Scheduling|NamedSession|SlowSubscriber|SharedMemory|GracefulShutdown|BadInput|Fuzz|DrainHandlerChannel)Tests
 TSAN_RUN := TSAN_OPTIONS="halt_on_error=1 suppressions=$(CURDIR)/scripts/sanitize/tsan.supp" FACEWORKER_XNNPACK=xnnpack-tsan
 # AddressSanitizer: the core in-process on its fake pipeline, the doors' channel handlers, the
-# parsers, and suites that start the ASan worker (TestPaths finds it beside the test bundle, in
-# .build-asan). In the test processes LeakSanitizer stays off: what they leave at
-# exit is XCTest's own objects (every test case it ran) and the test channels (EmbeddedChannel,
-# NIOAsyncTestingChannel) the suites never finish, whose pipeline and handlers hold each other
-# until closed; and Swift hides some live references from it (a class payload of a multi-payload
+# parsers, and suites that start the ASan worker (TestPaths finds it beside the test bundle). Its
+# build is the fuzz targets' too (scripts/sanitize/build-asan.sh). In the test processes
+# LeakSanitizer stays off: what they leave at exit is XCTest's own objects (every test case it
+# ran) and the test channels (EmbeddedChannel, NIOAsyncTestingChannel) the suites never finish,
+# whose pipeline and handlers hold each other until closed; and Swift hides some live references from it (a class payload of a multi-payload
 # enum carries tag bits, a weak reference's side table is pointed to from a shifted refcount word).
 # The worker's own leaks are checked on a real socket instead: scripts/sanitize/connection-leaks.py
 # opens and closes 3000 connections (sessions, frames in flight, broken framing), stops the worker
 # with SIGTERM and fails on any LeakSanitizer report.
 ASAN_SUITES := WorkerCoreTests|FaceWorkerProtocolTests|ModelFileTests|ImagingTests|InferenceTests|FaceWorkerTests\.(DrainHandlerChannel|MetricsHandlerChannel|ConnectionGate|EnginePool|PartsStarted|Concurrency|NamedSession|SlowSubscriber|SharedMemory|GracefulShutdown|BadInput|Fuzz)Tests
 ASAN_RUN := ASAN_OPTIONS="detect_leaks=0"
+ASAN_WORKER := $(abspath $(ASAN_SCRATCH))/debug/face-worker
 
 test-sanitize: test-tsan test-asan
 
 test-tsan: deps models
 	@XNNPACK_SANITIZE=thread scripts/build-xnnpack.sh
-	FACEWORKER_XNNPACK=xnnpack-tsan $(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
-	$(TSAN_RUN) $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --filter '$(SANITIZE_SUITES)'
+	FACEWORKER_XNNPACK=xnnpack-tsan $(SWIFT) build --sanitize=thread --scratch-path $(TSAN_SCRATCH) --product FaceWorkerPackageTests
+	FACEWORKER_XNNPACK=xnnpack-tsan $(SWIFT) build --sanitize=thread --scratch-path $(TSAN_SCRATCH) --product face-worker
+	$(TSAN_RUN) $(SWIFT) test --skip-build --sanitize=thread --scratch-path $(TSAN_SCRATCH) --filter '$(SANITIZE_SUITES)'
 
 # The ASan worker under the Python client's bad-input and shared-memory tests and the gRPC door's
 # bad-input, limit and shared-memory tests (their fixtures start FACEWORKER_WORKER).
 test-asan: deps deps-test models $(CLIENT_VENV)/.ok $(GRPC_VENV)/.ok
-	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
-	$(ASAN_RUN) $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan --filter '$(ASAN_SUITES)'
-	ASAN_OPTIONS="detect_leaks=1" $(CLIENT_VENV)/bin/python scripts/sanitize/connection-leaks.py .build-asan/debug/face-worker $(MODELS) 3000
-	$(ASAN_RUN) FACEWORKER_WORKER=$(CURDIR)/.build-asan/debug/face-worker $(CLIENT_VENV)/bin/python -m pytest \
+	SWIFT=$(SWIFT) scripts/sanitize/build-asan.sh $(ASAN_SCRATCH) FaceWorkerPackageTests face-worker
+	$(ASAN_RUN) FACEWORKER_FUZZ=1 $(SWIFT) test --skip-build --sanitize=address --scratch-path $(ASAN_SCRATCH) --filter '$(ASAN_SUITES)'
+	ASAN_OPTIONS="detect_leaks=1" $(CLIENT_VENV)/bin/python scripts/sanitize/connection-leaks.py $(ASAN_WORKER) $(MODELS) 3000
+	$(ASAN_RUN) FACEWORKER_WORKER=$(ASAN_WORKER) $(CLIENT_VENV)/bin/python -m pytest \
 		clients/python/tests/test_errors.py clients/python/tests/test_damaged_jpeg.py clients/python/tests/test_shared_memory.py
-	$(ASAN_RUN) FACEWORKER_WORKER=$(CURDIR)/.build-asan/debug/face-worker $(GRPC_VENV)/bin/python -m pytest \
+	$(ASAN_RUN) FACEWORKER_WORKER=$(ASAN_WORKER) $(GRPC_VENV)/bin/python -m pytest \
 		tests/grpc/test_bad_input.py tests/grpc/test_limits.py tests/grpc/test_shared_memory.py
 
-# libFuzzer targets (scripts/fuzz/run.sh): the Swift ones built with -sanitize=fuzzer,address in
-# .build-fuzz, the C client's reader in its own build tree.
+# libFuzzer targets (scripts/fuzz/run.sh): the Swift ones in test-asan's build, the C client's
+# reader in its own build tree.
 SECONDS ?= 600
 fuzz: deps deps-client models $(CLIENT_VENV)/.ok
-	SWIFT=$(SWIFT) PYTHON=$(CLIENT_VENV)/bin/python scripts/fuzz/run.sh $(SECONDS)
+	SWIFT=$(SWIFT) PYTHON=$(CLIENT_VENV)/bin/python ASAN_SCRATCH=$(ASAN_SCRATCH) scripts/fuzz/run.sh $(SECONDS)
 
 test-fuzz: deps deps-client models $(CLIENT_VENV)/.ok
-	SWIFT=$(SWIFT) PYTHON=$(CLIENT_VENV)/bin/python scripts/fuzz/run.sh 20
+	SWIFT=$(SWIFT) PYTHON=$(CLIENT_VENV)/bin/python ASAN_SCRATCH=$(ASAN_SCRATCH) scripts/fuzz/run.sh 20
