@@ -264,7 +264,7 @@ let package = Package(
             name: "FaceWorkerTests",
             dependencies: [
                 "FaceAnalysis", "FaceDetection", "FaceWorkerClient", "FaceWorkerGRPC", "FaceWorkerProtocol", "GRPCTransport", "Imaging", "ImagingTesting",
-                "MetricsHTTP", "SeededRandom", "SocketTransport", "WorkerComposition", "WorkerCore",
+                "MetricsHTTP", "SeededRandom", "SocketTransport", "WorkerComposition", "WorkerCore", "WorkerCoreTesting",
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
                 .product(name: "GRPCNIOTransportHTTP2Posix", package: "grpc-swift-nio-transport"),
                 .product(name: "Logging", package: "swift-log"),

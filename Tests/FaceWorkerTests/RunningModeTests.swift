@@ -2,27 +2,27 @@ import FaceWorkerClient
 import FaceWorkerProtocol
 import Foundation
 import Imaging
+import WorkerCoreTesting
 import XCTest
 
-/// Each running mode end to end, on real images, through the real worker's socket.
-final class RunningModeTests: XCTestCase {
+/// Each running mode end to end, on real images, through the lean socket's
+/// handler into the core on the real models, in-process.
+final class RunningModeTests: InProcessModelTestCase {
     func testImageModeFindsTheAstronautAndTheCameraman() async throws {
-        let worker = try await startWorker()
-        let client = try await worker.connect()
-        let session = try await client.openSession(options: Expect.options(.image))
-        Expect.astronaut(try await session.process(jpeg: try TestPaths.jpeg("astronaut.jpg")))
-        let camera = try await session.process(jpeg: try TestPaths.jpeg("camera.jpg"))
+        let client = try await startInProcessWorker().connect()
+        let session = try await client.open(Expect.options(.image))
+        Expect.astronaut(try await client.process(.jpeg(try TestPaths.jpeg("astronaut.jpg")), in: session))
+        let camera = try await client.process(.jpeg(try TestPaths.jpeg("camera.jpg")), in: session)
         Expect.oneFace(camera, centre: (223, 164), size: 85)
         XCTAssertEqual(camera.faces.first?.keypoints.map(\.type), [.rightEye, .leftEye, .noseTip, .mouthCenter, .rightEarTragion, .leftEarTragion])
         XCTAssertNil(camera.faces.first?.optionalTrackingID, "image mode never tracks")
     }
 
     func testImageModeFindsNoFaceWhereThereIsNone() async throws {
-        let worker = try await startWorker()
-        let client = try await worker.connect()
-        let session = try await client.openSession(options: Expect.options(.image))
+        let client = try await startInProcessWorker().connect()
+        let session = try await client.open(Expect.options(.image))
         for (name, width, height) in [("chelsea.jpg", 451, 300), ("coffee.jpg", 600, 400), ("rocket.jpg", 640, 427)] {
-            let result = try await session.process(jpeg: try TestPaths.jpeg(name), timestampMs: 7)
+            let result = try await client.process(.jpeg(try TestPaths.jpeg(name), timestampMs: 7), in: session)
             XCTAssertEqual(result.faces.count, 0, name)
             XCTAssertEqual(result.imageWidth, UInt32(width), name)
             XCTAssertEqual(result.imageHeight, UInt32(height), name)
@@ -32,10 +32,9 @@ final class RunningModeTests: XCTestCase {
     }
 
     func testImageModeWithLandmarksReportsTheMesh() async throws {
-        let worker = try await startWorker()
-        let client = try await worker.connect()
-        let session = try await client.openSession(options: Expect.options(.image) { $0.outputFaceMesh = true })
-        let result = try await session.process(jpeg: try TestPaths.jpeg("astronaut.jpg"))
+        let client = try await startInProcessWorker().connect()
+        let session = try await client.open(Expect.options(.image) { $0.outputFaceMesh = true })
+        let result = try await client.process(.jpeg(try TestPaths.jpeg("astronaut.jpg")), in: session)
         Expect.astronaut(result)
         let face = try XCTUnwrap(result.faces.first)
         XCTAssertEqual(face.meshXyz.count, 478 * 3, "x, y, z packed for each of 478 points")
@@ -53,15 +52,14 @@ final class RunningModeTests: XCTestCase {
     }
 
     func testImageModeReportsEveryMLKitOutputAskedFor() async throws {
-        let worker = try await startWorker()
-        let client = try await worker.connect()
-        let session = try await client.openSession(options: Expect.options(.image) {
+        let client = try await startInProcessWorker().connect()
+        let session = try await client.open(Expect.options(.image) {
             $0.landmarkMode = .all
             $0.contourMode = .all
             $0.classificationMode = .all
             $0.outputTransformationMatrix = true
         })
-        let result = try await session.process(jpeg: try TestPaths.jpeg("astronaut.jpg"))
+        let result = try await client.process(.jpeg(try TestPaths.jpeg("astronaut.jpg")), in: session)
         Expect.astronaut(result)
         let face = try XCTUnwrap(result.faces.first)
         XCTAssertEqual(Set(face.landmarks.map(\.type)).count, 10)
@@ -97,29 +95,27 @@ final class RunningModeTests: XCTestCase {
     }
 
     func testARawFrameInAnyOrientationIsAnsweredInUprightCoordinates() async throws {
-        let worker = try await startWorker()
-        let client = try await worker.connect()
-        let session = try await client.openSession(options: Expect.options(.image))
+        let client = try await startInProcessWorker().connect()
+        let session = try await client.open(Expect.options(.image))
         let decoded = try JPEGDecoder().decode([UInt8](try TestPaths.jpeg("astronaut.jpg")), maxPixels: 1 << 20)
         // Store the upright picture rotated 90 degrees counter-clockwise, as a
         // sensor would: RIGHT_TOP says to turn it clockwise to make it upright.
         let stored = decoded.upright(from: .leftBottom)
         let frame = Faceworker_V1_Frame.raw(Data(stored.pixels), format: .rgb, width: stored.width, height: stored.height, orientation: .rightTop)
-        let result = try await session.process(frame)
+        let result = try await client.process(frame, in: session)
         Expect.astronaut(result)
     }
 
     func testVideoModeKeepsOneTrackingIDThroughTheVideo() async throws {
-        let worker = try await startWorker()
-        let client = try await worker.connect()
-        let session = try await client.openSession(options: Expect.options(.video) {
+        let client = try await startInProcessWorker().connect()
+        let session = try await client.open(Expect.options(.video) {
             $0.trackingEnabled = true
             $0.landmarkMode = .all
         })
         var ids = Set<Int32>()
         var detectorRuns = 0
         for (index, jpeg) in try TestPaths.videoFrames().enumerated() {
-            let result = try await session.process(jpeg: jpeg, timestampMs: Int64(index) * 33)
+            let result = try await client.process(.jpeg(jpeg, timestampMs: Int64(index) * 33), in: session)
             XCTAssertEqual(result.timestampMs, Int64(index) * 33)
             XCTAssertEqual(result.faces.count, 1, "frame \(index)")
             ids.formUnion(result.faces.map(\.trackingID))
@@ -130,17 +126,16 @@ final class RunningModeTests: XCTestCase {
     }
 
     func testVideoFramesSentAtOnceAreAnsweredInOrder() async throws {
-        let worker = try await startWorker()
-        let socket = try UnixSocket(path: worker.socketPath)
-        let sessionID = try socket.openSession(Expect.options(.video) { $0.trackingEnabled = true })
-        // Eight frames in one write, so they all wait while two threads could
+        let client = try await startInProcessWorker().connect()
+        let sessionID = try await client.open(Expect.options(.video) { $0.trackingEnabled = true })
+        // Eight frames in one read, so they all wait while two threads could
         // take them: the session still runs them one at a time, in order.
-        try socket.send(all: try TestPaths.videoFrames().prefix(8).enumerated().map { index, jpeg in
+        try await client.send(all: try TestPaths.videoFrames().prefix(8).enumerated().map { index, jpeg in
             .processFrame(callID: UInt64(10 + index), session: sessionID, .jpeg(jpeg, timestampMs: Int64(index)))
         })
         var answered: [Int64] = []
         for _ in 0..<8 {
-            let answer = try XCTUnwrap(try socket.receive())
+            let answer = try await client.receive()
             XCTAssertEqual(answer.frameResult.faces.count, 1)
             answered.append(answer.frameResult.timestampMs)
         }
@@ -148,10 +143,9 @@ final class RunningModeTests: XCTestCase {
     }
 
     func testRefusedVideoFramesAreAnsweredInTheirTurn() async throws {
-        let worker = try await startWorker()
-        let socket = try UnixSocket(path: worker.socketPath)
-        let sessionID = try socket.openSession(Expect.options(.video) { $0.trackingEnabled = true })
-        // In one write, so that the refused frames arrive while earlier ones
+        let client = try await startInProcessWorker().connect()
+        let sessionID = try await client.open(Expect.options(.video) { $0.trackingEnabled = true })
+        // In one read, so that the refused frames arrive while earlier ones
         // still wait: a timestamp that does not increase, and bytes that are no
         // JPEG, each between frames the worker accepts.
         let jpegs = try TestPaths.videoFrames()
@@ -159,12 +153,12 @@ final class RunningModeTests: XCTestCase {
             (0, jpegs[0]), (1, jpegs[1]), (2, jpegs[2]), (3, jpegs[3]), (2, jpegs[4]),
             (4, jpegs[4]), (5, Data("not a JPEG".utf8)), (6, jpegs[6]),
         ]
-        try socket.send(all: frames.enumerated().map { index, frame in
+        try await client.send(all: frames.enumerated().map { index, frame in
             .processFrame(callID: UInt64(10 + index), session: sessionID, .jpeg(frame.jpeg, timestampMs: frame.timestampMs))
         })
         var order: [UInt64] = []
         for _ in frames {
-            let answer = try XCTUnwrap(try socket.receive())
+            let answer = try await client.receive()
             order.append(answer.callID)
             if answer.callID == 14 || answer.callID == 16 {
                 XCTAssertEqual(answer.error.code, .invalidArgument, "\(answer)")
@@ -176,60 +170,39 @@ final class RunningModeTests: XCTestCase {
         XCTAssertEqual(order, Array(10..<18), "answers keep the order of the frames, errors included")
     }
 
-    func testARefusedFrameWaitingItsTurnGetsItsErrorWhenTheSessionCloses() async throws {
-        let worker = try await startWorker(["--threads", "1"])
-        let socket = try UnixSocket(path: worker.socketPath)
-        // Landmarks make each frame slow enough that the later ones still wait at the close.
-        let sessionID = try socket.openSession(Expect.options(.video) { $0.outputFaceMesh = true })
-        let jpeg = try TestPaths.jpeg("astronaut.jpg")
-        try socket.send(all: [Int64(10), 20, 30, 20].enumerated().map { index, timestamp in
-            .processFrame(callID: UInt64(10 + index), session: sessionID, .jpeg(jpeg, timestampMs: timestamp))
-        } + [.closeSession(callID: 2, session: sessionID)])
-        var answers: [UInt64: Faceworker_V1_WorkerMessage] = [:]
-        while answers.count < 5, let answer = try socket.receive() {
-            answers[answer.callID] = answer
-        }
-        XCTAssertEqual(answers[13]?.error.code, .invalidArgument, "the refusal, not a drop: \(String(describing: answers[13]))")
-        XCTAssertTrue(answers[13]?.error.message.contains("timestamp_ms must increase") == true)
-        XCTAssertEqual(answers[2]?.closeSession.sessionID, sessionID)
-        for call in [UInt64(10), 11, 12] {
-            let answer = try XCTUnwrap(answers[call], "call \(call) is answered")
-            XCTAssertTrue(answer.frameResult.faces.count == 1 || answer.frameDropped.reason == .sessionClosed, "\(answer)")
-        }
-    }
-
     func testLiveStreamDropsReplacedFramesAndAnswersEveryFrameOnce() async throws {
-        let worker = try await startWorker()
-        let client = try await worker.connect()
-        let session = try await client.openSession(options: Expect.options(.liveStream) { $0.trackingEnabled = true })
+        let gate = FrameGate()
+        let client = try await startInProcessWorker(gate: gate).connect()
+        let sessionID = try await client.open(Expect.options(.liveStream) { $0.trackingEnabled = true })
         let frames = try TestPaths.videoFrames()
-        for (index, jpeg) in frames.enumerated() {
-            try await session.send(jpeg: jpeg, timestampMs: Int64(index) * 33)
+        // The first frame runs (held at the gate) while the others arrive:
+        // each replaces the one waiting before it.
+        try await client.send { .processFrame(callID: $0, session: sessionID, .jpeg(frames[0], timestampMs: 0)) }
+        await gate.waitForArrivals(1)
+        for (index, jpeg) in frames.enumerated().dropFirst() {
+            try await client.send { .processFrame(callID: $0, session: sessionID, .jpeg(jpeg, timestampMs: Int64(index) * 33)) }
         }
+        gate.open()
         var results: [Int64] = []
         var dropped: [Int64] = []
-        for await event in session.results {
-            switch event {
-            case .result(let result):
+        while results.count + dropped.count < frames.count {
+            let answer = try await client.receive()
+            switch answer.kind {
+            case .frameResult(let result):
                 XCTAssertEqual(result.faces.count, 1)
                 results.append(result.timestampMs)
-            case .dropped(let notice):
+            case .frameDropped(let notice):
                 XCTAssertEqual(notice.reason, .replaced)
                 dropped.append(notice.timestampMs)
-            case .failed(let timestamp, let error):
-                XCTFail("frame \(timestamp) failed: \(error)")
-            case .workerRestarted(let outage):
-                XCTFail("the worker restarted: \(outage)")
+            default:
+                XCTFail("\(answer)")
             }
-            if results.count + dropped.count == frames.count { break }
         }
-        XCTAssertGreaterThan(dropped.count, 0, "a flood of frames replaces waiting ones")
-        XCTAssertGreaterThan(results.count, 0)
-        XCTAssertEqual(results, results.sorted(), "results come in timestamp order")
+        let last = Int64(frames.count - 1) * 33
+        XCTAssertEqual(results, [0, last], "the running frame and the newest are answered, in timestamp order")
         XCTAssertEqual(Set(results + dropped), Set(frames.indices.map { Int64($0) * 33 }), "every frame is answered once")
-        XCTAssertEqual(results.last, Int64(frames.count - 1) * 33, "the newest frame is never dropped")
+        XCTAssertEqual(dropped.count, frames.count - 2, "each waiting frame was replaced")
         let stats = try await client.stats()
         XCTAssertEqual(stats.framesDropped, UInt64(dropped.count))
-        try await session.close()
     }
 }

@@ -105,4 +105,35 @@ final class ConcurrencyTests: XCTestCase {
             }
         }
     }
+
+    /// A refusal waiting behind frames keeps its error when the session
+    /// closes: the client learns why its frame was refused, not that it was
+    /// dropped.
+    func testARefusedFrameWaitingItsTurnGetsItsErrorWhenTheSessionCloses() async throws {
+        let gate = FrameGate()
+        worker = InProcessWorker(analyzer: FakeAnalyzer(threads: 1, gate: gate))
+        var connection = try await worker.connect()
+        let session = try await connection.open(.with { $0.runningMode = .video; $0.outputFaceMesh = true })
+        let running = try await connection.sendFrame(to: session, timestampMs: 10)
+        await gate.waitForArrivals(1)
+        var waiting: [UInt64] = []
+        for timestamp: Int64 in [20, 30] {
+            waiting.append(try await connection.sendFrame(to: session, timestampMs: timestamp))
+        }
+        let refused = try await connection.sendFrame(to: session, timestampMs: 20)
+        let close = try await connection.sendClose(session)
+        gate.open()
+
+        let answers = Dictionary(uniqueKeysWithValues: try await connection.receive(answering: Set([running, refused, close] + waiting)).map { ($0.callID, $0) })
+        guard case .error(let status)? = answers[refused]?.kind else { return XCTFail("the refusal, not a drop: \(String(describing: answers[refused]))") }
+        XCTAssertEqual(status.code, .invalidArgument)
+        XCTAssertTrue(status.message.contains("timestamp_ms must increase"), status.message)
+        guard case .closeSession(let closed)? = answers[close]?.kind else { return XCTFail("the close is answered") }
+        XCTAssertEqual(closed.sessionID, session)
+        guard case .frameResult? = answers[running]?.kind else { return XCTFail("the running frame is processed") }
+        for call in waiting {
+            guard case .frameDropped(let dropped)? = answers[call]?.kind else { return XCTFail("call \(call) is dropped") }
+            XCTAssertEqual(dropped.reason, .sessionClosed)
+        }
+    }
 }
