@@ -13,15 +13,15 @@ package final class InProcessCore {
     private let scheduler: FrameScheduler
     private let pool: InferencePool
 
-    /// A core with `limits` on `analyzer`.
-    package init(limits: WorkerLimits = WorkerLimits(), analyzer: any FaceAnalyzer = FakeAnalyzer()) {
+    /// A core with `limits` on `analyzer`, whose GetStats lists `models` as the loaded ones.
+    package init(limits: WorkerLimits = WorkerLimits(), analyzer: any FaceAnalyzer = FakeAnalyzer(), models: [LoadedModel] = []) {
         let logger = Logger(label: "in-process") { _ in SwiftLogNoOpLogHandler() }
         let scheduler = FrameScheduler()
         let namedSessions = NamedSessions()
         let sharedMemory = SharedMemory(address: HandoffAddress("@faceworker-in-process")!, tokenLifetime: .seconds(5))
         let stats = FrameCounters(metrics: nil)
         let gauges = GaugeSources(connections: connections, scheduler: scheduler, namedSessions: namedSessions, sharedMemory: sharedMemory)
-        let statistics = StatsReport(stats: stats, inferenceThreads: analyzer.threads, models: [], started: .now,
+        let statistics = StatsReport(stats: stats, inferenceThreads: analyzer.threads, models: models, started: .now,
                                      gauges: gauges.read, eventsMissed: { namedSessions.eventsMissed })
         core = WorkerCore(limits: limits, analyzer: analyzer, scheduler: scheduler, namedSessions: namedSessions,
                           sharedMemory: sharedMemory, stats: stats, statistics: statistics)

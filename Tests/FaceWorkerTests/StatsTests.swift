@@ -4,14 +4,15 @@ import FaceWorkerProtocol
 import Foundation
 import XCTest
 
-/// GetStats: what an operator reads to see how the worker is doing.
-final class StatsTests: XCTestCase {
+/// GetStats: what an operator reads to see how the worker is doing, from the
+/// core on the real models, in-process.
+final class StatsTests: InProcessModelTestCase {
     func testStatsCountFramesSessionsAndConnectionsAndReportLatencies() async throws {
-        let worker = try await startWorker(["--threads", "2"])
-        let client = try await worker.connect()
-        let session = try await client.openSession(options: Expect.options(.image) { $0.landmarkMode = .all })
-        for _ in 0..<3 { _ = try await session.process(jpeg: try TestPaths.jpeg("astronaut.jpg")) }
-        _ = await Expect.failure { try await session.process(jpeg: Data([0xFF, 0xD8, 0x00])) }
+        let client = try await startInProcessWorker().connect()
+        let session = try await client.open(Expect.options(.image) { $0.landmarkMode = .all })
+        for _ in 0..<3 { _ = try await client.process(.jpeg(try TestPaths.jpeg("astronaut.jpg")), in: session) }
+        let failed = try await client.call { .processFrame(callID: $0, session: session, .jpeg(Data([0xFF, 0xD8, 0x00]))) }
+        XCTAssertEqual(failed.error.code, .invalidArgument, "\(failed)")
         let stats = try await client.stats()
         XCTAssertEqual(stats.connections, 1)
         XCTAssertEqual(stats.sessions, 1)
@@ -40,11 +41,10 @@ final class StatsTests: XCTestCase {
     }
 
     func testEveryResultCarriesItsStageTimings() async throws {
-        let worker = try await startWorker()
-        let client = try await worker.connect()
-        let session = try await client.openSession(options: Expect.options(.image) { $0.landmarkMode = .all })
+        let client = try await startInProcessWorker().connect()
+        let session = try await client.open(Expect.options(.image) { $0.landmarkMode = .all })
         let before = Int64(Date().timeIntervalSince1970 * 1_000_000)
-        let timings = try await session.process(jpeg: try TestPaths.jpeg("camera.jpg")).timings
+        let timings = try await client.process(.jpeg(try TestPaths.jpeg("camera.jpg")), in: session).timings
         let after = Int64(Date().timeIntervalSince1970 * 1_000_000)
         XCTAssertTrue((before...after).contains(timings.receivedUnixUs))
         XCTAssertGreaterThan(timings.decodeUs, 0)

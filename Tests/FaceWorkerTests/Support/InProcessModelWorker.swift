@@ -13,6 +13,8 @@ import XCTest
 /// them is most of what starting a worker costs.
 enum LoadedModels {
     static let analyzer = Result { try ModelAnalyzer(models: FaceModels(directory: TestPaths.models), threads: 2) }
+    /// The model files as GetStats lists them.
+    static let inventory = Result { try ModelInventory.describe(analyzer.get().models) }
 }
 
 /// The worker's core on the real models, in this process, with the lean
@@ -28,7 +30,7 @@ final class InProcessModelWorker {
     /// there is one.
     init(gate: FrameGate? = nil) throws {
         let models = try LoadedModels.analyzer.get()
-        inProcess = InProcessCore(analyzer: gate.map { GatedAnalyzer(models, gate: $0) } ?? models)
+        inProcess = InProcessCore(analyzer: gate.map { GatedAnalyzer(models, gate: $0) } ?? models, models: try LoadedModels.inventory.get())
         self.gate = gate
     }
 
