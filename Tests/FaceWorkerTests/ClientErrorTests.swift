@@ -6,20 +6,27 @@ import XCTest
 
 /// The Swift client says why a connection ended when the worker's stream is
 /// not one it can read, instead of closing silently: DATA_LOSS, as the Python
-/// and C clients report it, with what was wrong.
+/// and C clients report it, with what was wrong; and a client that closes
+/// ends its own subscriptions with UNAVAILABLE. Each against a fake worker in
+/// this process.
 final class ClientErrorTests: XCTestCase {
     /// A listener on a fresh socket that answers every connection with `bytes`.
     private func fakeWorker(sending bytes: [UInt8]) async throws -> String {
+        try await fakeWorker { channel in
+            var buffer = channel.allocator.buffer(capacity: bytes.count)
+            buffer.writeBytes(bytes)
+            // Written once the client's first call is in, so the call is waiting for its answer.
+            try channel.pipeline.syncOperations.addHandler(AnswerOnFirstRead(answer: buffer))
+        }
+    }
+
+    /// A listener on a fresh socket whose connections `setUp` equips, on their event loop.
+    private func fakeWorker(_ setUp: @escaping @Sendable (any Channel) throws -> Void) async throws -> String {
         let directory = try WorkerProcess.makeTemporaryDirectory()
         let path = "\(directory)/fake.sock"
         let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    var buffer = channel.allocator.buffer(capacity: bytes.count)
-                    buffer.writeBytes(bytes)
-                    // Written once the client's first call is in, so the call is waiting for its answer.
-                    try channel.pipeline.syncOperations.addHandler(AnswerOnFirstRead(answer: buffer))
-                }
+                channel.eventLoop.makeCompletedFuture { try setUp(channel) }
             }
             .bind(unixDomainSocketPath: path)
             .get()
@@ -73,6 +80,43 @@ final class ClientErrorTests: XCTestCase {
         let error = await Expect.failure { try await client.ping() }
         XCTAssertEqual(error?.code, .dataLoss)
         XCTAssertTrue(error?.message.contains("not a faceworker.v1.WorkerMessage") == true, error?.message ?? "")
+    }
+    /// The worker never ends the subscription here, so only the client's close can.
+    func testAClientThatClosesEndsItsSubscriptionsWithUnavailable() async throws {
+        let path = try await fakeWorker { channel in
+            try channel.pipeline.syncOperations.addHandlers([
+                ByteToMessageHandler(LengthPrefixedMessageDecoder(maximumMessageLength: WorkerSocket.maxAnswerBytes)),
+                AcceptSubscriptions(),
+            ])
+        }
+        let client = try await FaceWorkerClient.connect(socketPath: path, reconnect: nil)
+        let subscription = try await client.subscribe(to: "crowd")
+        let listener = Task { for try await _ in subscription {} }
+        await client.close()
+        do {
+            try await listener.value
+            XCTFail("the closed client's sequence ends with the connection's error")
+        } catch let error as FaceWorkerError {
+            XCTAssertEqual(error.code, .unavailable)
+        }
+    }
+}
+
+/// Accepts every Subscribe as a worker serving the session would, and says
+/// nothing more, keeping the connection open.
+private final class AcceptSubscriptions: ChannelInboundHandler, Sendable {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let payload = unwrapInboundIn(data)
+        guard let call = try? Faceworker_V1_ClientMessage(serializedBytes: Array(payload.readableBytesView)),
+              case .subscribe = call.kind else { return }
+        var answer = Faceworker_V1_WorkerMessage()
+        answer.callID = call.callID
+        answer.subscribe.subscriptionID = 1
+        guard let bytes = try? TestFraming.frame(answer) else { return }
+        context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(bytes: bytes)), promise: nil)
     }
 }
 

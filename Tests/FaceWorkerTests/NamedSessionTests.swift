@@ -6,9 +6,9 @@ import XCTest
 
 /// Named sessions where only a worker process shows it: a SIGTERM ends
 /// every subscription with WORKER_STOPPING before the worker drains and
-/// exits, and the Swift client's subscriptions end when it closes. What the
-/// worker's core does with named sessions is tested in-process
-/// (`WorkerCoreTests`).
+/// exits. What the worker's core does with named sessions is tested
+/// in-process (`WorkerCoreTests`), and the Swift client's subscriptions
+/// ending when it closes against a fake worker (`ClientErrorTests`).
 final class NamedSessionTests: XCTestCase {
     func testShutdownEndsEverySubscriptionWithWorkerStoppingAndClosesTheSubscriberAfterIt() async throws {
         let worker = try await startWorker()
@@ -27,23 +27,5 @@ final class NamedSessionTests: XCTestCase {
         let status = await worker.waitForExit(timeout: .seconds(10))
         XCTAssertEqual(status, 0)
         XCTAssertTrue(worker.log.contains("connections_cut_off=0"), "the subscriber drained instead of being cut off:\n\(worker.log)")
-    }
-
-    /// The client's side of a subscriber going away; the worker's side (the
-    /// others go on, nothing missed) is the core's, tested in-process.
-    func testAClientThatClosesEndsItsSubscriptionsWithUnavailable() async throws {
-        let worker = try await startWorker()
-        let producer = try await worker.connect()
-        _ = try await producer.openSession(options: Expect.options(.image), name: "crowd")
-        let client = try await worker.connect()
-        let subscription = try await client.subscribe(to: "crowd")
-        let listener = Task { for try await _ in subscription {} }
-        await client.close()
-        do {
-            try await listener.value
-            XCTFail("the closed client's sequence ends with the connection's error")
-        } catch let error as FaceWorkerError {
-            XCTAssertEqual(error.code, .unavailable)
-        }
     }
 }
