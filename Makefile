@@ -305,11 +305,12 @@ TSAN_RUN := TSAN_OPTIONS="halt_on_error=1 suppressions=$(CURDIR)/scripts/sanitiz
 # build is the fuzz targets' too (scripts/sanitize/build-asan.sh). In the test processes
 # LeakSanitizer stays off: what they leave at exit is XCTest's own objects (every test case it
 # ran) and the test channels (EmbeddedChannel, NIOAsyncTestingChannel) the suites never finish,
-# whose pipeline and handlers hold each other until closed; and Swift hides some live references from it (a class payload of a multi-payload
-# enum carries tag bits, a weak reference's side table is pointed to from a shifted refcount word).
-# The worker's own leaks are checked on a real socket instead: scripts/sanitize/connection-leaks.py
-# opens and closes 3000 connections (sessions, frames in flight, broken framing), stops the worker
-# with SIGTERM and fails on any LeakSanitizer report.
+# whose pipeline and handlers hold each other until closed; and Swift hides some live references
+# from it (a class payload of a multi-payload enum carries tag bits, a weak reference's side
+# table is pointed to from a shifted refcount word). The worker's own leaks are checked on a real
+# socket instead: scripts/sanitize/connection-leaks.py opens and closes 3000 connections (sessions,
+# frames in flight, broken framing), stops the worker with SIGTERM and fails on any LeakSanitizer
+# report.
 ASAN_SUITES := WorkerCoreTests|FaceWorkerProtocolTests|ModelFileTests|ImagingTests|InferenceTests|FaceWorkerTests\.(DrainHandlerChannel|MetricsHandlerChannel|ConnectionGate|EnginePool|PartsStarted|Concurrency|NamedSession|SlowSubscriber|SharedMemory|GracefulShutdown|BadInput|Fuzz)Tests
 ASAN_RUN := ASAN_OPTIONS="detect_leaks=0"
 ASAN_WORKER := $(abspath $(ASAN_SCRATCH))/debug/face-worker

@@ -278,13 +278,21 @@ let package = Package(
     ]
 )
 
-// libFuzzer targets (make fuzz), declared only for the fuzzing build (FACEWORKER_FUZZ=1, built with
-// --sanitize=fuzzer): each defines libFuzzer's entry point and no main, so no other build links them.
+// libFuzzer targets (make fuzz), declared only for the AddressSanitizer build (FACEWORKER_FUZZ=1),
+// which the test bundle and the worker share with them. Only they link libFuzzer: its runtime goes
+// in whole, main included, which the worker and the test bundle, with mains of their own, cannot
+// take (so the build asks for the fuzzer's coverage by itself rather than with --sanitize=fuzzer).
+// SwiftPM names an executable's own main the program's main over libFuzzer's, so each fuzz target's
+// main starts libFuzzer's driver (Sources/Fuzz/CLibFuzzer).
 if Context.environment["FACEWORKER_FUZZ"] == "1" {
     func fuzzTarget(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
-        .executableTarget(name: "fuzz-" + name, dependencies: dependencies, path: "Sources/Fuzz/" + name)
+        .executableTarget(
+            name: "fuzz-" + name, dependencies: dependencies + ["CLibFuzzer"], path: "Sources/Fuzz/" + name,
+            linkerSettings: [.unsafeFlags(["-Xclang-linker", "-fsanitize=fuzzer"])]
+        )
     }
     package.targets += [
+        .systemLibrary(name: "CLibFuzzer", path: "Sources/Fuzz/CLibFuzzer"),
         fuzzTarget("FrameDecoder", ["FaceWorkerProtocol", .product(name: "NIOCore", package: "swift-nio")]),
         fuzzTarget("Connection", [
             "FaceAnalysis", "FaceDetection", "FaceWorkerProtocol", "SocketTransport", "WorkerCore",

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (the Swift ones in .build-fuzz, the C client's reader in its own
-# build tree), writes their seed corpora, and runs each for SECONDS seconds (default 20), one after
-# another. Each target's corpus grows in .build-fuzz/corpus/<target> from run to run; its seeds
-# and the inputs of crashes found and fixed before (scripts/fuzz/regressions/<target>) run first.
-# A crash stops the run, with its input in .build-fuzz/crashes/<target>/. The last lines are a
-# table: each target's executions per second and the coverage it reached.
+# Builds the libFuzzer targets (the Swift ones in the AddressSanitizer build they share with make
+# test-asan, ASAN_SCRATCH or .build-asan; the C client's reader in its own build tree), writes their
+# seed corpora, and runs each for SECONDS seconds (default 20), one after another. Each target's
+# corpus grows in <scratch>/fuzz/corpus/<target> from run to run; its seeds and the inputs of
+# crashes found and fixed before (scripts/fuzz/regressions/<target>) run first. A crash stops the
+# run, with its input in <scratch>/fuzz/crashes/<target>/. The last lines are a table: each
+# target's executions per second and the coverage it reached.
 #
-#   run.sh SECONDS [TARGET...]     environment: SWIFT, PYTHON (the Python client's environment)
+#   run.sh SECONDS [TARGET...]     environment: SWIFT, PYTHON (the Python client's environment),
+#                                  ASAN_SCRATCH
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/../.." && pwd)
@@ -18,9 +20,15 @@ targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=("${swift_targets[@]}" CReader)
 swift=${SWIFT:-swift}
 python=${PYTHON:-.venv-client/bin/python}
-scratch=.build-fuzz
+scratch=${ASAN_SCRATCH:-.build-asan}
+state=$scratch/fuzz
 
-"$python" scripts/fuzz/make-seeds.py "$scratch/seeds" models clients/c/tests/fixtures/worker-answers.bin
+swift_products=()
+for target in "${targets[@]}"; do
+  [ "$target" = CReader ] || swift_products+=("fuzz-$target")
+done
+SWIFT=$swift scripts/sanitize/build-asan.sh "$scratch" "${swift_products[@]}"
+"$python" scripts/fuzz/make-seeds.py "$state/seeds" models clients/c/tests/fixtures/worker-answers.bin
 
 summary=()
 for target in "${targets[@]}"; do
@@ -29,23 +37,19 @@ for target in "${targets[@]}"; do
     binary=clients/c/build/fuzz/fuzz_reader
     leaks=1
   else
-    # The Swift compiler keeps only the last -sanitize= it is given, and SwiftPM gives it one per
-    # sanitizer: the combined flag, passed last, is what instruments the Swift code for coverage.
-    FACEWORKER_FUZZ=1 "$swift" build --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address \
-      --scratch-path "$scratch" --product "fuzz-$target"
     binary=$scratch/debug/fuzz-$target
     # The Swift runtime's caches, kept for the process's life, would count as each input's leaks;
     # the worker's leaks are the business of the suites under valgrind and AddressSanitizer.
     leaks=0
   fi
-  corpus=$scratch/corpus/$target crashes=$scratch/crashes/$target
+  corpus=$state/corpus/$target crashes=$state/crashes/$target
   mkdir -p "$corpus" "$crashes"
   regressions=()
   [ -d "scripts/fuzz/regressions/$target" ] && regressions=("scripts/fuzz/regressions/$target")
-  log=$scratch/$target.log
+  log=$state/$target.log
   echo "fuzzing $target for $seconds s"
   if ! ASAN_OPTIONS=detect_leaks=$leaks FACEWORKER_MODELS=models "$binary" -max_total_time="$seconds" -print_final_stats=1 -detect_leaks=$leaks \
-      -rss_limit_mb=4096 -artifact_prefix="$crashes/" "$corpus" "$scratch/seeds/$target" "${regressions[@]}" >"$log" 2>&1; then
+      -rss_limit_mb=4096 -artifact_prefix="$crashes/" "$corpus" "$state/seeds/$target" "${regressions[@]}" >"$log" 2>&1; then
     tail -n 60 "$log" >&2
     echo "error: fuzz-$target crashed; the input is in $crashes/" >&2
     exit 1

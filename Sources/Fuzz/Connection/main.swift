@@ -1,5 +1,6 @@
 @testable import SocketTransport
 @testable import WorkerCore
+import CLibFuzzer
 import FaceAnalysis
 import FaceDetection
 import FaceWorkerProtocol
@@ -21,8 +22,8 @@ import WorkerCore
 /// takes them, so an input costs its parsing and bookkeeping, not inference.
 ///
 /// What outlives the inputs: the models, loaded once as a worker loads them.
-/// Static, so initialised on first use: libFuzzer's main runs, not this file's
-/// top level.
+/// Static, so initialised on the first input, once libFuzzer's driver has
+/// started (the last line of this file).
 private enum Fuzz {
     static let models = try! FaceModels(directory: ProcessInfo.processInfo.environment["FACEWORKER_MODELS"] ?? "models")
     static let analyzer = try! ModelAnalyzer(models: models, threads: 1)
@@ -73,3 +74,5 @@ public func fuzzConnection(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt 
     channel.embeddedEventLoop.run()
     return 0
 }
+
+libfuzzer_main(CommandLine.argc, CommandLine.unsafeArgv)

@@ -1,3 +1,4 @@
+import CLibFuzzer
 import FaceDetection
 @testable import WorkerCore
 import FaceWorkerProtocol
@@ -56,3 +57,5 @@ public func fuzzFrameAdmission(_ start: UnsafePointer<UInt8>, _ count: Int) -> C
     }
     return 0
 }
+
+libfuzzer_main(CommandLine.argc, CommandLine.unsafeArgv)

@@ -1,3 +1,4 @@
+import CLibFuzzer
 import FaceWorkerProtocol
 import NIOCore
 
@@ -30,3 +31,5 @@ public func fuzzFrameDecoder(_ start: UnsafePointer<UInt8>, _ count: Int) -> CIn
     }
     return 0
 }
+
+libfuzzer_main(CommandLine.argc, CommandLine.unsafeArgv)

@@ -1,3 +1,4 @@
+import CLibFuzzer
 @testable import FaceDetection
 
 /// The Face Landmarker bundle's geometry metadata, read by the package's own
@@ -7,3 +8,5 @@ public func fuzzGeometryMetadata(_ start: UnsafePointer<UInt8>, _ count: Int) ->
     _ = try? GeometryPipelineMetadata(bytes: Array(UnsafeBufferPointer(start: start, count: count)))
     return 0
 }
+
+libfuzzer_main(CommandLine.argc, CommandLine.unsafeArgv)

@@ -1,3 +1,4 @@
+import CLibFuzzer
 import Imaging
 
 /// The lenient decode a session gets by default: a damaged stream with a sound
@@ -23,3 +24,5 @@ public func fuzzJPEG(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     _ = try? decoder.decode(jpeg, size: size, refuseDamaged: true)
     return 0
 }
+
+libfuzzer_main(CommandLine.argc, CommandLine.unsafeArgv)

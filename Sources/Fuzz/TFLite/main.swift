@@ -1,3 +1,4 @@
+import CLibFuzzer
 import ModelFile
 
 /// A damaged model file, however damaged, must be an error, never a crash:
@@ -8,3 +9,5 @@ public func fuzzTFLite(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     _ = try? ModelLoader.load(bytes: Array(UnsafeBufferPointer(start: start, count: count)), file: "fuzzed.tflite")
     return 0
 }
+
+libfuzzer_main(CommandLine.argc, CommandLine.unsafeArgv)

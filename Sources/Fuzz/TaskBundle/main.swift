@@ -1,3 +1,4 @@
+import CLibFuzzer
 import ModelFile
 
 /// A `.task` bundle is a zip archive: its central directory is read, then
@@ -12,3 +13,5 @@ public func fuzzTaskBundle(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt 
     }
     return 0
 }
+
+libfuzzer_main(CommandLine.argc, CommandLine.unsafeArgv)
