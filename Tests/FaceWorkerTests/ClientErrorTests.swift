@@ -20,23 +20,6 @@ final class ClientErrorTests: XCTestCase {
         }
     }
 
-    /// A listener on a fresh socket whose connections `setUp` equips, on their event loop.
-    private func fakeWorker(_ setUp: @escaping @Sendable (any Channel) throws -> Void) async throws -> String {
-        let directory = try WorkerProcess.makeTemporaryDirectory()
-        let path = "\(directory)/fake.sock"
-        let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture { try setUp(channel) }
-            }
-            .bind(unixDomainSocketPath: path)
-            .get()
-        addTeardownBlock {
-            try? await server.close()
-            try? FileManager.default.removeItem(atPath: directory)
-        }
-        return path
-    }
-
     func testAFlagByteTheClientDoesNotSupportIsReportedAsWhatItIs() async throws {
         let client = try await FaceWorkerClient.connect(socketPath: try await fakeWorker(sending: [1, 0, 0, 0, 0]))
         let error = await Expect.failure { try await client.ping() }

@@ -1,34 +1,32 @@
 @testable import FaceWorkerClient
 import FaceWorkerProtocol
 import Foundation
+import NIOCore
 import XCTest
 
-/// Ping and GetStats, answered by the worker's event loop.
+/// Ping from the Swift client's side, against a fake worker in this process;
+/// and a client that does not read, as only a worker process shows it: the
+/// kernel's socket buffers fill, and the process's resident memory stays
+/// bounded. The worker's echo is tested in-process (`WorkerCoreTests`).
 final class HealthTests: XCTestCase {
-    func testPingEchoesItsPayload() async throws {
-        let worker = try await startWorker()
-        let client = try await worker.connect()
-        let payloads: [Data] = [
-            Data(),
-            Data([0]),
-            Data((0...255).map { UInt8($0) }),
-            Data((0..<1000).map { UInt8(truncatingIfNeeded: $0 * 7) }),
-            Data(repeating: 0xA5, count: 64 << 10),
-        ]
-        for payload in payloads {
-            let echoed = try await client.ping(payload: payload)
-            XCTAssertEqual(echoed, payload, "a \(payload.count)-byte payload comes back byte for byte")
-        }
-
-        // Many pings in flight at once on one connection: each caller gets its own payload back,
-        // never another's, and none is left unanswered.
+    /// Many pings in flight at once on one connection, answered in the
+    /// reverse of their order: each caller gets its own payload back, never
+    /// another's, and none is left unanswered.
+    func testEachCallerOfPingsInFlightAtOnceGetsItsOwnPayload() async throws {
         let count = 200
+        let path = try await fakeWorker { channel in
+            try channel.pipeline.syncOperations.addHandlers([
+                ByteToMessageHandler(LengthPrefixedMessageDecoder(maximumMessageLength: 1 << 20)),
+                EchoPingsInReverse(after: count),
+            ])
+        }
+        let client = try await FaceWorkerClient.connect(socketPath: path, reconnect: nil)
+        func payload(_ index: Int) -> Data {
+            Data("ping \(index)".utf8) + Data(repeating: UInt8(truncatingIfNeeded: index), count: index)
+        }
         let echoes = try await withThrowingTaskGroup(of: (Int, Data).self) { group in
             for index in 0..<count {
-                group.addTask {
-                    let payload = Data("ping \(index)".utf8) + Data(repeating: UInt8(truncatingIfNeeded: index), count: index)
-                    return (index, try await client.ping(payload: payload))
-                }
+                group.addTask { (index, try await client.ping(payload: payload(index))) }
             }
             var echoes: [Int: Data] = [:]
             for try await (index, echoed) in group { echoes[index] = echoed }
@@ -36,9 +34,10 @@ final class HealthTests: XCTestCase {
         }
         XCTAssertEqual(echoes.count, count, "every ping is answered once")
         for (index, echoed) in echoes {
-            XCTAssertEqual(echoed, Data("ping \(index)".utf8) + Data(repeating: UInt8(truncatingIfNeeded: index), count: index))
+            XCTAssertEqual(echoed, payload(index))
         }
         XCTAssertEqual(client.unansweredCalls, 0)
+        await client.close()
     }
 
     func testAClientThatDoesNotReadGetsBackpressureNotUnboundedMemory() async throws {
@@ -58,5 +57,35 @@ final class HealthTests: XCTestCase {
         let after = try await observer.stats().residentMemoryBytes
         XCTAssertLessThan(after, before + (64 << 20), "resident memory stays bounded: \(before) -> \(after) bytes")
         try await observer.ping()
+    }
+}
+
+/// Holds the pings of a connection until `count` are in, then answers them
+/// last first, so that answers come in another order than their calls.
+private final class EchoPingsInReverse: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+    private let count: Int
+    private var held: [Faceworker_V1_ClientMessage] = []
+
+    init(after count: Int) {
+        self.count = count
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let payload = unwrapInboundIn(data)
+        guard let call = try? Faceworker_V1_ClientMessage(serializedBytes: Array(payload.readableBytesView)),
+              case .ping = call.kind else { return }
+        held.append(call)
+        guard held.count == count else { return }
+        for call in held.reversed() {
+            var answer = Faceworker_V1_WorkerMessage()
+            answer.callID = call.callID
+            answer.ping.payload = call.ping.payload
+            guard let bytes = try? TestFraming.frame(answer) else { return }
+            context.write(wrapOutboundOut(context.channel.allocator.buffer(bytes: bytes)), promise: nil)
+        }
+        context.flush()
+        held = []
     }
 }
