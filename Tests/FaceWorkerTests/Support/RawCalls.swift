@@ -1,8 +1,9 @@
 import FaceWorkerProtocol
 import Foundation
 
-/// Calls written by hand for tests that send them on a `UnixSocket`, many in
-/// one write, so that the worker reads them together.
+/// Calls written by hand for tests that send them on a `UnixSocket` or an
+/// in-process connection, many in one write, so that the worker reads them
+/// together.
 extension Faceworker_V1_ClientMessage {
     /// An OpenSession call.
     static func openSession(callID: UInt64, _ options: Faceworker_V1_SessionOptions) -> Self {
@@ -18,14 +19,6 @@ extension Faceworker_V1_ClientMessage {
         message.callID = callID
         message.processFrame.sessionID = session
         message.processFrame.frame = frame
-        return message
-    }
-
-    /// A CloseSession call.
-    static func closeSession(callID: UInt64, session: UInt64) -> Self {
-        var message = Self()
-        message.callID = callID
-        message.closeSession.sessionID = session
         return message
     }
 

@@ -1,7 +1,7 @@
 import FaceWorkerProtocol
 
 /// A Subscribe written by hand, for tests that drive a subscriber on a
-/// `UnixSocket`.
+/// `UnixSocket` or an in-process connection.
 extension Faceworker_V1_ClientMessage {
     /// A Subscribe call.
     static func subscribe(callID: UInt64, name: String) -> Self {
