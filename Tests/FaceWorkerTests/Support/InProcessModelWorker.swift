@@ -69,6 +69,7 @@ final class InProcessModelWorker {
 final class InProcessModelConnection {
     private let channel: NIOAsyncTestingChannel
     private var reader = TestFrameReader()
+    /// Above the small IDs tests write by hand in `send(all:)`, so the two never meet.
     private var nextCallID: UInt64 = 100
 
     fileprivate init(channel: NIOAsyncTestingChannel) {
