@@ -4,43 +4,47 @@ import Foundation
 import ImagingTesting
 import XCTest
 
-/// Bad JPEGs and limits set by the worker's flags get a clear error and harm
-/// nothing else: after each, a session on the same connection and one on
-/// another connection still get correct results. The bad input that needs no
-/// decoder and no process is tested in-process (WorkerCoreTests).
-final class BadInputTests: XCTestCase {
-    /// A worker, two connections, and on each an image session known to work.
+/// Damaged and hostile JPEGs on the real decoder, in-process: each is decoded
+/// with libjpeg's warning or refused with a clear error, and harms nothing
+/// else: after each, a session on the same connection and one on another
+/// connection still find the astronaut. Bad input that needs no decoder is
+/// tested on the fake pipeline (WorkerCoreTests); only the limit set by a
+/// flag starts the worker's binary, whose command line is what sets it.
+final class BadInputTests: InProcessModelTestCase {
+    /// Two connections, and on each an image session known to work.
     private struct Bystanders {
-        let worker: WorkerProcess
-        let client: FaceWorkerClient
-        let session: FaceWorkerSession
-        let otherSession: FaceWorkerSession
+        let client: InProcessModelConnection
+        let session: UInt64
+        let other: InProcessModelConnection
+        let otherSession: UInt64
 
         /// Both sessions still find the astronaut.
         func stillServed(file: StaticString = #filePath, line: UInt = #line) async throws {
-            try await Expect.stillServes(session, file: file, line: line)
-            try await Expect.stillServes(otherSession, file: file, line: line)
+            let astronaut = Faceworker_V1_Frame.jpeg(try TestPaths.jpeg("astronaut.jpg"))
+            Expect.astronaut(try await client.process(astronaut, in: session), file: file, line: line)
+            Expect.astronaut(try await other.process(astronaut, in: otherSession), file: file, line: line)
         }
     }
 
-    private func bystanders(_ arguments: [String] = []) async throws -> Bystanders {
-        let worker = try await startWorker(arguments)
+    private func bystanders() async throws -> Bystanders {
+        let worker = try startInProcessWorker()
         let client = try await worker.connect()
         let other = try await worker.connect()
-        let bystanders = Bystanders(
-            worker: worker, client: client,
-            session: try await client.openSession(options: Expect.options(.image)),
-            otherSession: try await other.openSession(options: Expect.options(.image)))
+        let bystanders = Bystanders(client: client, session: try await client.open(Expect.options(.image)),
+                                    other: other, otherSession: try await other.open(Expect.options(.image)))
         try await bystanders.stillServed()
         return bystanders
     }
 
-    private func processJPEG(_ session: FaceWorkerSession, _ bytes: [UInt8]) async -> FaceWorkerError? {
-        await Expect.failure { try await session.process(jpeg: Data(bytes)) }
-    }
-
     private func astronautBytes() throws -> [UInt8] {
         [UInt8](try TestPaths.jpeg("astronaut.jpg"))
+    }
+
+    /// An image session that refuses damaged JPEGs, on `client`.
+    private func strictSession(on client: InProcessModelConnection) async throws -> UInt64 {
+        let opened = try await client.openSession(Expect.options(.image) { $0.refuseDamagedJpeg = true })
+        XCTAssertTrue(opened.options.refuseDamagedJpeg, "the option is echoed")
+        return opened.sessionID
     }
 
     /// Damaged compressed data behind a sound header is decoded as libjpeg
@@ -51,23 +55,20 @@ final class BadInputTests: XCTestCase {
         var corrupt = try astronautBytes()
         // A restart marker in the middle of the compressed data.
         corrupt.replaceSubrange(corrupt.count / 2..<corrupt.count / 2 + 2, with: [0xFF, 0xD3])
-        let decoded = try await setup.session.process(jpeg: Data(corrupt))
+        let decoded = try await setup.client.process(.jpeg(Data(corrupt)), in: setup.session)
         XCTAssertEqual(decoded.warnings.count, 1)
         XCTAssertTrue(decoded.warnings.first?.contains("JPEG") == true, "\(decoded.warnings)")
         XCTAssertEqual(decoded.imageWidth, 512)
 
-        var options = Expect.options(.image)
-        options.refuseDamagedJpeg = true
-        let strict = try await setup.client.openSession(options: options)
-        XCTAssertTrue(strict.options.refuseDamagedJpeg)
-        let error = await processJPEG(strict, corrupt)
-        XCTAssertEqual(error?.code, .invalidArgument)
-        XCTAssertTrue(error?.message.contains(decoded.warnings.first ?? "-") == true, error?.message ?? "")
+        let strict = try await strictSession(on: setup.client)
+        let error = try await setup.client.refusal(of: .jpeg(Data(corrupt)), in: strict)
+        XCTAssertEqual(error.code, .invalidArgument)
+        XCTAssertTrue(error.message.contains(decoded.warnings.first ?? "-"), error.message)
 
         let noise = (0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ 17) }
-        let refused = await processJPEG(setup.session, noise)
-        XCTAssertEqual(refused?.code, .invalidArgument)
-        let sound = try await setup.session.process(jpeg: Data(try astronautBytes()))
+        let refused = try await setup.client.refusal(of: .jpeg(Data(noise)), in: setup.session)
+        XCTAssertEqual(refused.code, .invalidArgument)
+        let sound = try await setup.client.process(.jpeg(Data(try astronautBytes())), in: setup.session)
         XCTAssertEqual(sound.warnings, [])
         try await setup.stillServed()
     }
@@ -75,19 +76,17 @@ final class BadInputTests: XCTestCase {
     func testATruncatedJPEGIsDecodedWithAWarningOrRefusedWhenTheSessionAsks() async throws {
         let setup = try await bystanders()
         let whole = try astronautBytes()
-        var options = Expect.options(.image)
-        options.refuseDamagedJpeg = true
-        let strict = try await setup.client.openSession(options: options)
+        let strict = try await strictSession(on: setup.client)
         for fraction in [0.5, 0.99] {
-            let cut = Array(whole.prefix(Int(Double(whole.count) * fraction)))
-            let decoded = try await setup.session.process(jpeg: Data(cut))
+            let cut = Data(whole.prefix(Int(Double(whole.count) * fraction)))
+            let decoded = try await setup.client.process(.jpeg(cut), in: setup.session)
             XCTAssertEqual(decoded.warnings.count, 1, "cut at \(fraction)")
-            let error = await processJPEG(strict, cut)
-            XCTAssertEqual(error?.code, .invalidArgument, "cut at \(fraction)")
+            let error = try await setup.client.refusal(of: .jpeg(cut), in: strict)
+            XCTAssertEqual(error.code, .invalidArgument, "cut at \(fraction)")
         }
         // Cut inside the header: nothing to decode.
-        let header = await processJPEG(setup.session, Array(whole.prefix(40)))
-        XCTAssertEqual(header?.code, .invalidArgument)
+        let header = try await setup.client.refusal(of: .jpeg(Data(whole.prefix(40))), in: setup.session)
+        XCTAssertEqual(header.code, .invalidArgument)
         try await setup.stillServed()
     }
 
@@ -96,9 +95,9 @@ final class BadInputTests: XCTestCase {
     func testAJPEGWithABogusHeaderLengthIsInvalidAndLaterJPEGsOnTheConnectionAreRead() async throws {
         let setup = try await bystanders()
         let bogus = HostileJPEG.replacingFrameHeaderLength(of: try astronautBytes(), with: 0)
-        let error = await processJPEG(setup.session, bogus)
-        XCTAssertEqual(error?.code, .invalidArgument)
-        XCTAssertTrue(error?.message.contains("Bogus marker length") == true, error?.message ?? "")
+        let error = try await setup.client.refusal(of: .jpeg(Data(bogus)), in: setup.session)
+        XCTAssertEqual(error.code, .invalidArgument)
+        XCTAssertTrue(error.message.contains("Bogus marker length"), error.message)
         try await setup.stillServed()
     }
 
@@ -106,51 +105,23 @@ final class BadInputTests: XCTestCase {
     /// instead of decoding ten thousand of them.
     func testAJPEGWithThousandsOfProgressiveScansIsRefusedByTheScanLimit() async throws {
         let setup = try await bystanders()
-        let error = await processJPEG(setup.session, HostileJPEG.progressive(scans: 10_000))
-        XCTAssertEqual(error?.code, .invalidArgument)
-        XCTAssertTrue(error?.message.contains("scans") == true, error?.message ?? "")
+        let error = try await setup.client.refusal(of: .jpeg(Data(HostileJPEG.progressive(scans: 10_000))), in: setup.session)
+        XCTAssertEqual(error.code, .invalidArgument)
+        XCTAssertTrue(error.message.contains("scans"), error.message)
         try await setup.stillServed()
     }
 
-    func testAJPEGOverTheMaximumPixelsIsRefusedFromItsHeader() async throws {
-        let setup = try await bystanders()
-        // 60000 x 60000 would need 10.8 GB decoded; the header alone refuses it.
-        let huge = HostileJPEG.replacingSize(of: try astronautBytes(), width: 60_000, height: 60_000)
-        let error = await processJPEG(setup.session, huge)
-        XCTAssertEqual(error?.code, .resourceExhausted)
-        XCTAssertTrue(error?.message.contains("--max-pixels") == true, error?.message ?? "")
-        try await setup.stillServed()
-    }
-
+    /// The flag's value reaches the limit only through the worker's command
+    /// line, so this one starts the worker's binary.
     func testTheMaximumPixelsFlagApplies() async throws {
-        let setup = try await bystanders(["--max-pixels", "300000"])
+        let worker = try await startWorker(["--max-pixels", "300000"])
+        let client = try await worker.connect()
+        let session = try await client.openSession(options: Expect.options(.image))
         let big = HostileJPEG.replacingSize(of: try astronautBytes(), width: 1000, height: 1000)
-        let error = await processJPEG(setup.session, big)
+        let error = await Expect.failure { try await session.process(jpeg: Data(big)) }
         XCTAssertEqual(error?.code, .resourceExhausted)
-        try await setup.stillServed()
+        XCTAssertTrue(error?.message.contains("300000") == true, error?.message ?? "")
+        try await Expect.stillServes(session)
+        await client.close()
     }
-
-    func testTooManyWaitingFramesAreRefused() async throws {
-        let setup = try await bystanders(["--max-queued-frames", "1", "--threads", "1"])
-        let video = try await setup.client.openSession(options: Expect.options(.video))
-        let jpeg = try TestPaths.jpeg("astronaut.jpg")
-        let outcomes = try await withThrowingTaskGroup(of: Faceworker_V1_Status.Code.self) { group in
-            for index in 0..<12 {
-                group.addTask {
-                    do {
-                        _ = try await video.process(jpeg: jpeg, timestampMs: Int64(index))
-                        return .ok
-                    } catch let error as FaceWorkerError {
-                        return error.code
-                    }
-                }
-            }
-            return try await group.reduce(into: [Faceworker_V1_Status.Code]()) { $0.append($1) }
-        }
-        XCTAssertTrue(outcomes.contains(.ok))
-        XCTAssertTrue(outcomes.contains(.resourceExhausted), "\(outcomes)")
-        XCTAssertTrue(outcomes.allSatisfy { $0 == .ok || $0 == .resourceExhausted || $0 == .invalidArgument }, "\(outcomes)")
-        try await setup.stillServed()
-    }
-
 }

@@ -1,6 +1,7 @@
 import FaceWorkerProtocol
 import Foundation
 import WorkerCore
+import WorkerCoreTesting
 import XCTest
 
 /// Bad input in-process, on a fake pipeline: each gets a clear error, and
@@ -15,12 +16,17 @@ final class BadInputTests: XCTestCase {
     private var timestamp: Int64 = 0
 
     private func start(_ limits: WorkerLimits = WorkerLimits()) async throws {
-        worker = InProcessWorker(limits: limits)
+        try await openBystanders(InProcessWorker(limits: limits))
+        try await stillServed()
+    }
+
+    /// The two connections and their sessions, with no frame sent yet.
+    private func openBystanders(_ worker: InProcessWorker) async throws {
+        self.worker = worker
         connection = try await worker.connect()
         other = try await worker.connect()
         session = try await connection.open(Faceworker_V1_SessionOptions())
         otherSession = try await other.open(Faceworker_V1_SessionOptions())
-        try await stillServed()
     }
 
     override func tearDown() async throws {
@@ -174,6 +180,29 @@ final class BadInputTests: XCTestCase {
         let refusal = try await third.refusedOpen(options(.image))
         XCTAssertEqual(refusal.code, .resourceExhausted)
         XCTAssertTrue(refusal.message.contains("--max-sessions"), refusal.message)
+        try await stillServed()
+    }
+
+    /// The frame running is held at the gate, so the one after it waits in
+    /// the queue and the next finds it full, however fast frames run.
+    func testAFrameBeyondTheSessionsQueueLimitIsRefusedAndTheFramesBeforeItAnswered() async throws {
+        var limits = WorkerLimits()
+        limits.maxQueuedFrames = 1
+        let gate = FrameGate()
+        // The bystanders are served once the gate opens: before, their frames would wait at it too.
+        try await openBystanders(InProcessWorker(limits: limits, analyzer: FakeAnalyzer(threads: 1, gate: gate)))
+        let video = try await connection.open(options(.video))
+        let running = try await connection.sendFrame(to: video, timestampMs: 1)
+        await gate.waitForArrivals(1)
+        let waiting = try await connection.sendFrame(to: video, timestampMs: 2)
+        let beyond = try await connection.sendFrame(to: video, timestampMs: 3)
+        let refused = try await connection.receive()
+        XCTAssertEqual(refused.callID, beyond)
+        XCTAssertEqual(refused.error.code, .resourceExhausted)
+        XCTAssertTrue(refused.error.message.contains("--max-queued-frames"), refused.error.message)
+        gate.open()
+        let answers = try await connection.receive(answering: [running, waiting])
+        XCTAssertEqual(answers.map(\.frameResult.timestampMs), [1, 2])
         try await stillServed()
     }
 

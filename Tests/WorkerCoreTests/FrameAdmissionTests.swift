@@ -46,7 +46,8 @@ final class FrameAdmissionTests: XCTestCase {
         let large = try await send(jpeg: try jpeg(width: 80, height: 64), to: session, timestampMs: 2, on: &connection)
         guard case .error(let status) = large.kind else { return XCTFail("\(large)") }
         XCTAssertEqual(status.code, .resourceExhausted)
-        XCTAssertTrue(status.message.contains("\(64 * 64)"), "names the limit: \(status.message)")
+        XCTAssertTrue(status.message.contains("\(64 * 64)") && status.message.contains("--max-pixels"),
+                      "names the limit and its flag: \(status.message)")
     }
 
     func testBytesThatAreNotAJPEGAreRefusedAndTheSessionGoesOn() async throws {

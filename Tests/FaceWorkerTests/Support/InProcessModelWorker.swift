@@ -142,6 +142,13 @@ final class InProcessModelConnection {
         return result
     }
 
+    /// Sends `frame` to `session`, which must refuse it, and returns the refusal.
+    func refusal(of frame: Faceworker_V1_Frame, in session: UInt64) async throws -> Faceworker_V1_Status {
+        let answer = try await call { .processFrame(callID: $0, session: session, frame) }
+        guard case .error(let status) = answer.kind else { throw UnexpectedAnswer(description: "\(answer)") }
+        return status
+    }
+
     /// What GetStats answers, on a connection with nothing else on its way.
     func stats() async throws -> Faceworker_V1_GetStatsResponse {
         let answer = try await call { .getStats(callID: $0) }
