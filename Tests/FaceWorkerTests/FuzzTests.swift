@@ -7,19 +7,23 @@ import XCTest
 
 /// The design's promise that the worker never crashes on a client's bytes,
 /// checked with seeded hostile connections against one worker: random
-/// payloads in valid framing, valid calls mutated on the wire, and frames
-/// whose JPEG bytes or raw-frame fields are mutated inside a real session.
-/// After every case the worker must still be running and answer a Ping on
-/// another connection; each well-framed call must get exactly one answer,
+/// payloads in valid framing and frames whose JPEG bytes or raw-frame fields
+/// are mutated inside a real session go to the lean socket's handler
+/// in-process, on the real models, as the bytes a socket would deliver;
+/// valid calls mutated on the wire, whose broken framing ends in the worker
+/// hanging up on a real socket, go to the worker's binary. After every case
+/// the worker must still answer a Ping on another connection (and its
+/// process still run); each well-framed call must get exactly one answer,
 /// and every error must be one a client can act on (never INTERNAL). In the
 /// end no fuzz session may be left open, and a normal session still finds
 /// the astronaut.
 ///
 /// Each case draws from its own generator, seeded from the test's seed and
 /// the case number; a failure names both and says what the case sent.
-final class FuzzTests: XCTestCase {
+final class FuzzTests: InProcessModelTestCase {
     static let seed: UInt64 = 0xFACE_F022
-    static let cases = 450
+    /// Cases of each of the two in-process kinds, and of the worker process's one.
+    static let cases = 150
     /// The worker's default --max-message-bytes.
     static let maximumMessageBytes = 32 << 20
 
@@ -75,7 +79,50 @@ final class FuzzTests: XCTestCase {
         }
     }
 
-    func testHostileClientsNeverCrashTheWorkerNorLeaveSessionsOpen() async throws {
+    func testHostilePayloadsAndFramesNeverFailTheWorkerNorLeaveSessionsOpen() async throws {
+        let worker = try startInProcessWorker()
+        let originals = try Originals()
+        let observer = try await worker.connect()
+        var tally = Tally()
+        for number in 0..<2 * Self.cases {
+            var fuzz = Case(number: number)
+            do {
+                let connection = try await worker.connect()
+                if number.isMultiple(of: 2) {
+                    try await randomPayloads(&fuzz, connection, &tally)
+                } else {
+                    try await mutatedFrames(&fuzz, connection, originals, &tally)
+                }
+                try await connection.close()
+                try await confirmAlive(observer, after: fuzz)
+            } catch {
+                return XCTFail("\(fuzz.label): \(error)")
+            }
+            for problem in fuzz.problems {
+                XCTFail("\(fuzz.label): \(problem)")
+            }
+        }
+
+        // A hung-up connection's sessions are freed once its frames in flight are answered.
+        var stats = try await observer.stats()
+        while stats.sessions != 0 || stats.connections != 1 {
+            try await Task.sleep(for: .milliseconds(10))
+            stats = try await observer.stats()
+        }
+        XCTAssertGreaterThan(stats.framesProcessed, 0)
+        XCTAssertGreaterThan(stats.framesFailed, 0)
+        XCTAssertGreaterThan(tally.unparseablePayloads, 0, "payloads refused as invalid ClientMessages")
+        XCTAssertGreaterThan(tally.frameResults, 0, "mutated frames that were still processed")
+        XCTAssertGreaterThan(tally.refusedFrames, 0, "mutated frames refused with a client error")
+        XCTAssertGreaterThan(tally.abandonedFrames, 0, "frames left in flight by a client that hung up")
+
+        let client = try await worker.connect()
+        Expect.astronaut(try await client.process(.jpeg(Data(originals.jpeg)), in: try await client.open(Expect.options(.image))))
+    }
+
+    /// The end of a stream and a hang-up are the socket's: the worker's
+    /// process reads them from the kernel.
+    func testCallsMutatedOnTheWireNeverCrashTheWorkerProcessNorLeaveSessionsOpen() async throws {
         let worker = try await startWorker()
         let originals = try Originals()
         let observer = try HostileConnection(path: worker.socketPath)
@@ -83,11 +130,7 @@ final class FuzzTests: XCTestCase {
         for number in 0..<Self.cases {
             var fuzz = Case(number: number)
             do {
-                switch number % 3 {
-                case 0: try randomPayloads(&fuzz, worker, &tally)
-                case 1: try mutatedCalls(&fuzz, worker, originals, &tally)
-                default: try mutatedFrames(&fuzz, worker, originals, &tally)
-                }
+                try mutatedCalls(&fuzz, worker, originals, &tally)
                 try confirmAlive(worker, observer, after: fuzz)
             } catch {
                 XCTFail("\(fuzz.label): \(error)\n\(await Self.postMortem(worker))")
@@ -106,26 +149,19 @@ final class FuzzTests: XCTestCase {
         }
         XCTAssertEqual(stats.sessions, 0, "every session of a closed fuzz connection is freed")
         XCTAssertEqual(stats.connections, 1, "only the observer is still connected")
-        XCTAssertGreaterThan(stats.framesProcessed, 0)
-        XCTAssertGreaterThan(stats.framesFailed, 0)
-        XCTAssertGreaterThan(tally.unparseablePayloads, 0, "payloads refused as invalid ClientMessages")
         XCTAssertGreaterThan(tally.brokenFramings, 0, "connections ended for broken framing")
-        XCTAssertGreaterThan(tally.frameResults, 0, "mutated frames that were still processed")
-        XCTAssertGreaterThan(tally.refusedFrames, 0, "mutated frames refused with a client error")
-        XCTAssertGreaterThan(tally.abandonedFrames, 0, "frames left in flight by a client that hung up")
 
         let client = try await worker.connect()
         try await Expect.stillServes(try await client.openSession(options: Expect.options(.image)))
     }
 
-    // MARK: - The three kinds of case
+    // MARK: - The kinds of case
 
     /// Valid framing around random payloads: pure noise, random protobuf, and
     /// calls that are random below their envelope. The stream stays in step,
     /// so every payload gets exactly one answer and the connection stays open.
-    private func randomPayloads(_ fuzz: inout Case, _ worker: WorkerProcess, _ tally: inout Tally) throws {
-        let connection = try HostileConnection(path: worker.socketPath)
-        let session = Bool.random(using: &fuzz.random) ? try openSession(&fuzz, connection) : nil
+    private func randomPayloads(_ fuzz: inout Case, _ connection: InProcessModelConnection, _ tally: inout Tally) async throws {
+        let session = Bool.random(using: &fuzz.random) ? try await openSession(&fuzz, connection) : nil
         var payloads: [[UInt8]] = []
         for _ in 0..<Int.random(in: 1...6, using: &fuzz.random) {
             switch fuzz.random.next() % 3 {
@@ -143,17 +179,19 @@ final class FuzzTests: XCTestCase {
             stream += TestFraming.frame(payload: payload)
         }
         stream += try TestFraming.frame(sentinel)
-        let answered = connection.answers.count
-        connection.send(stream)
+        try await connection.send(bytes: stream)
 
-        let ending = try connection.collect(count: answered + payloads.count + 1, timeout: .seconds(20))
-        if ending != .counted {
-            fuzz.problem("\(connection.answers.count - answered) answers to \(payloads.count + 1) well-framed calls, then \(ending)")
+        var answers: [Faceworker_V1_WorkerMessage] = []
+        while answers.count < payloads.count + 1, let answer = try await connection.next() {
+            answers.append(answer)
         }
-        if !connection.answers.contains(where: { $0.callID == sentinel.callID && $0.ping.payload == sentinel.ping.payload }) {
+        if answers.count != payloads.count + 1 {
+            fuzz.problem("\(answers.count) answers to \(payloads.count + 1) well-framed calls, then the worker hung up")
+        }
+        if !answers.contains(where: { $0.callID == sentinel.callID && $0.ping.payload == sentinel.ping.payload }) {
             fuzz.problem("the Ping after the random payloads was not echoed")
         }
-        for answer in connection.answers.dropFirst(answered) {
+        for answer in answers {
             check(answer, &fuzz)
             if answer.callID == 0, answer.error.code == .invalidArgument { tally.unparseablePayloads += 1 }
         }
@@ -207,8 +245,8 @@ final class FuzzTests: XCTestCase {
     /// error, or (live stream) a drop. Sometimes the client hangs up with the
     /// frames in flight; sometimes it then resets the session and sends a
     /// good frame, in which the session must still find the astronaut.
-    private func mutatedFrames(_ fuzz: inout Case, _ worker: WorkerProcess, _ originals: Originals, _ tally: inout Tally) throws {
-        let connection = try HostileConnection(path: worker.socketPath)
+    private func mutatedFrames(_ fuzz: inout Case, _ connection: InProcessModelConnection, _ originals: Originals,
+                               _ tally: inout Tally) async throws {
         let mode = [Faceworker_V1_RunningMode.image, .video, .liveStream].randomElement(using: &fuzz.random)!
         let numFaces = UInt32.random(in: 1...3, using: &fuzz.random)
         var options = Expect.options(mode) { $0.numFaces = numFaces }
@@ -223,7 +261,7 @@ final class FuzzTests: XCTestCase {
             options.outputTransformationMatrix = Bool.random(using: &fuzz.random)
         }
         let setOptions = options.textFormatString().split(separator: "\n").joined(separator: ", ")
-        guard let session = try openSession(&fuzz, connection, options: options) else { return }
+        guard let session = try await openSession(&fuzz, connection, options: options) else { return }
         var timestamp = Int64.random(in: 0...1000, using: &fuzz.random)
         var frames: [Faceworker_V1_ClientMessage] = []
         var descriptions: [String] = []
@@ -259,21 +297,22 @@ final class FuzzTests: XCTestCase {
             frame.timestampMs = timestamp
             mutations.append("orientation \(frame.orientation), timestamp \(timestamp)")
             descriptions.append("[\(mutations.joined(separator: ", "))]")
-            frames.append(.processFrame(callID: UInt64(100 + index), session: session, frame))
+            frames.append(.processFrame(callID: UInt64(10 + index), session: session, frame))
         }
         fuzz.label += " (session with \(setOptions); frames \(descriptions.joined(separator: " ")))"
-        let answered = connection.answers.count
-        connection.send(try frames.flatMap { try TestFraming.frame($0) })
+        try await connection.send(all: frames)
 
         if fuzz.random.next() % 4 == 0 {
             tally.abandonedFrames += frames.count
-            return
+            return try await connection.close()
         }
-        let ending = try connection.collect(count: answered + frames.count, timeout: .seconds(30))
-        if ending != .counted {
-            fuzz.problem("\(connection.answers.count - answered) answers to \(frames.count) frames, then \(ending)")
+        var answers: [Faceworker_V1_WorkerMessage] = []
+        while answers.count < frames.count, let answer = try await connection.next() {
+            answers.append(answer)
         }
-        let answers = Array(connection.answers.dropFirst(answered))
+        if answers.count != frames.count {
+            fuzz.problem("\(answers.count) answers to \(frames.count) frames, then the worker hung up")
+        }
         if answers.map(\.callID).sorted() != frames.map(\.callID) {
             fuzz.problem("answered calls \(answers.map(\.callID)), sent \(frames.map(\.callID))")
         }
@@ -296,18 +335,17 @@ final class FuzzTests: XCTestCase {
         // In video and live-stream modes the detector may wait a few frames
         // after the mutated ones found nothing; a reset makes it run at once.
         if fuzz.random.next() % 3 == 0 {
-            var reset = Faceworker_V1_ClientMessage()
-            reset.callID = 998
-            reset.resetSession.sessionID = session
-            guard case .resetSession? = try connection.call(reset, timeout: .seconds(30))?.kind else {
-                fuzz.problem("the session could not be reset after the mutated frames")
+            let reset = try await connection.call { callID in
+                var reset = Faceworker_V1_ClientMessage()
+                reset.callID = callID
+                reset.resetSession.sessionID = session
+                return reset
+            }
+            guard case .resetSession? = reset.kind else {
+                fuzz.problem("the session could not be reset after the mutated frames: \(reset)")
                 return
             }
-            let good = Faceworker_V1_ClientMessage.processFrame(callID: 999, session: session, .jpeg(Data(originals.jpeg)))
-            guard let answer = try connection.call(good, timeout: .seconds(30)) else {
-                fuzz.problem("no answer to a good frame after the mutated ones")
-                return
-            }
+            let answer = try await connection.call { .processFrame(callID: $0, session: session, .jpeg(Data(originals.jpeg))) }
             if answer.frameResult.faces.count != 1 {
                 fuzz.problem("a good frame after the mutated ones found \(answer.frameResult.faces.count) faces: \(answer)")
             }
@@ -319,9 +357,20 @@ final class FuzzTests: XCTestCase {
     /// Opens a session with a clean call and returns its ID; nil (and a
     /// problem) when the worker refuses.
     private func openSession(
-        _ fuzz: inout Case, _ connection: HostileConnection, options: Faceworker_V1_SessionOptions = Expect.options(.image)
-    ) throws -> UInt64? {
-        guard let answer = try connection.call(.openSession(callID: 1, options), timeout: .seconds(10)),
+        _ fuzz: inout Case, _ connection: InProcessModelConnection, options: Faceworker_V1_SessionOptions = Expect.options(.image)
+    ) async throws -> UInt64? {
+        let answer = try await connection.call { .openSession(callID: $0, options) }
+        guard case .openSession(let opened) = answer.kind else {
+            fuzz.problem("a valid OpenSession was not answered with a session: \(answer)")
+            return nil
+        }
+        return opened.sessionID
+    }
+
+    /// Opens a session on the worker process with a clean call and returns
+    /// its ID; nil (and a problem) when the worker refuses.
+    private func openSession(_ fuzz: inout Case, _ connection: HostileConnection) throws -> UInt64? {
+        guard let answer = try connection.call(.openSession(callID: 1, Expect.options(.image)), timeout: .seconds(10)),
               case .openSession(let opened) = answer.kind else {
             fuzz.problem("a valid OpenSession was not answered with a session")
             return nil
@@ -381,7 +430,19 @@ final class FuzzTests: XCTestCase {
         }
     }
 
-    /// Fails unless the worker runs and answers a Ping on the observer's connection.
+    /// Fails unless the worker answers a Ping on the observer's connection.
+    private func confirmAlive(_ observer: InProcessModelConnection, after fuzz: Case) async throws {
+        let payload = Data("case \(fuzz.number)".utf8)
+        let answer = try await observer.call { callID in
+            var ping = Faceworker_V1_ClientMessage()
+            ping.callID = callID
+            ping.ping.payload = payload
+            return ping
+        }
+        guard answer.ping.payload == payload else { throw WorkerDown(answer: answer) }
+    }
+
+    /// Fails unless the worker process runs and answers a Ping on the observer's connection.
     private func confirmAlive(_ worker: WorkerProcess, _ observer: HostileConnection, after fuzz: Case) throws {
         var ping = Faceworker_V1_ClientMessage()
         ping.callID = UInt64(fuzz.number) + 1000

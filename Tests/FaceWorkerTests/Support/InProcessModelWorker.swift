@@ -78,7 +78,17 @@ final class InProcessModelConnection {
 
     /// Sends every message in one read of the worker's, as a client's single write.
     func send(all messages: [Faceworker_V1_ClientMessage]) async throws {
-        try await channel.writeInbound(channel.allocator.buffer(bytes: messages.flatMap { try TestFraming.frame($0) }))
+        try await send(bytes: messages.flatMap { try TestFraming.frame($0) })
+    }
+
+    /// Sends `bytes` as they are, in one read of the worker's, whatever they hold.
+    func send(bytes: [UInt8]) async throws {
+        try await channel.writeInbound(channel.allocator.buffer(bytes: bytes))
+    }
+
+    /// The client hangs up, whatever it is still owed, unless the worker hung up first.
+    func close() async throws {
+        if channel.isActive { try await channel.close() }
     }
 
     /// Sends a call made by `message` with a fresh call ID, and returns the ID.
@@ -91,9 +101,20 @@ final class InProcessModelConnection {
 
     /// The worker's next message on this connection, when it comes.
     func receive() async throws -> Faceworker_V1_WorkerMessage {
+        guard let message = try await next() else { throw ChannelError.ioOnClosedChannel }
+        return message
+    }
+
+    /// The worker's next message on this connection, when it comes; nil once
+    /// the connection has closed with nothing more written.
+    func next() async throws -> Faceworker_V1_WorkerMessage? {
         while true {
             if let message = try reader.next() { return message }
-            reader.append(try await channel.waitForOutboundWrite(as: ByteBuffer.self).readableBytesView)
+            do {
+                reader.append(try await channel.waitForOutboundWrite(as: ByteBuffer.self).readableBytesView)
+            } catch ChannelError.ioOnClosedChannel {
+                return nil
+            }
         }
     }
 
