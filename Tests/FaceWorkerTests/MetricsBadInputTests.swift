@@ -4,52 +4,12 @@ import Foundation
 import Glibc
 import XCTest
 
-/// What a metrics client that is not a scraper gets: a clear status for a
-/// wrong request, the door for a huge, slow or crowding one; and that the
-/// face-detection clients do not notice any of it.
+/// What a metrics client that is not a scraper gets from the worker's real
+/// listener: the door for a huge, slow or crowding one, and that the
+/// face-detection clients do not notice any of it; each needs the listening
+/// socket, its timer or its thread. The status a wrong request gets is the
+/// handler's, tested on a channel (MetricsHandlerChannelTests).
 final class MetricsBadInputTests: XCTestCase {
-    func testOtherPathsAre404AndOtherMethods405WithAllow() async throws {
-        // A timeout longer than any test waits: each connection must close because it was answered.
-        let (_, metrics) = try await startMetricsWorker(["--metrics-request-timeout-ms", "600000"])
-        for request in ["GET / HTTP/1.1\r\n\r\n", "GET /metrics/extra HTTP/1.1\r\n\r\n", "GET /favicon.ico HTTP/1.1\r\n\r\n",
-                        "POST / HTTP/1.1\r\nContent-Length: 0\r\n\r\n"] {
-            let answer = try HTTPConnection.exchange(request, at: metrics)
-            XCTAssertEqual(answer.status, 404, request)
-            XCTAssertTrue(answer.body.contains("GET /metrics"), "the message says what is served: \(answer.body)")
-        }
-        for method in ["POST", "PUT", "DELETE", "HEAD", "OPTIONS"] {
-            let answer = try HTTPConnection.exchange("\(method) /metrics HTTP/1.1\r\nContent-Length: 0\r\n\r\n", at: metrics)
-            XCTAssertEqual(answer.status, 405, method)
-            XCTAssertEqual(answer.headers["allow"], "GET", method)
-            if method != "HEAD" {
-                XCTAssertTrue(answer.body.contains(method), "the message names the method: \(answer.body)")
-            }
-        }
-    }
-
-    func testARequestThatIsNotHTTPIsAnswered400AndClosed() async throws {
-        // A timeout longer than any test waits, as above.
-        let (_, metrics) = try await startMetricsWorker(["--metrics-request-timeout-ms", "600000"])
-        for request in ["\u{16}\u{03}\u{01}\u{02}\u{00}\u{01}\u{00}\u{01}\u{fc}\u{03}\u{03}\r\n\r\n", "GET /metrics HTTP/9.9\r\n\r\n",
-                        "GET /metrics HTTP/1.1\r\nBad Header\r\n\r\n"] {
-            let answer = try HTTPConnection.exchange(request, at: metrics)
-            XCTAssertEqual(answer.status, 400, request)
-        }
-    }
-
-    func testARequestLargerThan8KiBIsAnswered431() async throws {
-        let (_, metrics) = try await startMetricsWorker(["--metrics-request-timeout-ms", "600000"])
-        let longHeader = "GET /metrics HTTP/1.1\r\nCookie: \(String(repeating: "a", count: 9000))\r\n\r\n"
-        let longPath = "GET /metrics?\(String(repeating: "b", count: 9000)) HTTP/1.1\r\n\r\n"
-        let manyHeaders = "GET /metrics HTTP/1.1\r\n" + String(repeating: "X-A: b\r\n", count: 2000) + "\r\n"
-        for request in [longHeader, longPath, manyHeaders] {
-            let answer = try HTTPConnection.exchange(request, at: metrics)
-            XCTAssertEqual(answer.status, 431)
-            XCTAssertTrue(answer.body.contains("too large"), answer.body)
-        }
-        XCTAssertEqual(try HTTPConnection.scrape(metrics).value("faceworker_connections"), 0, "the endpoint still serves")
-    }
-
     func testAHugeRequestIsCutOffUnread() async throws {
         let (_, metrics) = try await startMetricsWorker(tcp: true, ["--metrics-request-timeout-ms", "600000"])
         let connection = try HTTPConnection(metrics)

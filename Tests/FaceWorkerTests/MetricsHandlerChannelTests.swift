@@ -4,6 +4,7 @@ import NIOCore
 import NIOEmbedded
 import NIOHTTP1
 import Synchronization
+import WorkerCore
 import XCTest
 
 /// The metrics endpoint's request handling in a channel fed by hand, with the
@@ -31,22 +32,38 @@ final class MetricsHandlerChannelTests: XCTestCase {
         XCTAssertEqual(try Self.answer(channel).statusLine, "HTTP/1.1 200 OK")
     }
 
-    func testAnotherMethodOnTheMetricsPathIs405WithAllowGET() throws {
+    func testAnotherMethodOnTheMetricsPathIs405WithAllowGETNamingTheMethod() throws {
         let channel = try Self.channel()
         try channel.writeInbound(Self.bytes("POST /metrics HTTP/1.1\r\nContent-Length: 2\r\n\r\nhi"))
         let answer = try Self.answer(channel)
         XCTAssertEqual(answer.statusLine, "HTTP/1.1 405 Method Not Allowed")
         XCTAssertEqual(answer.headers["allow"], "GET")
+        XCTAssertTrue(answer.body.contains("POST"), "the message names the method: \(answer.body)")
         XCTAssertFalse(channel.isActive)
+        for method in ["PUT", "DELETE", "HEAD", "OPTIONS"] {
+            let channel = try Self.channel()
+            try channel.writeInbound(Self.bytes("\(method) /metrics HTTP/1.1\r\nContent-Length: 0\r\n\r\n"))
+            let answer = try Self.answer(channel)
+            XCTAssertEqual(answer.statusLine, "HTTP/1.1 405 Method Not Allowed", method)
+            XCTAssertEqual(answer.headers["allow"], "GET", method)
+            // A HEAD answer has no body, by HTTP's rule.
+            if method != "HEAD" {
+                XCTAssertTrue(answer.body.contains(method), "the message names the method: \(answer.body)")
+            }
+            XCTAssertFalse(channel.isActive, method)
+        }
     }
 
-    func testAnotherPathIs404() throws {
-        let channel = try Self.channel()
-        try channel.writeInbound(Self.bytes("GET / HTTP/1.1\r\n\r\n"))
-        let answer = try Self.answer(channel)
-        XCTAssertEqual(answer.statusLine, "HTTP/1.1 404 Not Found")
-        XCTAssertTrue(answer.body.contains("GET /metrics"), answer.body)
-        XCTAssertFalse(channel.isActive)
+    func testAnotherPathIs404SayingWhatIsServed() throws {
+        for request in ["GET / HTTP/1.1\r\n\r\n", "GET /metrics/extra HTTP/1.1\r\n\r\n", "GET /favicon.ico HTTP/1.1\r\n\r\n",
+                        "POST / HTTP/1.1\r\nContent-Length: 0\r\n\r\n"] {
+            let channel = try Self.channel()
+            try channel.writeInbound(Self.bytes(request))
+            let answer = try Self.answer(channel)
+            XCTAssertEqual(answer.statusLine, "HTTP/1.1 404 Not Found", request)
+            XCTAssertTrue(answer.body.contains("GET /metrics"), answer.body)
+            XCTAssertFalse(channel.isActive, request)
+        }
     }
 
     /// Answered only when the request is whole, so no request bytes are left
@@ -73,17 +90,41 @@ final class MetricsHandlerChannelTests: XCTestCase {
         XCTAssertEqual(exposed.count, 0, "the metrics were not rendered")
     }
 
+    /// At the endpoint's own limit, 8 KiB: a long header, a long path or many
+    /// short headers each pass it.
+    func testEachWayOfPassingTheDefaultLimitIs431SayingTooLarge() throws {
+        let limit = MetricsEndpoint(address: .unixSocket(path: "/metrics.sock")).maxRequestBytes
+        let longHeader = "GET /metrics HTTP/1.1\r\nCookie: \(String(repeating: "a", count: 9000))\r\n\r\n"
+        let longPath = "GET /metrics?\(String(repeating: "b", count: 9000)) HTTP/1.1\r\n\r\n"
+        let manyHeaders = "GET /metrics HTTP/1.1\r\n" + String(repeating: "X-A: b\r\n", count: 2000) + "\r\n"
+        for (name, request) in [("long header", longHeader), ("long path", longPath), ("many headers", manyHeaders)] {
+            let exposed = ExpositionCount()
+            let channel = try Self.channel(maxRequestBytes: limit, exposition: exposed)
+            try channel.writeInbound(Self.bytes(request))
+            let answer = try Self.answer(channel)
+            XCTAssertEqual(answer.statusLine, "HTTP/1.1 431 Request Header Fields Too Large", name)
+            XCTAssertTrue(answer.body.contains("too large"), "\(name): \(answer.body)")
+            XCTAssertFalse(channel.isActive, name)
+            XCTAssertEqual(exposed.count, 0, "\(name): the metrics were not rendered")
+        }
+    }
+
     func testARequestLineAloneCanPassTheLimit() throws {
         let channel = try Self.channel(maxRequestBytes: 64)
         try channel.writeInbound(Self.bytes("GET /" + String(repeating: "m", count: 100)))
         XCTAssertEqual(try Self.answer(channel).statusLine, "HTTP/1.1 431 Request Header Fields Too Large")
     }
 
+    /// Garbage, a TLS ClientHello, an HTTP version that does not exist and a
+    /// header line without a colon.
     func testSomethingThatIsNotHTTPIs400AndClosed() throws {
-        let channel = try Self.channel()
-        try channel.writeInbound(Self.bytes("\u{0}\u{1}\u{2} nonsense\r\n\r\n"))
-        XCTAssertEqual(try Self.answer(channel).statusLine, "HTTP/1.1 400 Bad Request")
-        XCTAssertFalse(channel.isActive)
+        for request in ["\u{0}\u{1}\u{2} nonsense\r\n\r\n", "\u{16}\u{03}\u{01}\u{02}\u{00}\u{01}\u{00}\u{01}\u{fc}\u{03}\u{03}\r\n\r\n",
+                        "GET /metrics HTTP/9.9\r\n\r\n", "GET /metrics HTTP/1.1\r\nBad Header\r\n\r\n"] {
+            let channel = try Self.channel()
+            try channel.writeInbound(Self.bytes(request))
+            XCTAssertEqual(try Self.answer(channel).statusLine, "HTTP/1.1 400 Bad Request", request.debugDescription)
+            XCTAssertFalse(channel.isActive, request.debugDescription)
+        }
     }
 
     func testTwoRequestsInOneReadGetOneAnswer() throws {
