@@ -5,17 +5,23 @@ import FaceWorkerProtocol
 import Foundation
 import GRPCCore
 import GRPCNIOTransportHTTP2Posix
+import WorkerCoreTesting
 import XCTest
 
-/// The metrics endpoint an operator's Prometheus scrapes: what it reports,
-/// over both kinds of address, and that its counts follow the frames.
-final class MetricsTests: XCTestCase {
+/// The metrics endpoint an operator's Prometheus scrapes: what it reports and
+/// that its counts follow the frames, in-process on the real models; over
+/// both kinds of address, and counting the gRPC door's frames too, on the
+/// worker's binary.
+final class MetricsTests: InProcessModelTestCase {
     private static let stageSeconds = "faceworker_frame_stage_duration_seconds"
     private static let stages = ["queue", "decode", "detect", "landmarks", "total"]
 
-    func testUnixSocketScrapeFollowsFramesErrorsAndConnections() async throws {
-        let (worker, metrics) = try await startMetricsWorker()
-        let before = try HTTPConnection.scrape(metrics)
+    func testTheExpositionFollowsFramesErrorsAndConnections() async throws {
+        let worker = try startInProcessWorker()
+        let text = worker.exposition()
+        XCTAssertTrue(text.hasSuffix("\n"))
+        XCTAssertTrue(text.contains("# HELP faceworker_frames_total "))
+        let before = MetricSamples(text)
         XCTAssertEqual(before.types["faceworker_frames_total"], "counter")
         XCTAssertEqual(before.types["faceworker_frames_dropped_total"], "counter")
         XCTAssertEqual(before.types["faceworker_errors_total"], "counter")
@@ -35,11 +41,11 @@ final class MetricsTests: XCTestCase {
         XCTAssertEqual(before.all("faceworker_model_info").count, manifest.files.count)
 
         let client = try await worker.connect()
-        let session = try await client.openSession(options: Expect.options(.image) { $0.landmarkMode = .all })
-        for _ in 0..<3 { _ = try await session.process(jpeg: try TestPaths.jpeg("astronaut.jpg")) }
-        _ = await Expect.failure { try await session.process(jpeg: Data([0xFF, 0xD8, 0x00])) }
-        _ = await Expect.failure { try await client.openSession(options: Expect.options(.image) { $0.numFaces = 0 }) }
-        let after = try HTTPConnection.scrape(metrics)
+        let session = try await client.open(Expect.options(.image) { $0.landmarkMode = .all })
+        for _ in 0..<3 { _ = try await client.process(.jpeg(try TestPaths.jpeg("astronaut.jpg")), in: session) }
+        _ = try await client.refusal(of: .jpeg(Data([0xFF, 0xD8, 0x00])), in: session)
+        _ = try await client.refusedOpen(Expect.options(.image) { $0.numFaces = 0 })
+        let after = MetricSamples(worker.exposition())
 
         XCTAssertEqual(after.value("faceworker_frames_total", ["outcome": "processed"]), 3)
         XCTAssertEqual(after.value("faceworker_frames_total", ["outcome": "failed"]), 1)
@@ -68,52 +74,61 @@ final class MetricsTests: XCTestCase {
         XCTAssertEqual(buckets.map(\.value), buckets.map(\.value).sorted(), "buckets are cumulative")
     }
 
-    func testTCPScrapeCountsVideoFramesAndLiveStreamDropsByReason() async throws {
-        let (worker, metrics) = try await startMetricsWorker(tcp: true)
+    /// The live stream's first frame is held at the gate while the others
+    /// arrive, so each but the last replaces the one waiting before it.
+    func testVideoFramesAndLiveStreamDropsAreCountedByModeAndReason() async throws {
+        let gate = FrameGate()
+        let worker = try startInProcessWorker(gate: gate)
         let client = try await worker.connect()
         let frames = try TestPaths.videoFrames()
-        let video = try await client.openSession(options: Expect.options(.video))
-        for (index, jpeg) in frames.prefix(4).enumerated() {
-            _ = try await video.process(jpeg: jpeg, timestampMs: Int64(index) * 33)
-        }
-        let live = try await client.openSession(options: Expect.options(.liveStream))
+        let live = try await client.open(Expect.options(.liveStream))
+        var sent: [UInt64] = []
         for (index, jpeg) in frames.enumerated() {
-            try await live.send(jpeg: jpeg, timestampMs: Int64(index) * 33)
+            sent.append(try await client.send { .processFrame(callID: $0, session: live, .jpeg(jpeg, timestampMs: Int64(index) * 33)) })
+            if index == 0 { await gate.waitForArrivals(1) }
         }
-        var processed = 0
-        var replaced = 0
-        for await event in live.results {
-            switch event {
-            case .result: processed += 1
-            case .dropped(let notice):
-                XCTAssertEqual(notice.reason, .replaced)
-                replaced += 1
-            case .failed(let timestamp, let error): XCTFail("frame \(timestamp) failed: \(error)")
-            case .workerRestarted(let outage): XCTFail("the worker restarted: \(outage)")
-            }
-            if processed + replaced == frames.count { break }
+        var replaced: [UInt64] = []
+        while replaced.count < frames.count - 2 {
+            let answer = try await client.receive()
+            guard case .frameDropped(let notice) = answer.kind else { throw UnexpectedAnswer(description: "\(answer)") }
+            XCTAssertEqual(notice.reason, .replaced)
+            replaced.append(answer.callID)
         }
-        XCTAssertGreaterThan(replaced, 0, "a flood of frames replaces waiting ones")
-        try await video.reset()
-        try await live.close()
+        XCTAssertEqual(replaced, Array(sent.dropFirst().dropLast()), "every frame but the running one and the last was replaced")
+        gate.open()
+        for _ in 0..<2 {
+            guard case .frameResult = try await client.receive().kind else { return XCTFail("the running frame and the last are answered") }
+        }
+        let video = try await client.open(Expect.options(.video))
+        for (index, jpeg) in frames.prefix(4).enumerated() {
+            _ = try await client.process(.jpeg(jpeg, timestampMs: Int64(index) * 33), in: video)
+        }
+        _ = try await client.call { callID in
+            var close = Faceworker_V1_ClientMessage()
+            close.callID = callID
+            close.closeSession.sessionID = live
+            return close
+        }
 
-        let scrape = try HTTPConnection.scrape(metrics)
-        XCTAssertEqual(scrape.value("faceworker_frames_total", ["outcome": "processed"]), Double(4 + processed))
-        XCTAssertEqual(scrape.value("faceworker_frames_total", ["outcome": "dropped"]), Double(replaced))
-        XCTAssertEqual(scrape.value("faceworker_frames_dropped_total", ["reason": "replaced"]), Double(replaced))
+        let scrape = MetricSamples(worker.exposition())
+        XCTAssertEqual(scrape.value("faceworker_frames_total", ["outcome": "processed"]), Double(4 + 2))
+        XCTAssertEqual(scrape.value("faceworker_frames_total", ["outcome": "dropped"]), Double(replaced.count))
+        XCTAssertEqual(scrape.value("faceworker_frames_dropped_total", ["reason": "replaced"]), Double(replaced.count))
         XCTAssertEqual(scrape.value("faceworker_frames_dropped_total", ["reason": "session_closed"]), 0)
         XCTAssertEqual(scrape.value("faceworker_frames_dropped_total", ["reason": "session_reset"]), 0)
         XCTAssertEqual(scrape.value(Self.stageSeconds + "_count", ["mode": "video", "stage": "detect"]), 4)
-        XCTAssertEqual(scrape.value(Self.stageSeconds + "_count", ["mode": "live_stream", "stage": "detect"]), Double(processed))
+        XCTAssertEqual(scrape.value(Self.stageSeconds + "_count", ["mode": "live_stream", "stage": "detect"]), 2)
         XCTAssertEqual(scrape.value(Self.stageSeconds + "_count", ["mode": "image", "stage": "detect"]), 0)
         XCTAssertEqual(scrape.value("faceworker_sessions"), 1, "the video session is still open")
     }
 
+    /// Both doors count into the one endpoint, which only the composed
+    /// worker has; over TCP, on the port its start line names.
     func testFramesThroughTheGRPCDoorAreCountedToo() async throws {
         let directory = try WorkerProcess.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let grpc = "\(directory)/grpc.sock"
-        let (worker, metrics) = try await startMetricsWorker(["--grpc-socket", grpc])
+        let (worker, metrics) = try await startMetricsWorker(tcp: true, ["--grpc-socket", grpc])
         XCTAssertTrue(FileManager.default.fileExists(atPath: grpc), worker.log)
         let frames = try TestPaths.videoFrames().prefix(3)
         let answers = try await withGRPCClient(transport: .http2NIOPosix(target: .unixDomainSocket(path: grpc), transportSecurity: .plaintext)) { client in
@@ -137,25 +152,14 @@ final class MetricsTests: XCTestCase {
         XCTAssertEqual(scrape.value(Self.stageSeconds + "_count", ["mode": "video", "stage": "total"]), Double(frames.count))
     }
 
-    func testTheAnswerIsPrometheusTextFormatAndTheConnectionCloses() async throws {
-        // A timeout longer than any test waits: the connection must close because it was answered.
-        let (_, metrics) = try await startMetricsWorker(tcp: true, ["--metrics-request-timeout-ms", "600000"])
-        let answer = try HTTPConnection.exchange("GET /metrics HTTP/1.0\r\n\r\n", at: metrics)
-        XCTAssertEqual(answer.status, 200)
-        XCTAssertEqual(answer.headers["content-type"], "text/plain; version=0.0.4; charset=utf-8")
-        XCTAssertEqual(answer.headers["connection"], "close")
-        XCTAssertTrue(answer.body.hasSuffix("\n"))
-        XCTAssertTrue(answer.body.contains("# HELP faceworker_frames_total "))
-        let query = try HTTPConnection.exchange("GET /metrics?name[]=faceworker_frames_total HTTP/1.1\r\nHost: x\r\n\r\n", at: metrics)
-        XCTAssertEqual(query.status, 200, "a query string is ignored")
-    }
-
+    /// The socket file is the listener's, and its removal the process's exit.
     func testTheMetricsSocketGoesWithTheWorker() async throws {
         let (worker, metrics) = try await startMetricsWorker()
         guard case .unix(let path) = metrics else { return XCTFail("a Unix socket was asked for") }
         var status = stat()
         XCTAssertEqual(lstat(path, &status), 0)
         XCTAssertEqual(status.st_mode & 0o777, 0o600, "the socket mode the face socket has")
+        XCTAssertEqual(try HTTPConnection.scrape(metrics).value("faceworker_connections"), 0, "scraped over the socket")
         worker.signal(SIGTERM)
         let exit = await worker.waitForExit(timeout: .seconds(10))
         XCTAssertEqual(exit, 0)

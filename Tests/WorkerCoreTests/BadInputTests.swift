@@ -210,7 +210,7 @@ final class BadInputTests: XCTestCase {
         var limits = WorkerLimits()
         limits.maxMessageBytes = 1_000_000
         try await start(limits)
-        var doomed = try await worker.connect()
+        let doomed = try await worker.connect()
         try await doomed.sendRaw([0x00, 0x7F, 0xFF, 0xFF, 0xFF])
         let answer = try await doomed.receive()
         XCTAssertEqual(answer.callID, 0)
@@ -222,7 +222,7 @@ final class BadInputTests: XCTestCase {
 
     func testACompressedMessageIsUnimplementedThenTheConnectionCloses() async throws {
         try await start()
-        var doomed = try await worker.connect()
+        let doomed = try await worker.connect()
         try await doomed.sendRaw([0x01, 0x00, 0x00, 0x00, 0x02, 0x08, 0x01])
         let compressed = try await doomed.receive().error.code
         XCTAssertEqual(compressed, .unimplemented)

@@ -97,22 +97,14 @@ final class HTTPConnection {
         }
     }
 
-    /// Sends `request` and reads the answer the worker sends before it
-    /// closes (without a body for a HEAD request).
-    static func exchange(_ request: String, at address: Address) throws -> HTTPAnswer {
+    /// `GET /metrics`, answered whole before the worker closes, parsed.
+    static func scrape(_ address: Address) throws -> MetricSamples {
         let connection = try HTTPConnection(address)
-        connection.send(request)
+        connection.send("GET /metrics HTTP/1.1\r\nHost: localhost\r\nAccept: text/plain\r\n\r\n")
         let (bytes, ending) = connection.readToEnd()
-        guard ending == .closed, let answer = HTTPAnswer(bytes, hasBody: !request.hasPrefix("HEAD ")) else {
+        guard ending == .closed, let answer = HTTPAnswer(bytes), answer.status == 200 else {
             throw NoAnswer(received: bytes, ending: ending)
         }
-        return answer
-    }
-
-    /// `GET /metrics`, parsed.
-    static func scrape(_ address: Address) throws -> MetricSamples {
-        let answer = try exchange("GET /metrics HTTP/1.1\r\nHost: localhost\r\nAccept: text/plain\r\n\r\n", at: address)
-        guard answer.status == 200 else { throw NoAnswer(received: Array(answer.body.utf8), ending: .closed) }
         return MetricSamples(answer.body)
     }
 
@@ -132,9 +124,9 @@ struct HTTPAnswer {
     /// The body, as text.
     var body: String
 
-    /// Parses a response whose body is as long as its Content-Length says
-    /// (or, without `hasBody`, empty); nil for anything else.
-    init?(_ bytes: [UInt8], hasBody: Bool = true) {
+    /// Parses a response whose body is as long as its Content-Length says;
+    /// nil for anything else.
+    init?(_ bytes: [UInt8]) {
         let text = String(decoding: bytes, as: UTF8.self)
         guard let split = text.range(of: "\r\n\r\n") else { return nil }
         let lines = text[..<split.lowerBound].components(separatedBy: "\r\n")
@@ -147,7 +139,7 @@ struct HTTPAnswer {
             headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
         body = String(text[split.upperBound...])
-        guard let length = headers["content-length"].flatMap(Int.init), body.utf8.count == (hasBody ? length : 0) else { return nil }
+        guard let length = headers["content-length"].flatMap(Int.init), body.utf8.count == length else { return nil }
     }
 }
 

@@ -2,6 +2,7 @@ import FaceAnalysis
 import FaceDetection
 import FaceWorkerProtocol
 import Logging
+import MetricsHTTP
 import NIOCore
 import NIOEmbedded
 @testable import SocketTransport
@@ -19,9 +20,11 @@ enum LoadedModels {
 
 /// The worker's core on the real models, in this process, with the lean
 /// socket's handler in front of it on NIO's test channels: what a client
-/// reads from a worker's socket, without a worker process.
+/// reads from a worker's socket, without a worker process. It counts in
+/// metrics as a worker with a metrics endpoint does.
 final class InProcessModelWorker {
     private let inProcess: InProcessCore
+    private let metrics: PrometheusMetrics
     private let gate: FrameGate?
     /// Every connection made, closed by `stop()` so none outlives its test.
     private var channels: [NIOAsyncTestingChannel] = []
@@ -30,7 +33,9 @@ final class InProcessModelWorker {
     /// there is one.
     init(gate: FrameGate? = nil) throws {
         let models = try LoadedModels.analyzer.get()
-        inProcess = InProcessCore(analyzer: gate.map { GatedAnalyzer(models, gate: $0) } ?? models, models: try LoadedModels.inventory.get())
+        let inventory = try LoadedModels.inventory.get()
+        metrics = PrometheusMetrics(models: inventory, errorCodes: Faceworker_V1_Status.Code.errorMetricLabels)
+        inProcess = InProcessCore(analyzer: gate.map { GatedAnalyzer(models, gate: $0) } ?? models, models: inventory, metrics: metrics)
         self.gate = gate
     }
 
@@ -52,6 +57,11 @@ final class InProcessModelWorker {
         }
         try await channel.connect(to: SocketAddress(unixDomainSocketPath: "/in-process")).get()
         return InProcessModelConnection(channel: channel)
+    }
+
+    /// What a scrape of the metrics endpoint would be answered now.
+    func exposition() -> String {
+        String(decoding: metrics.exposition(inProcess.gauges.read()), as: UTF8.self)
     }
 
     /// Closes every connection, then stops the inference threads once they
