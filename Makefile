@@ -295,10 +295,12 @@ test-c: deps deps-client deps-test models
 # UndefinedBehaviorSanitizer; its checked arithmetic and bounds trap in every build anyway.
 # Each builds only the products it runs (the test bundle, the worker the suites start, the fuzz
 # targets), never the benchmarks and examples. The scratch paths can be moved, to time cold builds.
+# A filter naming a suite that was renamed or moved fails the run (scripts/sanitize/check-filters.py)
+# rather than leaving that suite out unnoticed.
 .PHONY: test-sanitize test-tsan test-asan fuzz test-fuzz
 TSAN_SCRATCH ?= .build-tsan
 ASAN_SCRATCH ?= .build-asan
-SANITIZE_SUITES := InferenceTests.ThreadPool|FaceWorkerProtocolTests|ModelFileTests|ImagingTests|FaceWorkerTests\.(PartsStarted|Concurrency|Scheduling|NamedSession|SlowSubscriber|SharedMemory|GracefulShutdown|BadInput|Fuzz|DrainHandlerChannel)Tests
+SANITIZE_SUITES := InferenceTests.ThreadPool|FaceWorkerProtocolTests|ModelFileTests|ImagingTests|WorkerCoreTests\.(Concurrency|Scheduling|NamedSession|SlowSubscriber|BadInput)Tests|FaceWorkerTests\.(PartsStarted|NamedSession|SharedMemory|GracefulShutdown|BadInput|Fuzz|DrainHandlerChannel)Tests
 TSAN_RUN := TSAN_OPTIONS="halt_on_error=1 suppressions=$(CURDIR)/scripts/sanitize/tsan.supp" FACEWORKER_XNNPACK=xnnpack-tsan
 # AddressSanitizer: the core in-process on its fake pipeline, the doors' channel handlers, the
 # parsers, and suites that start the ASan worker (TestPaths finds it beside the test bundle). Its
@@ -311,13 +313,14 @@ TSAN_RUN := TSAN_OPTIONS="halt_on_error=1 suppressions=$(CURDIR)/scripts/sanitiz
 # socket instead: scripts/sanitize/connection-leaks.py opens and closes 3000 connections (sessions,
 # frames in flight, broken framing), stops the worker with SIGTERM and fails on any LeakSanitizer
 # report.
-ASAN_SUITES := WorkerCoreTests|FaceWorkerProtocolTests|ModelFileTests|ImagingTests|InferenceTests|FaceWorkerTests\.(DrainHandlerChannel|MetricsHandlerChannel|ConnectionGate|EnginePool|PartsStarted|Concurrency|NamedSession|SlowSubscriber|SharedMemory|GracefulShutdown|BadInput|Fuzz)Tests
+ASAN_SUITES := WorkerCoreTests|FaceWorkerProtocolTests|ModelFileTests|ImagingTests|InferenceTests|FaceWorkerTests\.(DrainHandlerChannel|MetricsHandlerChannel|ConnectionGate|EnginePool|PartsStarted|NamedSession|SharedMemory|GracefulShutdown|BadInput|Fuzz)Tests
 ASAN_RUN := ASAN_OPTIONS="detect_leaks=0"
 ASAN_WORKER := $(abspath $(ASAN_SCRATCH))/debug/face-worker
 
 test-sanitize: test-tsan test-asan
 
 test-tsan: deps models
+	@python3 scripts/sanitize/check-filters.py '$(SANITIZE_SUITES)'
 	@XNNPACK_SANITIZE=thread scripts/build-xnnpack.sh
 	FACEWORKER_XNNPACK=xnnpack-tsan $(SWIFT) build --sanitize=thread --scratch-path $(TSAN_SCRATCH) --product FaceWorkerPackageTests
 	FACEWORKER_XNNPACK=xnnpack-tsan $(SWIFT) build --sanitize=thread --scratch-path $(TSAN_SCRATCH) --product face-worker
@@ -326,6 +329,7 @@ test-tsan: deps models
 # The ASan worker under the Python client's bad-input and shared-memory tests and the gRPC door's
 # bad-input, limit and shared-memory tests (their fixtures start FACEWORKER_WORKER).
 test-asan: deps deps-test models $(CLIENT_VENV)/.ok $(GRPC_VENV)/.ok
+	@python3 scripts/sanitize/check-filters.py '$(ASAN_SUITES)'
 	SWIFT=$(SWIFT) scripts/sanitize/build-asan.sh $(ASAN_SCRATCH) FaceWorkerPackageTests face-worker
 	$(ASAN_RUN) FACEWORKER_FUZZ=1 $(SWIFT) test --skip-build --sanitize=address --scratch-path $(ASAN_SCRATCH) --filter '$(ASAN_SUITES)'
 	ASAN_OPTIONS="detect_leaks=1" $(CLIENT_VENV)/bin/python scripts/sanitize/connection-leaks.py $(ASAN_WORKER) $(MODELS) 3000
