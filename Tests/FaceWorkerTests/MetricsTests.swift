@@ -173,7 +173,7 @@ final class MetricsTests: InProcessModelTestCase {
         var status = stat()
         XCTAssertEqual(lstat(path, &status), 0)
         XCTAssertEqual(status.st_mode & 0o777, 0o600, "the socket mode the face socket has")
-        XCTAssertEqual(try HTTPConnection.scrape(metrics).value("faceworker_connections"), 0, "scraped over the socket")
+        XCTAssertEqual(try HTTPConnection.scrape(metrics).value("faceworker_frames_total", ["outcome": "processed"]), 0, "scraped over the socket")
         worker.signal(SIGTERM)
         let exit = await worker.waitForExit(timeout: .seconds(10))
         XCTAssertEqual(exit, 0)
