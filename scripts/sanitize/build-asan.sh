@@ -17,9 +17,20 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 scratch=$1
 shift
+flags=(--sanitize=address
+  -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp,indirect-calls
+  -Xswiftc -Xllvm -Xswiftc -sanitizer-coverage-stack-depth)
+# The Swift driver rebuilds a module when its sources change, not when its flags do: a tree built
+# before with other flags would keep its objects, and the fuzz targets would run on libraries
+# without coverage (libFuzzer then sees a few dozen counters instead of thousands). So a tree
+# whose recorded flags differ is built again from nothing.
+stamp=$scratch/sanitize-flags
+if [ -d "$scratch" ] && [ "$(cat "$stamp" 2>/dev/null)" != "${flags[*]}" ]; then
+  echo "$scratch was built with other flags; building it again from nothing"
+  rm -rf "$scratch"
+fi
+mkdir -p "$scratch"
+printf '%s' "${flags[*]}" >"$stamp"
 for product in "$@"; do
-  FACEWORKER_FUZZ=1 "${SWIFT:-swift}" build --sanitize=address \
-    -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp,indirect-calls \
-    -Xswiftc -Xllvm -Xswiftc -sanitizer-coverage-stack-depth \
-    --scratch-path "$scratch" --product "$product"
+  FACEWORKER_FUZZ=1 "${SWIFT:-swift}" build "${flags[@]}" --scratch-path "$scratch" --product "$product"
 done
