@@ -38,6 +38,9 @@ let package = Package(
         // C libraries: XNNPACK built by `make deps`, TurboJPEG from the Debian package it installs.
         .systemLibrary(name: "CXNNPack", path: "Sources/CXNNPack"),
         .systemLibrary(name: "CTurboJPEG", path: "Sources/CTurboJPEG"),
+        // Part of a JPEG decoded through libjpeg's own API (Debian's libjpeg62-turbo, the library
+        // TurboJPEG is built from): rows and columns, behind the one setjmp that libjpeg's errors need.
+        .target(name: "CJPEGRegion", linkerSettings: [.linkedLibrary("jpeg")]),
 
         // Layer 1: the .tflite file, read and folded into plain float tensors.
         .target(name: "ModelFile", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
@@ -49,7 +52,7 @@ let package = Package(
             linkerSettings: [.unsafeFlags(["-L" + xnnpackLibraries])]
         ),
         // Pixels in: decoding, pixel formats, orientation, crops to tensors.
-        .target(name: "Imaging", dependencies: ["CTurboJPEG"]),
+        .target(name: "Imaging", dependencies: ["CJPEGRegion", "CTurboJPEG"]),
         // Layer 3: the face pipeline (detector, landmarks, ML Kit outputs, tracking, running modes).
         .target(name: "FaceDetection", dependencies: ["Inference", "Imaging"]),
         // The wire both sides share: generated protobuf messages, the length-prefixed codec,

@@ -11,7 +11,7 @@ set -euo pipefail
 declare -A groups=(
   # Building XNNPACK from Debian's sources (scripts/build-xnnpack.sh), JPEG decoding, and
   # fetching the models from PyPI's wheels (scripts/fetch-models.py).
-  [worker]="cmake ninja-build patch python3 python3-pip libturbojpeg0-dev"
+  [worker]="cmake ninja-build patch python3 python3-pip libturbojpeg0-dev libjpeg62-turbo-dev"
   # The C client library and its pkg-config file, and its libuv adapter: make deb, the C tests,
   # face-bench.
   [client]="libprotobuf-c-dev protobuf-c-compiler pkg-config libuv1-dev"

@@ -121,6 +121,10 @@ package final class FaceEngine {
     private var workspace: Workspace?
     private let weightsCache: WeightsCache?
     private var decoder: JPEGDecoder?
+    /// Set when a frame holding part of its image was asked for a tensor
+    /// outside that part: the tensor was left as it was, and the frame must be
+    /// processed again from the whole image.
+    private var missedPart = false
 
     /// Creates an engine whose runtimes split every model run over `threadPool`,
     /// or run on the calling thread only when it is nil, and keep their packed
@@ -137,6 +141,10 @@ package final class FaceEngine {
     /// that runs outside XNNPACK.
     func sample(_ frame: OrientedFrame, size: Int, transform: Imaging.AffineTransform, border: BorderMode,
                 valueRange: ClosedRange<Float>, into tensor: UnsafeMutableBufferPointer<Float>) {
+        guard frame.holdsPixels(sampledBy: transform, width: size, height: size) else {
+            missedPart = true
+            return
+        }
         guard let threadPool else {
             frame.sampleTensor(width: size, height: size, transform: transform, border: border, valueRange: valueRange, into: tensor)
             return
@@ -146,6 +154,24 @@ package final class FaceEngine {
             frame.sampleTensor(width: size, height: size, transform: transform, border: border, valueRange: valueRange,
                                into: tensor, rows: size * part / parts..<size * (part + 1) / parts)
         }
+    }
+
+    /// Decodes a whole JPEG, split over the pool's threads while the pool is
+    /// this engine's alone.
+    func decode(_ jpeg: UnsafeRawBufferPointer, size: PixelSize, refuseDamaged: Bool) throws(ImagingError) -> JPEGDecoder.Decoded {
+        let decoder = try jpegDecoder()
+        guard let threadPool, threadPool.width > 1 else {
+            return try decoder.decode(jpeg, size: size, refuseDamaged: refuseDamaged)
+        }
+        return try decoder.decode(jpeg, size: size, refuseDamaged: refuseDamaged) { count, body in
+            threadPool.parallelize(count, body)
+        }
+    }
+
+    /// Whether a frame missed its part since the last call, which clears it.
+    func takeMissedPart() -> Bool {
+        defer { missedPart = false }
+        return missedPart
     }
 
     /// This thread's JPEG decoder, created on first use.

@@ -8,10 +8,20 @@
 /// block; the gather runs `gatherLead` blocks ahead of the blend, so that its
 /// loads and stores overlap the blend's vector arithmetic.
 /// Upright packed RGB rows read in place by the run path: `rowStride`
-/// (at least three bytes a pixel) from one row to the next.
+/// (at least three bytes a pixel) from one row to the next, pixel
+/// (`origin.column`, `origin.row`) at `base`.
 struct PackedRGBRows {
     let base: UnsafePointer<UInt8>
     let rowStride: Int
+    /// The byte offset of pixel (0, 0) from `base`, which the run's loads
+    /// subtract: negative when only part of the image is in memory.
+    let originOffset: Int
+
+    init(base: UnsafePointer<UInt8>, rowStride: Int, origin: (column: Int, row: Int) = (0, 0)) {
+        self.base = base
+        self.rowStride = rowStride
+        originOffset = origin.row * rowStride + origin.column * 3
+    }
 }
 
 extension BilinearSampler {
@@ -104,7 +114,7 @@ extension BilinearSampler {
                 }
                 let column = Int(Self.address(blocks, block, .columns, lane: lane).load(as: Int32.self))
                 let line = Int(Self.address(blocks, block, .rows, lane: lane).load(as: Int32.self))
-                let offset = line &* rowBytes &+ column &* 3
+                let offset = line &* rowBytes &+ column &* 3 &- rows.originOffset
                 let top = UnsafeRawPointer(source).loadUnaligned(fromByteOffset: offset, as: UInt64.self)
                 let bottom = UnsafeRawPointer(source).loadUnaligned(fromByteOffset: offset &+ rowBytes, as: UInt64.self)
                 store(top, as: .topLeft)

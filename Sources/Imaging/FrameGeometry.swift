@@ -70,12 +70,13 @@ struct FrameGeometry: Sendable {
         }
     }
 
-    /// The geometry of tightly packed RGB whose size its owner already checked.
-    init(packedRGBWidth width: Int, height: Int) {
+    /// The geometry of packed RGB whose size its owner already checked, rows
+    /// `rowStride` bytes apart (by default tightly packed).
+    init(packedRGBWidth width: Int, height: Int, rowStride: Int? = nil) {
         format = .rgb
         self.width = width
         self.height = height
-        rowStride = width * 3
+        self.rowStride = rowStride ?? width * 3
     }
 
     /// Product of non-negative factors, `Int.max` if it does not fit.

@@ -11,7 +11,11 @@ struct OrientationMap {
     private let column0: Int, columnPerX: Int, columnPerY: Int
     private let row0: Int, rowPerX: Int, rowPerY: Int
 
-    init(_ orientation: ImageOrientation, storedWidth w: Int, storedHeight h: Int) {
+    /// `origin` is the stored pixel at the start of the memory read, which
+    /// `stored(x:y:)` then counts from: (0, 0) unless only part of the stored
+    /// image was decoded.
+    init(_ orientation: ImageOrientation, storedWidth w: Int, storedHeight h: Int, origin: (column: Int, row: Int) = (0, 0)) {
+        let column0: Int, row0: Int
         switch orientation {
         case .topLeft: (column0, columnPerX, columnPerY, row0, rowPerX, rowPerY) = (0, 1, 0, 0, 0, 1)
         case .topRight: (column0, columnPerX, columnPerY, row0, rowPerX, rowPerY) = (w - 1, -1, 0, 0, 0, 1)
@@ -22,6 +26,8 @@ struct OrientationMap {
         case .rightBottom: (column0, columnPerX, columnPerY, row0, rowPerX, rowPerY) = (w - 1, 0, -1, h - 1, -1, 0)
         case .leftBottom: (column0, columnPerX, columnPerY, row0, rowPerX, rowPerY) = (w - 1, 0, -1, 0, 1, 0)
         }
+        self.column0 = column0 - origin.column
+        self.row0 = row0 - origin.row
     }
 
     /// The stored column and row of upright pixel `(x, y)`.

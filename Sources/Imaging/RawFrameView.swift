@@ -39,13 +39,14 @@ package struct RawFrameView {
         self.bytes = bytes
     }
 
-    /// Tightly packed RGB of a checked size, such as an ``RGBImage``'s.
-    init(packedRGB bytes: UnsafeRawBufferPointer, width: Int, height: Int) {
-        geometry = FrameGeometry(packedRGBWidth: width, height: height)
+    /// Packed RGB of a checked size, such as an ``RGBImage``'s, rows
+    /// `rowStride` bytes apart (by default tightly packed).
+    init(packedRGB bytes: UnsafeRawBufferPointer, width: Int, height: Int, rowStride: Int? = nil) {
+        geometry = FrameGeometry(packedRGBWidth: width, height: height, rowStride: rowStride)
         format = .rgb
         self.width = width
         self.height = height
-        rowStride = width * 3
+        self.rowStride = geometry.rowStride
         self.bytes = bytes
     }
 

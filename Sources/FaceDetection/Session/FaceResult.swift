@@ -1,3 +1,5 @@
+import Imaging
+
 /// One face in a frame's result, with every output the session asked for.
 ///
 /// Positions are in the upright image: `boundingBox` and ML Kit outputs in
@@ -50,6 +52,8 @@ package struct FaceResult: Sendable {
     package var warnings: [String] = []
     /// Time spent decoding a JPEG (zero for raw pixels, which are read in place).
     package var decodeTime: Duration = .zero
+    /// The stored pixels decoded when only part of a JPEG was: nil for a whole decode or raw pixels.
+    package var decodedPart: PixelRegion?
     /// Time spent in the detector stage.
     package var detectTime: Duration
     /// Time spent in the landmark stage (landmark model, ML Kit outputs).

@@ -19,9 +19,13 @@ extension FacePipeline {
     /// A JPEG is always decoded at full resolution, so the faces found in it
     /// are those found in the same pixels sent raw: the detector samples the
     /// full image bilinearly, as MediaPipe does, and a DCT-reduced decode is a
-    /// smoothed image whose boxes drift by a few pixels. A JPEG whose data is
-    /// damaged is decoded as libjpeg decodes it, its warning in the result's
-    /// `warnings`, unless the options refuse damaged JPEGs.
+    /// smoothed image whose boxes drift by a few pixels. A video or live-stream
+    /// frame that only follows faces from the previous frame decodes just the
+    /// part its crops read, when that is a small part of the image; a whole
+    /// decode is split over the engine's pool while the pool is free. Both give
+    /// the pixels of a whole decode. A JPEG whose data is damaged is decoded as
+    /// libjpeg decodes it, its warning in the result's `warnings`, unless the
+    /// options refuse damaged JPEGs.
     ///
     /// - Parameter maxPixels: the largest raw frame accepted; a JPEG's size
     ///   was checked when its header was read.
@@ -33,9 +37,23 @@ extension FacePipeline {
         case .jpeg(let bytes, let size):
             let clock = ContinuousClock()
             let start = clock.now
+            if let region = partNeeded(tracker: tracker, storedSize: size, orientation: orientation),
+               let part = JPEGDecoder.decodePart(bytes, size: size, region: region) {
+                let decodeTime = clock.now - start
+                var attempt = tracker
+                var result = try part.withFrame(orientation: orientation) { (frame) throws(FaceError) in
+                    try process(frame, timestampMs: timestampMs, tracker: &attempt, engine: engine)
+                }
+                if !engine.takeMissedPart() {
+                    tracker = attempt
+                    result.decodeTime = decodeTime
+                    result.decodedPart = part.region
+                    return result
+                }
+            }
             let decoded: JPEGDecoder.Decoded
             do throws(ImagingError) {
-                decoded = try engine.jpegDecoder().decode(bytes, size: size, refuseDamaged: options.refuseDamagedJPEG)
+                decoded = try engine.decode(bytes, size: size, refuseDamaged: options.refuseDamagedJPEG)
             } catch {
                 throw FaceError(error)
             }
