@@ -6,6 +6,11 @@ import PackageDescription
 // the variant whose thread pool the tool sees into (FACEWORKER_XNNPACK=xnnpack-tsan).
 let xnnpackLibraries = Context.packageDirectory + "/.deps/" + (Context.environment["FACEWORKER_XNNPACK"] ?? "xnnpack") + "/lib"
 
+// The numeric layers (the model reader, inference set-up, pixel sampling, the face pipeline) are
+// optimized in debug builds too: the tests run them over real images and models frame after frame,
+// which unoptimized code makes several times slower, while the layers above stay debuggable.
+let optimizedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
+
 let package = Package(
     name: "FaceWorker",
     platforms: [.macOS(.v14)],
@@ -43,18 +48,19 @@ let package = Package(
         .target(name: "CJPEGRegion", linkerSettings: [.linkedLibrary("jpeg")]),
 
         // Layer 1: the .tflite file, read and folded into plain float tensors.
-        .target(name: "ModelFile", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "ModelFile", dependencies: [.product(name: "Crypto", package: "swift-crypto")], swiftSettings: optimizedInDebug),
         // Layer 2: running a loaded model on XNNPACK.
         .target(
             name: "Inference",
             dependencies: ["ModelFile", "CXNNPack"],
+            swiftSettings: optimizedInDebug,
             // Ahead of the system's directories, so Debian 12's shared libXNNPACK is never the one linked.
             linkerSettings: [.unsafeFlags(["-L" + xnnpackLibraries])]
         ),
         // Pixels in: decoding, pixel formats, orientation, crops to tensors.
-        .target(name: "Imaging", dependencies: ["CJPEGRegion", "CTurboJPEG"]),
+        .target(name: "Imaging", dependencies: ["CJPEGRegion", "CTurboJPEG"], swiftSettings: optimizedInDebug),
         // Layer 3: the face pipeline (detector, landmarks, ML Kit outputs, tracking, running modes).
-        .target(name: "FaceDetection", dependencies: ["Inference", "Imaging"]),
+        .target(name: "FaceDetection", dependencies: ["Inference", "Imaging"], swiftSettings: optimizedInDebug),
         // The wire both sides share: generated protobuf messages, the length-prefixed codec,
         // framing errors and their statuses, and where the worker's socket is.
         .target(

@@ -19,21 +19,16 @@ package struct ModelAnalyzer: FaceAnalyzer {
 
     package var faceLandmarkerProblem: String? { models.faceLandmarkerProblem }
 
-    /// Builds thread `thread`'s runtime of every model and runs each once;
-    /// an optimised build then warms the thread on `WarmFrame` too.
+    /// Builds thread `thread`'s runtime of every model, runs each once, then
+    /// warms the thread on `WarmFrame`.
     package func warm(thread: Int) throws {
         try engines.warm(thread)
-        #if !DEBUG
-        // A debug build's unoptimised pixel loops take over a second on the
-        // frame, which every worker a test starts would pay for a first-frame
-        // speed that no one measures in a debug build.
         try warmOnFrame(thread: thread)
-        #endif
     }
 
     /// Runs `WarmFrame` through each of its pipelines on thread `thread`'s
     /// engine; thread 0 also runs it over every core, as a lone frame does.
-    package func warmOnFrame(thread: Int) throws {
+    private func warmOnFrame(thread: Int) throws {
         let jpeg = WarmFrame.jpeg
         let size = try JPEGDecoder().header(of: jpeg)
         for options in WarmFrame.options(for: models) {

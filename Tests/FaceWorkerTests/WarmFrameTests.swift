@@ -28,8 +28,7 @@ final class WarmFrameTests: XCTestCase {
     func testEveryInferenceThreadWarmsOnIt() throws {
         let analyzer = try ModelAnalyzer(models: FaceModels(directory: TestPaths.models), threads: 2)
         for thread in 0..<analyzer.threads {
-            try analyzer.warm(thread: thread)
-            XCTAssertNoThrow(try analyzer.warmOnFrame(thread: thread), "thread \(thread)")
+            XCTAssertNoThrow(try analyzer.warm(thread: thread), "thread \(thread)")
         }
     }
 }
