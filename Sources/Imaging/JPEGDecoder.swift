@@ -15,9 +15,9 @@ import CTurboJPEG
 ///   scans (built to make decoding take quadratic time) is an error.
 ///
 /// A decoder owns a TurboJPEG instance, which is not thread-safe: use one
-/// decoder per thread (it is deliberately not `Sendable`). Reusing it across
-/// images avoids reallocating TurboJPEG's state; after any failure the
-/// instance is replaced, so a refused image never affects the next one.
+/// decoder per thread (it is deliberately not `Sendable`). Each image is
+/// decoded on a new instance, so no image's tables or failure ever affect the
+/// next one.
 package final class JPEGDecoder {
     /// Nil only when no fresh instance could be allocated after a failure;
     /// the next call tries again.
@@ -46,6 +46,18 @@ package final class JPEGDecoder {
         let fresh = try Self.makeHandle()
         handle = fresh
         return fresh
+    }
+
+    /// A new instance in place of the current one, for one image: libjpeg keeps
+    /// an image's Huffman and quantization tables for the next (abbreviated
+    /// streams), so a JPEG that leaves a table out would decode with the table
+    /// of whatever this thread decoded before, another session's frame perhaps,
+    /// rather than with the standard one a fresh decoder takes. A new instance
+    /// costs well under a microsecond; its buffers are allocated per image anyway.
+    private func freshHandle() throws(ImagingError) -> tjhandle {
+        if let handle { tjDestroy(handle) }
+        handle = nil
+        return try usableHandle()
     }
 
     /// The error for TurboJPEG's failure on `failed`, which is then replaced:
@@ -152,7 +164,7 @@ package final class JPEGDecoder {
     ///   instance that replaces one that failed.
     package func decode(_ jpeg: UnsafeRawBufferPointer, size: PixelSize, refuseDamaged: Bool) throws(ImagingError) -> Decoded {
         let flags = TJFLAG_LIMITSCANS | (refuseDamaged ? TJFLAG_STOPONWARNING : 0)
-        let handle = try usableHandle()
+        let handle = try freshHandle()
         let count = size.width * size.height * 3
         func decompress(into destination: UnsafeMutableBufferPointer<UInt8>) -> Int32 {
             // The header's own size makes TurboJPEG pick scaling factor 1 and fill the whole buffer.
