@@ -46,13 +46,15 @@ let package = Package(
         // Part of a JPEG decoded through libjpeg's own API (Debian's libjpeg62-turbo, the library
         // TurboJPEG is built from): rows and columns, behind the one setjmp that libjpeg's errors need.
         .target(name: "CJPEGRegion", linkerSettings: [.linkedLibrary("jpeg")]),
+        // The calling thread's CPU affinity: sched_setaffinity is a GNU extension Swift's Glibc leaves out.
+        .target(name: "CThreadAffinity"),
 
         // Layer 1: the .tflite file, read and folded into plain float tensors.
         .target(name: "ModelFile", dependencies: [.product(name: "Crypto", package: "swift-crypto")], swiftSettings: optimizedInDebug),
         // Layer 2: running a loaded model on XNNPACK.
         .target(
             name: "Inference",
-            dependencies: ["ModelFile", "CXNNPack"],
+            dependencies: ["ModelFile", "CXNNPack", "CThreadAffinity"],
             swiftSettings: optimizedInDebug,
             // Ahead of the system's directories, so Debian 12's shared libXNNPACK is never the one linked.
             linkerSettings: [.unsafeFlags(["-L" + xnnpackLibraries])]
@@ -272,7 +274,7 @@ let package = Package(
         .testTarget(
             name: "FaceWorkerTests",
             dependencies: [
-                "FaceAnalysis", "FaceDetection", "FaceWorkerClient", "FaceWorkerGRPC", "FaceWorkerProtocol", "GRPCTransport", "Imaging", "ImagingTesting",
+                "FaceAnalysis", "FaceDetection", "FaceWorkerClient", "FaceWorkerGRPC", "FaceWorkerProtocol", "GRPCTransport", "Imaging", "ImagingTesting", "Inference",
                 "MetricsHTTP", "SeededRandom", "SocketTransport", "WorkerComposition", "WorkerCore", "WorkerCoreTesting",
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
                 .product(name: "GRPCNIOTransportHTTP2Posix", package: "grpc-swift-nio-transport"),

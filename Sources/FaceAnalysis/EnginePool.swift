@@ -19,6 +19,12 @@ import Synchronization
 /// goes on over its caller alone from its next operator, so the newcomer
 /// waits for one operator, not for the whole split frame, and the two do not
 /// share a core for the rest of it.
+///
+/// A split run's threads each keep to a CPU of their own: the pool's workers
+/// are pinned, and the caller is pinned to the CPU they leave for the run's
+/// length. Left to the kernel, a frame that came after an idle spell often
+/// found the worker woken onto its caller's CPU, the two taking turns there
+/// for the whole frame.
 package final class EnginePool: Sendable {
     /// An engine and the lock under which one frame at a time uses it.
     private final class Slot: Sendable {
@@ -44,7 +50,7 @@ package final class EnginePool: Sendable {
     /// engine's runtimes pack them here, before any engine runs, and the
     /// others find them in the finalized cache when they are built.
     package init(models: FaceModels, threads: Int) throws {
-        let pool = threads > 1 ? try ThreadPool(threads: threads) : nil
+        let pool = threads > 1 ? try ThreadPool(threads: threads, pinned: true) : nil
         self.pool = pool
         let weights = try WeightsCache()
         let first = FaceEngine(models: models, threadPool: pool, weightsCache: weights)
@@ -68,7 +74,13 @@ package final class EnginePool: Sendable {
     /// run under way on another thread.
     func withEngine<Result: Sendable>(home: Int, runsAlone: Bool, _ body: (FaceEngine) -> Result) -> Result {
         if runsAlone, let split = engines[0].engine.withLockIfAvailable({ engine in
-            othersRunning.withLock { running in pool?.setWidth(running == 0 ? pool?.threads ?? 1 : 1) }
+            let width = othersRunning.withLock { running in
+                let width = running == 0 ? pool?.threads ?? 1 : 1
+                pool?.setWidth(width)
+                return width
+            }
+            let pinned = width > 1 ? pool?.pinCaller() : nil
+            defer { if let pinned { pool?.unpinCaller(pinned) } }
             return body(engine)
         }) {
             return split

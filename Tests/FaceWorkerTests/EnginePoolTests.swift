@@ -2,6 +2,7 @@ import Dispatch
 @testable import FaceAnalysis
 import FaceDetection
 import Foundation
+import Inference
 import Synchronization
 import XCTest
 
@@ -46,5 +47,16 @@ final class EnginePoolTests: XCTestCase {
         XCTAssertNotEqual(beside, split.withLock { $0.engine }, "its own engine was lent out, so it took the free one rather than wait")
         XCTAssertEqual(split.withLock { $0.widthAfterwards }, 1, "a frame that starts beside a split run takes its core back")
         XCTAssertEqual(engines.withEngine(home: 1, runsAlone: true) { _ in engines.width }, 2, "the next lone run is split again")
+    }
+
+    func testASplitRunKeepsItsCallerOnTheCPUTheWorkersLeaveAndGivesItsCPUsBack() throws {
+        let allowed = ThreadAffinity.allowedCPUs()
+        try XCTSkipIf(allowed.count < 2, "pinning needs two CPUs; this process may use \(allowed.count)")
+        let engines = try EnginePool(models: FaceModels(directory: TestPaths.models), threads: 2)
+        let during = engines.withEngine(home: 1, runsAlone: true) { _ in ThreadAffinity.allowedCPUs() }
+        XCTAssertEqual(during, [allowed[0]], "the split run's caller is kept off the worker's CPU")
+        XCTAssertEqual(ThreadAffinity.allowedCPUs(), allowed, "and gets its CPUs back")
+        let beside = engines.withEngine(home: 1, runsAlone: false) { _ in ThreadAffinity.allowedCPUs() }
+        XCTAssertEqual(beside, allowed, "a frame on its caller alone is left where the kernel puts it")
     }
 }

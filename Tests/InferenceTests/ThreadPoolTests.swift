@@ -34,3 +34,56 @@ final class ThreadPoolTests: XCTestCase {
         XCTAssertThrowsError(try ThreadPool(threads: 1))
     }
 }
+
+/// A pinned pool keeps its threads on CPUs of their own, so that the kernel
+/// cannot stack a split run's threads on one CPU.
+final class PinnedThreadPoolTests: XCTestCase {
+    func testEachWorkerRunsOnItsOwnCPUAndACallerPinnedBesideThemOnTheCPULeft() throws {
+        let allowed = ThreadAffinity.allowedCPUs()
+        try XCTSkipIf(allowed.count < 2, "pinning needs two CPUs; this process may use \(allowed.count)")
+        let pool = try ThreadPool(threads: 2, pinned: true)
+        XCTAssertEqual(pool.pinnedCPUs, Array(allowed.prefix(2)), "the first CPUs of the mask, the caller's first")
+
+        let saved = try XCTUnwrap(pool.pinCaller())
+        XCTAssertEqual(saved, allowed, "pinning returns the CPUs the caller had")
+        XCTAssertEqual(ThreadAffinity.allowedCPUs(), [pool.pinnedCPUs[0]])
+        let caller = pthread_self()
+        var seen = [(onCaller: Bool, cpu: Int32?)](repeating: (false, nil), count: 4096)
+        // Enough rounds that the worker joins some; each index records its thread's CPU.
+        for _ in 0..<50 {
+            seen.withUnsafeMutableBufferPointer { seen in
+                pool.parallelize(seen.count) { index in
+                    seen[index] = (pthread_equal(pthread_self(), caller) != 0, ThreadAffinity.currentCPU)
+                }
+            }
+            if seen.contains(where: { !$0.onCaller }) { break }
+        }
+        pool.unpinCaller(saved)
+        XCTAssertEqual(ThreadAffinity.allowedCPUs(), allowed, "the caller gets its CPUs back")
+
+        let workerCPUs = Set(seen.filter { !$0.onCaller }.map(\.cpu))
+        let callerCPUs = Set(seen.filter(\.onCaller).map(\.cpu))
+        XCTAssertEqual(workerCPUs, [pool.pinnedCPUs[1]], "the worker ran, and only on its own CPU")
+        XCTAssertEqual(callerCPUs, [pool.pinnedCPUs[0]])
+    }
+
+    func testAPoolIsNotPinnedWhenItsCreatorMayUseFewerCPUsThanItHasThreads() throws {
+        let allowed = ThreadAffinity.allowedCPUs()
+        try XCTSkipIf(allowed.isEmpty, "the affinity mask cannot be read")
+        XCTAssertTrue(ThreadAffinity.restrict(to: [allowed[0]]))
+        defer { ThreadAffinity.restrict(to: allowed) }
+        let pool = try ThreadPool(threads: 2, pinned: true)
+        XCTAssertEqual(pool.pinnedCPUs, [])
+        XCTAssertNil(pool.pinCaller(), "an unpinned pool leaves its callers where they are")
+        XCTAssertEqual(ThreadAffinity.allowedCPUs(), [allowed[0]])
+        var hits = [Int](repeating: 0, count: 100)
+        hits.withUnsafeMutableBufferPointer { hits in pool.parallelize(hits.count) { hits[$0] += 1 } }
+        XCTAssertEqual(hits, [Int](repeating: 1, count: 100), "and still runs every index")
+    }
+
+    func testAPoolIsPinnedOnlyWhenAsked() throws {
+        let pool = try ThreadPool(threads: 2)
+        XCTAssertEqual(pool.pinnedCPUs, [])
+        XCTAssertNil(pool.pinCaller())
+    }
+}

@@ -30,6 +30,9 @@ It prints one row per performance goal, each naming its peer and the peer's vers
 * P2tbn P2t while a second session (bench_neighbour.py: a FaceDetector through the Python client)
         is open and idle on the same worker.
 * P2tws P2t while that second session sends detection frames at 5 fps.
+* P2tc  P2t at a camera's pace: each side's timed frames start 1/30 s apart (face-bench -r 30; the
+        peer sleeps until each frame is due), so every frame finds the machine idle since the last,
+        as a camera's do, rather than straight after the last answer.
 * First the round trip of the first frame a fresh worker serves (P2t's workload, a new face-bench
         process, right after the worker's socket appeared, which it does only after READY),
         against the median of the same start's P2t.
@@ -62,7 +65,7 @@ It prints one row per performance goal, each naming its peer and the peer's vers
         goal's, as P1 and P2 are face-bench's; then with Python's, grpcio against the Python client
         (bench_grpc.py, run in the gRPC tests' environment --grpc-python), what a Python user pays.
 
-P1, P1t, P2, P2py, P2t, P2tpy, P2tbn, P2tws and First are measured on --starts separate worker processes,
+P1, P1t, P2, P2py, P2t, P2tpy, P2tbn, P2tws, P2tc and First are measured on --starts separate worker processes,
 each started fresh.
 On each, every side is measured --rounds times, the sides alternating (MediaPipe, face-bench, and for
 P2 and P2t the Python client); each side keeps its round with the lowest median, so a burst of other work on
@@ -117,6 +120,9 @@ P2T_RATIO_GOAL = 0.45
 P1T_RATIO_GOAL = 0.45
 NEIGHBOUR_RATIO_GOAL = 0.5
 NEIGHBOUR_FPS = 5
+CAMERA_FPS = 30
+# P2tc's timed frames per side and round: 2 s at the camera's pace.
+CAMERA_FRAMES = 60
 P7T_RATIO_GOAL = 1.5
 FIRST_FRAME_GOAL = 1.5
 LEGACY = f"mediapipe {LEGACY_VERSION}"
@@ -171,6 +177,8 @@ class Start:
     p2t_idle_peer: Run
     p2t_stream_ours: Run
     p2t_stream_peer: Run
+    p2t_camera_ours: Run
+    p2t_camera_peer: Run
     first_frame_ms: float
 
     @property
@@ -192,10 +200,10 @@ def best_of_rounds(rounds, sides):
     return [kept[0]] + [replace(run, paired_ratio=float(np.median(r))) for run, r in zip(kept[1:], ratios[1:])]
 
 
-def video_side(client, pipeline, args, scratch):
-    """A side of best_of_rounds: a face-bench (or grpc-bench) video run of --iterations frames, after
-    a warm-up run of its own."""
-    command = client.frames("-m", "video", "-n", str(args.iterations), *pipeline)
+def video_side(client, pipeline, args, scratch, iterations=None):
+    """A side of best_of_rounds: a face-bench (or grpc-bench) video run of `iterations` (else
+    --iterations) frames, after a warm-up run of its own."""
+    command = client.frames("-m", "video", "-n", str(iterations or args.iterations), *pipeline)
     if args.warmup:
         client.run(client.frames("-m", "video", "-n", str(args.warmup), *pipeline))
 
@@ -222,11 +230,11 @@ def first_frame_ms(bench, scratch):
 
 
 def measure_start(args, peer, tasks_peer, frames, bench, scratch, first_ms):
-    """P1 and P1t, P2, P2t (and P2 and P2t through the Python client), and P2t beside an idle and a
-    streaming session, on one worker."""
-    def mediapipe(mode, on=peer):
+    """P1 and P1t, P2, P2t (and P2 and P2t through the Python client), P2t beside an idle and a
+    streaming session, and P2t at a camera's pace, on one worker."""
+    def mediapipe(mode, on=peer, fps=0, iterations=None):
         def side():
-            samples_ns, faces = on.time(frames, mode, args.warmup, args.iterations)
+            samples_ns, faces = on.time(frames, mode, args.warmup, iterations or args.iterations, fps)
             samples_ms = np.asarray(samples_ns, dtype=np.float64) / 1e6
             return Run(float(np.median(samples_ms)), samples_ms, faces)
         return side
@@ -253,8 +261,12 @@ def measure_start(args, peer, tasks_peer, frames, bench, scratch, first_ms):
         with Neighbour(args.client_python, bench.worker, args.frames, fps):
             beside[key] = best_of_rounds(args.rounds, [mediapipe("tasks", tasks_peer),
                                                        video_side(bench, list(LANDMARKER), args, scratch)])
+    camera_peer, camera_ours = best_of_rounds(args.rounds, [
+        mediapipe("tasks", tasks_peer, CAMERA_FPS, CAMERA_FRAMES),
+        video_side(bench, [*LANDMARKER, "-r", str(CAMERA_FPS)], args, scratch, CAMERA_FRAMES)])
     return Start(p1_ours, p1_peer, p1t_ours, p1t_peer, p2_ours, p2_peer, p2_python, p2t_ours, p2t_peer, p2t_python,
-                 beside["idle"][1], beside["idle"][0], beside["stream"][1], beside["stream"][0], first_ms)
+                 beside["idle"][1], beside["idle"][0], beside["stream"][1], beside["stream"][0], camera_ours,
+                 camera_peer, first_ms)
 
 
 def measure_memory(args, scratch):
@@ -534,10 +546,12 @@ def main():
                          f"{start.p2_python.median_ms:.3f}) against {start.p2_peer.median_ms:.3f}, P2t "
                          f"{start.p2t_ours.median_ms:.3f} ms (Python client {start.p2t_python.median_ms:.3f}) "
                          f"against {start.p2t_peer.median_ms:.3f}, beside an idle session {start.p2t_idle_ours.median_ms:.3f}, "
-                         f"beside a stream {start.p2t_stream_ours.median_ms:.3f}; paired ratios P1 "
+                         f"beside a stream {start.p2t_stream_ours.median_ms:.3f}, at {CAMERA_FPS} fps "
+                         f"{start.p2t_camera_ours.median_ms:.3f} against {start.p2t_camera_peer.median_ms:.3f}; paired ratios P1 "
                          f"{start.p1_ours.paired_ratio:.3f}, P1t {start.p1t_ours.paired_ratio:.3f}, "
                          f"P2 {start.p2_ours.paired_ratio:.3f}, P2t {start.p2t_ours.paired_ratio:.3f}, idle neighbour "
-                         f"{start.p2t_idle_ours.paired_ratio:.3f}, streaming neighbour {start.p2t_stream_ours.paired_ratio:.3f}")
+                         f"{start.p2t_idle_ours.paired_ratio:.3f}, streaming neighbour {start.p2t_stream_ours.paired_ratio:.3f}, "
+                         f"camera's pace {start.p2t_camera_ours.paired_ratio:.3f}")
                 if index == 0:
                     live = bench.run(bench.frames("-c", str(LIVE_SESSIONS), "-m", "live", "-r", str(FPS),
                                                   "-n", str(FPS * 10), "--landmarks"))
@@ -583,7 +597,8 @@ def main():
     p1t_ratio = Spread([s.p1t_ours.paired_ratio for s in starts])
     beside = {key: (Spread([getattr(s, f"p2t_{key}_ours").median_ms for s in starts]),
                     Spread([getattr(s, f"p2t_{key}_peer").median_ms for s in starts]),
-                    Spread([getattr(s, f"p2t_{key}_ours").paired_ratio for s in starts])) for key in ("idle", "stream")}
+                    Spread([getattr(s, f"p2t_{key}_ours").paired_ratio for s in starts]))
+              for key in ("idle", "stream", "camera")}
     first_frame = Spread([s.first_frame_ms for s in starts])
     first_ratio = Spread([s.first_frame_ratio for s in starts])
     # The start whose P2 ratio is the median one (the upper middle of an even count).
@@ -611,6 +626,8 @@ def main():
         **p1t_ratio.keys("p1t_ratio"), **p1t_ours.keys("p1t_ms"), **p1t_peer.keys("p1t_mediapipe_ms"),
         **beside["idle"][2].keys("p2t_busy_neighbour_ratio"), **beside["idle"][0].keys("p2t_busy_neighbour_ms"),
         **beside["stream"][2].keys("p2t_with_stream_ratio"), **beside["stream"][0].keys("p2t_with_stream_ms"),
+        **beside["camera"][2].keys("p2t_camera_ratio"), **beside["camera"][0].keys("p2t_camera_ms"),
+        **beside["camera"][1].keys("p2t_camera_mediapipe_ms"),
         **first_frame.keys("first_frame_ms"), **first_ratio.keys("first_frame_ratio"),
         "legacy_peer": LEGACY, "tasks_peer": TASKS,
         "p4_p99_ms": round(p4_p99, 3), "p4_answered": round(p4_answered, 4), "p4_errors": live["errors"],
@@ -662,6 +679,8 @@ def main():
                      beside["idle"][2], NEIGHBOUR_RATIO_GOAL),
         *spread_rows("P2tws", f"P2t while a second session detects at {NEIGHBOUR_FPS} fps (peer: {TASKS})",
                      *beside["stream"][:2], beside["stream"][2], NEIGHBOUR_RATIO_GOAL),
+        *spread_rows("P2tc", f"P2t at a camera's {CAMERA_FPS} fps, idle between frames (peer: {TASKS} Tasks, same pace)",
+                     *beside["camera"][:2], beside["camera"][2], P2T_RATIO_GOAL),
         ("First", "a fresh worker's first frame (P2t's workload) against its P2t median", f"{first_frame.median:.3f} ms",
          f"median {p2t_ours.median:.3f} ms", f"{first_ratio.median:.3f}", f"<= {FIRST_FRAME_GOAL}x",
          verdict(first_ratio.median <= FIRST_FRAME_GOAL)),

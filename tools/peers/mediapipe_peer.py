@@ -9,7 +9,8 @@ processes whose memory `make bench` adds up (P5):
 which prints one JSON line: {"mode": ..., "iterations": ..., "median_ms": ..., "max_rss_kib": ...}.
 With --serve it is instead the newest MediaPipe's side of `make bench`, run from that release's own
 environment (.venv-tasks): it loads the frames once, prints "ready", then for each JSON line
-{"mode": ..., "warmup": W, "iterations": I} on stdin times a run and prints one JSON line
+{"mode": ..., "warmup": W, "iterations": I, "fps": F} on stdin times a run (F paces the timed frames;
+0 or absent sends each straight after the last) and prints one JSON line
 {"samples_ns": [...], "faces": N, "version": ...}.
 
 Every mode is timed from JPEG bytes to result:
@@ -183,11 +184,12 @@ class Peer:
         """make_solution's solution and face test for `mode`, on this peer's models."""
         return make_solution(self.solutions if mode in LEGACY_MODES else None, mode, self.models)
 
-    def time(self, frames, mode, warmup, iterations):
+    def time(self, frames, mode, warmup, iterations, fps=0):
         """Per-frame times in ns of `iterations` frames after `warmup` untimed ones, and how many
         timed frames gave a face (a peer that finds nothing does less work, so the count is shown
         beside the time). Frame k of the run is frames[k mod len(frames)], warm-up included; a
-        fresh solution object is made per call."""
+        fresh solution object is made per call. With `fps`, the timed frames start on a camera's
+        schedule, the process sleeping between them, rather than one straight after another."""
         n = len(frames)
         with native_log_held_back():
             solution, found_face = self.solution(mode)
@@ -196,8 +198,13 @@ class Peer:
                 process(decode(frames[k % n]))
         samples, with_face = [], 0
         clock = time.perf_counter_ns
+        period_ns = round(1e9 / fps) if fps else 0
+        due = clock()
         for k in range(warmup, warmup + iterations):
             jpeg = frames[k % n]
+            if period_ns:
+                due += period_ns
+                time.sleep(max(0, due - clock()) / 1e9)
             start = clock()
             result = process(decode(jpeg))
             samples.append(clock() - start)
@@ -222,7 +229,8 @@ def serve(peer, frames):
     print("ready", flush=True)
     for line in sys.stdin:
         request = json.loads(line)
-        samples, faces = peer.time(frames, request["mode"], request["warmup"], request["iterations"])
+        samples, faces = peer.time(frames, request["mode"], request["warmup"], request["iterations"],
+                                   request.get("fps", 0))
         print(json.dumps({"samples_ns": samples, "faces": faces, "version": mediapipe.__version__}), flush=True)
 
 

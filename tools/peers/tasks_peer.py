@@ -41,10 +41,12 @@ class TasksPeer:
         self._log.seek(0)
         fail(f"{' '.join(self._command)} {what}; its log ends:\n{self._log.read()[-4000:]}")
 
-    def time(self, frames, mode, warmup, iterations):
-        """Per-frame ns of `iterations` frames after `warmup`, and the timed frames with a face. The
-        serving process reads the same frame files as `frames`."""
-        self._process.stdin.write(json.dumps({"mode": mode, "warmup": warmup, "iterations": iterations}) + "\n")
+    def time(self, frames, mode, warmup, iterations, fps=0):
+        """Per-frame ns of `iterations` frames after `warmup`, and the timed frames with a face, the
+        timed frames paced at `fps` when it is set (Peer.time). The serving process reads the same
+        frame files as `frames`."""
+        request = {"mode": mode, "warmup": warmup, "iterations": iterations, "fps": fps}
+        self._process.stdin.write(json.dumps(request) + "\n")
         self._process.stdin.flush()
         line = self._process.stdout.readline()
         if not line:
