@@ -105,8 +105,7 @@ package struct FaceModels: Sendable {
     }
 }
 
-/// Runtimes over the shared `FaceModels`, with a JPEG decoder, for one
-/// thread at a time.
+/// Runtimes over the shared `FaceModels`, for one thread at a time.
 ///
 /// Not thread-safe and not `Sendable`: an inference thread keeps one for
 /// every session it serves, and an engine that is handed between threads must
@@ -120,7 +119,6 @@ package final class FaceEngine {
     /// The inner tensors of every runtime here: they run one at a time.
     private var workspace: Workspace?
     private let weightsCache: WeightsCache?
-    private var decoder: JPEGDecoder?
     /// Set when a frame holding part of its image was asked for a tensor
     /// outside that part: the tensor was left as it was, and the frame must be
     /// processed again from the whole image.
@@ -159,7 +157,7 @@ package final class FaceEngine {
     /// Decodes a whole JPEG, split over the pool's threads while the pool is
     /// this engine's alone.
     func decode(_ jpeg: UnsafeRawBufferPointer, size: PixelSize, refuseDamaged: Bool) throws(ImagingError) -> JPEGDecoder.Decoded {
-        let decoder = try jpegDecoder()
+        let decoder = JPEGDecoder()
         guard let threadPool, threadPool.width > 1 else {
             return try decoder.decode(jpeg, size: size, refuseDamaged: refuseDamaged)
         }
@@ -174,22 +172,13 @@ package final class FaceEngine {
         return missedPart
     }
 
-    /// This thread's JPEG decoder, created on first use.
-    func jpegDecoder() throws(ImagingError) -> JPEGDecoder {
-        if let decoder { return decoder }
-        let created = try JPEGDecoder()
-        decoder = created
-        return created
-    }
-
-    /// Creates the JPEG decoder and the runtime of every model, and runs
+    /// Creates the runtime of every model, and runs
     /// each runtime once (on whatever its input buffer holds), so that the
     /// first frame that needs a model finds its weights packed and its
     /// buffers in memory.
     /// Runtimes built by `build()` into a weights cache that was open are
     /// set up here, so the cache must be finalized first.
     package func warm() throws {
-        _ = try jpegDecoder()
         try build()
         for runtime in runtimes.values { try runtime.rebind() }
         for model in models.all {

@@ -66,13 +66,7 @@ struct SessionStream {
     /// sees its error.
     private static func read(_ requests: RPCAsyncSequence<Faceworker_V1_SessionRequest, any Error>, core: WorkerCore,
                              output: SessionStreamOutput, ledger: AnswerLedger, logger: Logger) async {
-        let admission: FrameAdmission
-        do throws(ImagingError) {
-            admission = try FrameAdmission(maxPixels: core.limits.maxPixels, buffers: nil)
-        } catch {
-            output.refuse(CallError(FaceError(error)))
-            return
-        }
+        let admission = FrameAdmission(maxPixels: core.limits.maxPixels, buffers: nil)
         let sessions = ClientSessions(core: core, logger: logger)
         defer { sessions.end() }
         var iterator = requests.makeAsyncIterator()

@@ -14,81 +14,49 @@ import CTurboJPEG
 /// - passes `TJFLAG_LIMITSCANS`, so a progressive JPEG with more than 500
 ///   scans (built to make decoding take quadratic time) is an error.
 ///
-/// A decoder owns a TurboJPEG instance, which is not thread-safe: use one
-/// decoder per thread (it is deliberately not `Sendable`). Each image is
-/// decoded on a new instance, so no image's tables or failure ever affect the
-/// next one.
-package final class JPEGDecoder {
-    /// Nil only when no fresh instance could be allocated after a failure;
-    /// the next call tries again.
-    private var handle: tjhandle?
+/// Each call runs on a TurboJPEG instance of its own, made for it and freed
+/// after it: libjpeg keeps an image's Huffman and quantization tables for the
+/// next (abbreviated streams), so a JPEG that left a table out would decode
+/// with the table of whatever the instance decoded before, another session's
+/// frame perhaps, rather than with the standard one a fresh instance takes;
+/// and TurboJPEG 2.1 leaves an instance that failed inside a marker segment
+/// resuming that image's markers on the next call. An instance costs well
+/// under a microsecond; a decode's buffers are allocated per image anyway. So
+/// a decoder holds nothing, and any thread may use any decoder.
+package struct JPEGDecoder: Sendable {
+    /// A decoder.
+    package init() {}
 
-    /// Creates a TurboJPEG decompressor.
+    /// Runs `body` on a new TurboJPEG decompressor, freed when it returns.
     ///
-    /// - Throws: ``ImagingError/turboJPEG(_:)`` if TurboJPEG cannot allocate one.
-    package init() throws(ImagingError) {
-        handle = try Self.makeHandle()
-    }
-
-    deinit {
-        if let handle { tjDestroy(handle) }
-    }
-
-    private static func makeHandle() throws(ImagingError) -> tjhandle {
+    /// - Throws: ``ImagingError/turboJPEG(_:)`` if TurboJPEG cannot allocate
+    ///   one, or what `body` throws.
+    private func withInstance<Result>(_ body: (tjhandle) throws(ImagingError) -> Result) throws(ImagingError) -> Result {
         guard let handle = tjInitDecompress() else {
             throw .turboJPEG(turboJPEGMessage(nil))
         }
-        return handle
-    }
-
-    private func usableHandle() throws(ImagingError) -> tjhandle {
-        if let handle { return handle }
-        let fresh = try Self.makeHandle()
-        handle = fresh
-        return fresh
-    }
-
-    /// A new instance in place of the current one, for one image: libjpeg keeps
-    /// an image's Huffman and quantization tables for the next (abbreviated
-    /// streams), so a JPEG that leaves a table out would decode with the table
-    /// of whatever this thread decoded before, another session's frame perhaps,
-    /// rather than with the standard one a fresh decoder takes. A new instance
-    /// costs well under a microsecond; its buffers are allocated per image anyway.
-    private func freshHandle() throws(ImagingError) -> tjhandle {
-        if let handle { tjDestroy(handle) }
-        handle = nil
-        return try usableHandle()
-    }
-
-    /// The error for TurboJPEG's failure on `failed`, which is then replaced:
-    /// TurboJPEG 2.1 returns from an error inside a marker segment without
-    /// resetting the instance, and every later header read on it resumes the
-    /// failed image's markers ("Bogus marker length" on a valid JPEG).
-    private func discard(_ failed: tjhandle) -> ImagingError {
-        let error = ImagingError.invalidJPEG(turboJPEGMessage(failed))
-        tjDestroy(failed)
-        // An allocation failure here surfaces from the next call's usableHandle().
-        handle = tjInitDecompress()
-        return error
+        defer { tjDestroy(handle) }
+        return try body(handle)
     }
 
     /// The image size stated in the JPEG's header, without decoding anything else.
     ///
     /// - Throws: ``ImagingError/invalidJPEG(_:)`` if no valid header with a
     ///   positive size is found, ``ImagingError/turboJPEG(_:)`` if TurboJPEG
-    ///   could not allocate the instance that replaces one that failed.
+    ///   could not allocate an instance.
     package func header(of jpeg: UnsafeRawBufferPointer) throws(ImagingError) -> PixelSize {
         guard let base = jpeg.baseAddress, !jpeg.isEmpty else {
             throw .invalidJPEG("no data")
         }
-        let handle = try usableHandle()
         var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
-        let status = tjDecompressHeader3(
-            handle, base.assumingMemoryBound(to: UInt8.self), UInt(jpeg.count),
-            &width, &height, &subsampling, &colorspace
-        )
-        guard status == 0 else {
-            throw discard(handle)
+        try withInstance { (handle) throws(ImagingError) in
+            let status = tjDecompressHeader3(
+                handle, base.assumingMemoryBound(to: UInt8.self), UInt(jpeg.count),
+                &width, &height, &subsampling, &colorspace
+            )
+            guard status == 0 else {
+                throw .invalidJPEG(turboJPEGMessage(handle))
+            }
         }
         // TurboJPEG reports success without a size for a stream that ends
         // before any frame header (it reads it as a tables-only stream).
@@ -116,7 +84,7 @@ package final class JPEGDecoder {
     ///   data TurboJPEG refuses (including a header without a positive size),
     ///   ``ImagingError/tooManyPixels(width:height:limit:)`` for a header over
     ///   the limit, ``ImagingError/turboJPEG(_:)`` if TurboJPEG could not
-    ///   allocate the instance that replaces one that failed.
+    ///   allocate an instance.
     package func decode(_ jpeg: UnsafeRawBufferPointer, maxPixels: Int) throws(ImagingError) -> RGBImage {
         let size = try header(of: jpeg)
         try PixelLimit.check(width: size.width, height: size.height, maxPixels: maxPixels)
@@ -131,7 +99,7 @@ package final class JPEGDecoder {
     ///   - size: the size ``header(of:)`` returned for them.
     /// - Throws: ``ImagingError/invalidJPEG(_:)`` with TurboJPEG's message for
     ///   data TurboJPEG refuses, ``ImagingError/turboJPEG(_:)`` if TurboJPEG
-    ///   could not allocate the instance that replaces one that failed.
+    ///   could not allocate an instance.
     package func decode(_ jpeg: [UInt8], size: PixelSize) throws(ImagingError) -> RGBImage {
         try jpeg.withUnsafeBufferPointer { (bytes) throws(ImagingError) in
             try decode(UnsafeRawBufferPointer(bytes), size: size)
@@ -160,11 +128,17 @@ package final class JPEGDecoder {
     ///     than decoded with a warning.
     /// - Throws: ``ImagingError/invalidJPEG(_:)`` with TurboJPEG's message for
     ///   data TurboJPEG refuses (and for damaged data when `refuseDamaged`),
-    ///   ``ImagingError/turboJPEG(_:)`` if TurboJPEG could not allocate the
-    ///   instance that replaces one that failed.
+    ///   ``ImagingError/turboJPEG(_:)`` if TurboJPEG could not allocate an
+    ///   instance.
     package func decode(_ jpeg: UnsafeRawBufferPointer, size: PixelSize, refuseDamaged: Bool) throws(ImagingError) -> Decoded {
+        try withInstance { (handle) throws(ImagingError) in
+            try decode(jpeg, size: size, refuseDamaged: refuseDamaged, on: handle)
+        }
+    }
+
+    private func decode(_ jpeg: UnsafeRawBufferPointer, size: PixelSize, refuseDamaged: Bool,
+                        on handle: tjhandle) throws(ImagingError) -> Decoded {
         let flags = TJFLAG_LIMITSCANS | (refuseDamaged ? TJFLAG_STOPONWARNING : 0)
-        let handle = try freshHandle()
         let count = size.width * size.height * 3
         func decompress(into destination: UnsafeMutableBufferPointer<UInt8>) -> Int32 {
             // The header's own size makes TurboJPEG pick scaling factor 1 and fill the whole buffer.
@@ -178,7 +152,7 @@ package final class JPEGDecoder {
         let pixels = try [UInt8](unsafeUninitializedCapacity: count) { (destination, initialized) throws(ImagingError) in
             if decompress(into: destination) != 0 {
                 guard !refuseDamaged, tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue) else {
-                    throw discard(handle)
+                    throw .invalidJPEG(turboJPEGMessage(handle))
                 }
                 warned = true
             }
@@ -193,10 +167,8 @@ package final class JPEGDecoder {
         // never reached look as the parts it could not decode do.
         var filled = [UInt8](repeating: 128, count: count)
         _ = filled.withUnsafeMutableBufferPointer { decompress(into: $0) }
-        let warning = turboJPEGMessage(handle)
-        // The instance is replaced after a warning as after an error: its state is the damaged image's.
-        _ = discard(handle)
-        return Decoded(image: RGBImage(validatedWidth: size.width, height: size.height, pixels: filled), warning: warning)
+        return Decoded(image: RGBImage(validatedWidth: size.width, height: size.height, pixels: filled),
+                       warning: turboJPEGMessage(handle))
     }
 
     /// Decodes a JPEG to packed RGB, exactly as the `UnsafeRawBufferPointer` variant does.

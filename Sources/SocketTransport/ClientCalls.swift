@@ -30,9 +30,7 @@ final class ClientCalls {
     private var ended = false
 
     /// Calls of the client in process `peerPID`, answered through `outbox`.
-    ///
-    /// - Throws: `ImagingError` when no JPEG decoder can be made.
-    init(core: WorkerCore, outbox: ConnectionOutbox, peerPID: Int32, logger: Logger) throws(ImagingError) {
+    init(core: WorkerCore, outbox: ConnectionOutbox, peerPID: Int32, logger: Logger) {
         self.core = core
         self.outbox = outbox
         self.peerPID = peerPID
@@ -40,7 +38,7 @@ final class ClientCalls {
         let limits = core.limits
         buffers = BufferTable(maxBuffers: limits.maxBuffersPerConnection, maxMappedBytes: limits.maxMappedBytesPerConnection,
                               counters: core.sharedMemory.counters, logger: logger)
-        admission = try FrameAdmission(maxPixels: limits.maxPixels, buffers: buffers)
+        admission = FrameAdmission(maxPixels: limits.maxPixels, buffers: buffers)
         sessions = ClientSessions(core: core, logger: logger)
         subscriptions = ClientSubscriptions(core: core, output: outbox, logger: logger)
     }

@@ -50,13 +50,7 @@ final class ConnectionHandler: ChannelInboundHandler {
             outbox.sendAndClose(.failure(callID: 0, refusal))
             return
         }
-        do throws(ImagingError) {
-            calls = try ClientCalls(core: core, outbox: outbox, peerPID: peer.pid, logger: logger)
-        } catch {
-            logger.error("cannot create a JPEG decoder", metadata: ["error": "\(error)"])
-            outbox.sendAndClose(.failure(callID: 0, CallError(FaceError(error))))
-            return
-        }
+        calls = ClientCalls(core: core, outbox: outbox, peerPID: peer.pid, logger: logger)
         connections.register(id, context.channel)
         logger.info("connection opened", metadata: ["peer_pid": "\(peer.pid)", "peer_uid": "\(peer.uid)"])
         context.fireChannelActive()

@@ -19,7 +19,7 @@ struct DecodeCommand: ParsableCommand {
     var files: [String]
 
     func run() throws {
-        let decoder = try JPEGDecoder()
+        let decoder = JPEGDecoder()
         for file in files {
             let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: file)))
             var line: [String: Any] = ["file": file]

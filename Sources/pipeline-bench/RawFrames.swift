@@ -16,7 +16,7 @@ enum RawFrames {
     /// (R + 2G + B) / 4 and neutral chroma: the detector's cost does not
     /// depend on the pixels' values, and the faces stay where they were.
     static func make(_ jpegs: [[UInt8]], format: Format, scale: Int) throws -> [RawFrame] {
-        let decoder = try JPEGDecoder()
+        let decoder = JPEGDecoder()
         return try jpegs.map { jpeg in
             let image = try decoder.decode(jpeg, maxPixels: .max)
             let width = image.width * scale, height = image.height * scale

@@ -16,7 +16,7 @@ struct DamagedJPEGTests {
     }
 
     func decode(_ jpeg: [UInt8], refuseDamaged: Bool) throws(ImagingError) -> JPEGDecoder.Decoded {
-        let decoder = try JPEGDecoder()
+        let decoder = JPEGDecoder()
         let size = try decoder.header(of: jpeg)
         return try jpeg.withUnsafeBufferPointer { (buffer) throws(ImagingError) in
             try decoder.decode(UnsafeRawBufferPointer(buffer), size: size, refuseDamaged: refuseDamaged)

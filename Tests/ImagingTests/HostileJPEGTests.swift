@@ -13,7 +13,7 @@ struct HostileJPEGTests {
     static func error(decoding jpeg: [UInt8], maxPixels: Int = 1 << 24, with decoder: JPEGDecoder? = nil) -> ImagingError? {
         do throws(ImagingError) {
             let used: JPEGDecoder
-            if let decoder { used = decoder } else { used = try JPEGDecoder() }
+            if let decoder { used = decoder } else { used = JPEGDecoder() }
             _ = try used.decode(jpeg, maxPixels: maxPixels)
             return nil
         } catch {
@@ -103,7 +103,7 @@ struct HostileJPEGTests {
 
     @Test("a decoder that refused input decodes the next image normally")
     func reuseAfterFailure() throws {
-        let decoder = try JPEGDecoder()
+        let decoder = JPEGDecoder()
         #expect(Self.error(decoding: Array(Self.valid.prefix(100)), with: decoder) != nil)
         #expect(Self.error(decoding: HostileJPEG.progressive(scans: 600), with: decoder) != nil)
         let decoded = try decoder.decode(Self.valid, maxPixels: 1 << 20)
@@ -115,7 +115,7 @@ struct HostileJPEGTests {
     /// on every later input.
     @Test("a decoder that failed inside a header decodes the next image normally")
     func reuseAfterHeaderError() throws {
-        let decoder = try JPEGDecoder()
+        let decoder = JPEGDecoder()
         let badLength = HostileJPEG.replacingFrameHeaderLength(of: Self.valid, with: 0)
         #expect(Self.error(decoding: badLength, with: decoder) == .invalidJPEG("Bogus marker length"))
         #expect(throws: ImagingError.invalidJPEG("Bogus marker length")) { try decoder.header(of: badLength) }

@@ -21,7 +21,7 @@ struct JPEGDecoderTests {
     func roundTrip(width: Int, height: Int) throws {
         let image = TestImages.gradient(width: width, height: height)
         let jpeg = try JPEGEncoder().encode(image, quality: 100, subsampling: .none)
-        let decoder = try JPEGDecoder()
+        let decoder = JPEGDecoder()
         #expect(try decoder.header(of: jpeg) == image.size)
         let decoded = try decoder.decode(jpeg, maxPixels: width * height)
         #expect(decoded.size == image.size)
@@ -34,7 +34,7 @@ struct JPEGDecoderTests {
     func subsampledAndProgressive() throws {
         let image = TestImages.gradient(width: 96, height: 80)
         let encoder = try JPEGEncoder()
-        let decoder = try JPEGDecoder()
+        let decoder = JPEGDecoder()
         for progressive in [false, true] {
             let jpeg = try encoder.encode(image, quality: 90, subsampling: .quarter, progressive: progressive)
             let decoded = try decoder.decode(jpeg, maxPixels: 1 << 20)

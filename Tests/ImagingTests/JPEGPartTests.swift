@@ -117,7 +117,7 @@ struct JPEGPartTests {
 
     @Test("a whole decode in two parts on two threads equals TurboJPEG's", arguments: JPEGEncoder.ChromaSubsampling.allCases)
     func splitMatchesTheWholeDecode(subsampling: JPEGEncoder.ChromaSubsampling) throws {
-        let decoder = try JPEGDecoder()
+        let decoder = JPEGDecoder()
         let concurrently: JPEGDecoder.Parallelize = { count, body in
             withoutActuallyEscaping(body) { body in
                 // The parts write disjoint rows, as on the worker's thread pool.
@@ -156,7 +156,7 @@ struct JPEGPartTests {
         // The scan cut short: the last rows' data is missing, far below the part.
         let damaged = Array(sound.prefix(sound.count * 8 / 10))
         #expect(Self.part(damaged, size, PixelRegion(columns: 10..<40, rows: 5..<20)) == nil)
-        let decoder = try JPEGDecoder()
+        let decoder = JPEGDecoder()
         let split = try damaged.withUnsafeBytes { (bytes) throws(ImagingError) in
             try decoder.decode(bytes, size: size, refuseDamaged: false) { count, body in (0..<count).forEach(body) }
         }

@@ -45,7 +45,7 @@ struct JPEGTableTests {
 
         let fresh = try JPEGDecoder().decode(abbreviated, maxPixels: 1 << 20)
         #expect(JPEGDecoderTests.difference(fresh, try JPEGDecoder().decode(colour, maxPixels: 1 << 20)).max == 0)
-        let decoder = try JPEGDecoder()
+        let decoder = JPEGDecoder()
         _ = try decoder.decode(definer, maxPixels: 1 << 20)
         let after = try abbreviated.withUnsafeBytes { (bytes) throws(ImagingError) in
             try decoder.decode(bytes, size: size, refuseDamaged: false)

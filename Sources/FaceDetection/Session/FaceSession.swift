@@ -54,7 +54,7 @@ package final class FaceSession {
                         maxPixels: Int = FaceSession.defaultMaxPixels) throws(FaceError) -> FaceResult {
         let size: PixelSize
         do throws(ImagingError) {
-            size = try engine.jpegDecoder().header(of: jpeg)
+            size = try JPEGDecoder().header(of: jpeg)
             try PixelLimit.check(width: size.width, height: size.height, maxPixels: maxPixels)
         } catch {
             throw FaceError(error)

@@ -15,9 +15,8 @@ import Imaging
 /// width, height, row stride (16 bits each for the last three); the rest is
 /// the pixels.
 private enum Fuzz {
-    /// One admission for every input, as a connection keeps one. libFuzzer
-    /// calls the entry point from one thread only, so nothing uses it concurrently.
-    nonisolated(unsafe) static let admission = try! FrameAdmission(maxPixels: 1 << 14, buffers: nil)
+    /// One admission for every input, as a connection keeps one.
+    static let admission = FrameAdmission(maxPixels: 1 << 14, buffers: nil)
 }
 
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -8,16 +8,10 @@ import Imaging
 /// parts, which must equal it. The header's size is checked against a small
 /// pixel limit first, as the worker's admission does, so a header claiming a
 /// huge image costs nothing.
-private enum Fuzz {
-    /// One decoder for every input, as a connection keeps one. libFuzzer calls
-    /// the entry point from one thread only, so nothing uses it concurrently.
-    nonisolated(unsafe) static let decoder = try! JPEGDecoder()
-}
-
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJPEG(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let jpeg = UnsafeRawBufferPointer(start: start, count: count)
-    let decoder = Fuzz.decoder
+    let decoder = JPEGDecoder()
     guard let size = try? decoder.header(of: jpeg), (try? PixelLimit.check(width: size.width, height: size.height, maxPixels: 1 << 16)) != nil else {
         return 0
     }

@@ -19,14 +19,10 @@ package struct FrameAdmission {
     /// came through a door that cannot pass descriptors.
     let buffers: BufferTable?
 
-    /// Reads JPEG headers; one per connection, as a decoder is not thread-safe.
-    private let headerReader: JPEGDecoder
-
     /// Admission for images of at most `maxPixels` pixels, whose regions name `buffers`.
-    package init(maxPixels: Int, buffers: BufferTable?) throws(ImagingError) {
+    package init(maxPixels: Int, buffers: BufferTable?) {
         self.maxPixels = maxPixels
         self.buffers = buffers
-        headerReader = try JPEGDecoder()
     }
 
     /// The frame, checked, or why it cannot be processed.
@@ -54,7 +50,7 @@ package struct FrameAdmission {
     private func admit(jpeg: FrameBytes) throws(CallError) -> AdmittedFrame.Pixels {
         let header = jpeg.withUnsafeBytes { bytes in
             Result { () throws(ImagingError) in
-                let size = try headerReader.header(of: bytes)
+                let size = try JPEGDecoder().header(of: bytes)
                 try PixelLimit.check(width: size.width, height: size.height, maxPixels: maxPixels)
                 return size
             }
