@@ -11,12 +11,17 @@ package enum ThreadAffinity {
         return Array(cpus.prefix(count))
     }
 
-    /// Lets the calling thread run on `cpus` only; false, changing nothing,
-    /// if the kernel refuses (none of them allowed to the process, say).
+    /// Lets thread `thread` (nil: the calling thread) run on `cpus` only;
+    /// false, changing nothing, if the kernel refuses (none of them allowed
+    /// to the process, or the thread gone).
     @discardableResult
-    package static func restrict(to cpus: [Int32]) -> Bool {
-        !cpus.isEmpty && fw_thread_set_cpus(cpus, Int32(cpus.count)) == 0
+    package static func restrict(_ thread: Int32? = nil, to cpus: [Int32]) -> Bool {
+        !cpus.isEmpty && fw_thread_set_cpus(thread ?? 0, cpus, Int32(cpus.count)) == 0
     }
+
+    /// The calling thread's kernel thread ID, for `restrict(_:to:)` from
+    /// another thread.
+    package static var currentThread: Int32 { fw_thread_id() }
 
     /// The CPU the calling thread runs on now; nil if it cannot be read.
     package static var currentCPU: Int32? {

@@ -21,64 +21,100 @@ package final class ThreadPool: @unchecked Sendable {
     let handle: pthreadpool_t
     /// Threads taking part in a run, the caller included.
     package let threads: Int
-    /// The CPU of each of the pool's threads, the caller's first, when they
-    /// are pinned; empty when they are not.
-    package let pinnedCPUs: [Int32]
+    /// The workers' kernel thread IDs when they are pinned; empty when not.
+    private let workers: [Int32]
+    /// The CPUs the pinned workers may be moved among, and the one each is on.
+    private let placement: Mutex<Placement>
+
+    private struct Placement {
+        var cpus: [Int32]
+        var workerCPUs: [Int32]
+    }
+
+    /// Whether the workers are pinned, each to a CPU of its own.
+    package var isPinned: Bool { !workers.isEmpty }
 
     /// Creates a pool that splits runs over `threads` threads (at least 2).
     ///
     /// With `pinned`, when the calling thread may run on at least as many CPUs
-    /// as the pool has threads, each worker is pinned to one of them and
-    /// `pinCaller()` keeps a caller on the one left. Unpinned, the kernel may
-    /// wake a worker onto its caller's CPU after an idle spell and leave both
-    /// there, since each sleeps while the other runs: on a 2-CPU VM a frame
-    /// that came 50 ms after the last then took twice as long as one sent
-    /// straight after it.
+    /// as the pool has threads, each worker is pinned to one of them, and
+    /// `pinCaller()` holds a caller on its CPU with the workers on others
+    /// until `unpin(_:)`. Unpinned, the kernel may wake a worker onto its
+    /// caller's CPU after an idle spell and leave both there, since each
+    /// sleeps while the other runs: on a 2-CPU VM a frame that came 50 ms
+    /// after the last then took twice as long as one sent straight after it.
     package init(threads: Int, pinned: Bool = false) throws {
         guard threads >= 2, let handle = pthreadpool_create(threads) else {
             throw InferenceError(file: "thread pool", problem: "could not create a pool of \(threads) threads (at least 2 are needed)")
         }
         self.handle = handle
         self.threads = pthreadpool_get_threads_count(handle)
-        pinnedCPUs = pinned ? Self.pinWorkers(of: handle, threads: self.threads) : []
+        let allowed = ThreadAffinity.allowedCPUs()
+        let pinnedWorkers = pinned && allowed.count >= self.threads
+            ? Self.pinWorkers(of: handle, threads: self.threads, to: Array(allowed.dropFirst().prefix(self.threads - 1)))
+            : []
+        workers = pinnedWorkers
+        placement = Mutex(Placement(cpus: pinnedWorkers.isEmpty ? [] : allowed,
+                                    workerCPUs: Array(allowed.dropFirst().prefix(pinnedWorkers.count))))
     }
 
-    /// Pins worker `k` to the `k`-th CPU of the process's affinity mask and
-    /// returns the CPUs used, the first left for callers; empty when the mask
-    /// has fewer CPUs than the pool has threads, or a worker could not be
-    /// pinned.
-    private static func pinWorkers(of handle: pthreadpool_t, threads: Int) -> [Int32] {
-        let allowed = ThreadAffinity.allowedCPUs()
-        guard allowed.count >= threads else { return [] }
-        let cpus = Array(allowed.prefix(threads))
+    /// Pins worker `k` to `cpus[k]` and returns the workers' thread IDs in
+    /// that order; empty, when a worker could not be pinned.
+    private static func pinWorkers(of handle: pthreadpool_t, threads: Int, to cpus: [Int32]) -> [Int32] {
         let caller = pthread_self()
         let arrived = Atomic(0)
         let failed = Atomic(false)
+        let ids = Mutex([Int32](repeating: 0, count: threads - 1))
         // Each index waits until every worker has taken one, so no thread can
         // run two of them: every worker runs exactly one and pins itself.
         parallelize(on: handle, threads) { _ in
             if pthread_equal(pthread_self(), caller) == 0 {
-                let slot = arrived.add(1, ordering: .acquiringAndReleasing).newValue
+                let slot = arrived.add(1, ordering: .acquiringAndReleasing).newValue - 1
+                ids.withLock { $0[slot] = ThreadAffinity.currentThread }
                 if !ThreadAffinity.restrict(to: [cpus[slot]]) { failed.store(true, ordering: .releasing) }
             }
             while arrived.load(ordering: .acquiring) < threads - 1 { sched_yield() }
         }
-        return failed.load(ordering: .acquiring) ? [] : cpus
+        return failed.load(ordering: .acquiring) ? [] : ids.withLock { $0 }
     }
 
-    /// Pins the calling thread to the CPU no worker is pinned to and returns
-    /// the CPUs it was allowed before, for `unpinCaller(_:)`; nil, changing
-    /// nothing, when the pool is not pinned or the thread could not be.
-    package func pinCaller() -> [Int32]? {
-        guard let cpu = pinnedCPUs.first else { return nil }
-        let saved = ThreadAffinity.allowedCPUs()
-        guard !saved.isEmpty, ThreadAffinity.restrict(to: [cpu]) else { return nil }
-        return saved
+    /// A caller pinned by `pinCaller()`: its thread, and the CPUs it may run
+    /// on again once unpinned.
+    package struct PinnedCaller: Sendable {
+        let thread: Int32
+        let allowed: [Int32]
     }
 
-    /// Gives the calling thread back the CPUs `pinCaller()` returned.
-    package func unpinCaller(_ saved: [Int32]) {
-        ThreadAffinity.restrict(to: saved)
+    /// Pins the calling thread to the CPU it runs on, moving any worker
+    /// pinned there to another, so the caller is not moved (its caches stay
+    /// warm) and no worker shares its CPU; nil, changing nothing, when the
+    /// pool is not pinned or the thread could not be.
+    package func pinCaller() -> PinnedCaller? {
+        guard isPinned, let cpu = ThreadAffinity.currentCPU else { return nil }
+        let allowed = ThreadAffinity.allowedCPUs()
+        guard allowed.contains(cpu), ThreadAffinity.restrict(to: [cpu]) else { return nil }
+        placement.withLock { placement in
+            guard placement.workerCPUs.contains(cpu) else { return }
+            let others = placement.cpus.filter { $0 != cpu }
+            for (index, worker) in workers.enumerated() where !others.isEmpty {
+                let target = others[index % others.count]
+                if placement.workerCPUs[index] != target, ThreadAffinity.restrict(worker, to: [target]) {
+                    placement.workerCPUs[index] = target
+                }
+            }
+        }
+        return PinnedCaller(thread: ThreadAffinity.currentThread, allowed: allowed)
+    }
+
+    /// Gives a pinned caller back the CPUs it was allowed before; any thread
+    /// may call it.
+    package func unpin(_ caller: PinnedCaller) {
+        ThreadAffinity.restrict(caller.thread, to: caller.allowed)
+    }
+
+    /// The CPUs the pinned workers are on now, in worker order.
+    package var workerCPUs: [Int32] {
+        placement.withLock { $0.workerCPUs }
     }
 
     deinit {

@@ -49,14 +49,33 @@ final class EnginePoolTests: XCTestCase {
         XCTAssertEqual(engines.withEngine(home: 1, runsAlone: true) { _ in engines.width }, 2, "the next lone run is split again")
     }
 
-    func testASplitRunKeepsItsCallerOnTheCPUTheWorkersLeaveAndGivesItsCPUsBack() throws {
+    func testASplitRunHoldsItsCallerOnOneCPUUntilItIsNarrowed() throws {
         let allowed = ThreadAffinity.allowedCPUs()
         try XCTSkipIf(allowed.count < 2, "pinning needs two CPUs; this process may use \(allowed.count)")
         let engines = try EnginePool(models: FaceModels(directory: TestPaths.models), threads: 2)
         let during = engines.withEngine(home: 1, runsAlone: true) { _ in ThreadAffinity.allowedCPUs() }
-        XCTAssertEqual(during, [allowed[0]], "the split run's caller is kept off the worker's CPU")
+        XCTAssertEqual(during.count, 1, "the split run's caller is held on one CPU")
         XCTAssertEqual(ThreadAffinity.allowedCPUs(), allowed, "and gets its CPUs back")
         let beside = engines.withEngine(home: 1, runsAlone: false) { _ in ThreadAffinity.allowedCPUs() }
         XCTAssertEqual(beside, allowed, "a frame on its caller alone is left where the kernel puts it")
+
+        let pinned = DispatchSemaphore(value: 0)
+        let narrowed = DispatchSemaphore(value: 0)
+        let seen = Mutex<(held: Int, afterNarrowing: [Int32])>((0, []))
+        let holder = Thread {
+            engines.withEngine(home: 1, runsAlone: true) { _ in
+                seen.withLock { $0.held = ThreadAffinity.allowedCPUs().count }
+                pinned.signal()
+                narrowed.wait()
+                seen.withLock { $0.afterNarrowing = ThreadAffinity.allowedCPUs() }
+            }
+            pinned.signal()
+        }
+        holder.start()
+        pinned.wait()
+        engines.withEngine(home: 0, runsAlone: false) { _ in narrowed.signal() }
+        pinned.wait()
+        XCTAssertEqual(seen.withLock { $0.held }, 1)
+        XCTAssertEqual(seen.withLock { $0.afterNarrowing }, allowed, "a narrowed run's caller may run anywhere again at once")
     }
 }

@@ -38,33 +38,55 @@ final class ThreadPoolTests: XCTestCase {
 /// A pinned pool keeps its threads on CPUs of their own, so that the kernel
 /// cannot stack a split run's threads on one CPU.
 final class PinnedThreadPoolTests: XCTestCase {
-    func testEachWorkerRunsOnItsOwnCPUAndACallerPinnedBesideThemOnTheCPULeft() throws {
+    func testACallerIsHeldOnItsCPUWithTheWorkerOnAnotherAndGetsItsCPUsBack() throws {
         let allowed = ThreadAffinity.allowedCPUs()
         try XCTSkipIf(allowed.count < 2, "pinning needs two CPUs; this process may use \(allowed.count)")
         let pool = try ThreadPool(threads: 2, pinned: true)
-        XCTAssertEqual(pool.pinnedCPUs, Array(allowed.prefix(2)), "the first CPUs of the mask, the caller's first")
+        XCTAssertTrue(pool.isPinned)
+        XCTAssertEqual(pool.workerCPUs, [allowed[1]], "the worker starts on the mask's second CPU")
 
-        let saved = try XCTUnwrap(pool.pinCaller())
-        XCTAssertEqual(saved, allowed, "pinning returns the CPUs the caller had")
-        XCTAssertEqual(ThreadAffinity.allowedCPUs(), [pool.pinnedCPUs[0]])
-        let caller = pthread_self()
-        var seen = [(onCaller: Bool, cpu: Int32?)](repeating: (false, nil), count: 4096)
-        // Enough rounds that the worker joins some; each index records its thread's CPU.
-        for _ in 0..<50 {
-            seen.withUnsafeMutableBufferPointer { seen in
-                pool.parallelize(seen.count) { index in
-                    seen[index] = (pthread_equal(pthread_self(), caller) != 0, ThreadAffinity.currentCPU)
+        // Once on each CPU, so that the worker must move once.
+        for cpu in allowed.prefix(2) {
+            XCTAssertTrue(ThreadAffinity.restrict(to: [cpu]))
+            ThreadAffinity.restrict(to: allowed)
+            let before = ThreadAffinity.currentCPU
+            let pinned = try XCTUnwrap(pool.pinCaller())
+            let held = ThreadAffinity.allowedCPUs()
+            XCTAssertEqual(held.count, 1)
+            XCTAssertEqual(held.first, before, "the caller is held where it was, not moved")
+            XCTAssertFalse(pool.workerCPUs.contains(held[0]), "no worker is left on the caller's CPU")
+            let caller = pthread_self()
+            var seen = [(onCaller: Bool, cpu: Int32?)](repeating: (false, nil), count: 4096)
+            // Enough rounds that the worker joins some; each index records its thread's CPU.
+            for _ in 0..<50 {
+                seen.withUnsafeMutableBufferPointer { seen in
+                    pool.parallelize(seen.count) { index in
+                        seen[index] = (pthread_equal(pthread_self(), caller) != 0, ThreadAffinity.currentCPU)
+                    }
                 }
+                if seen.contains(where: { !$0.onCaller }) { break }
             }
-            if seen.contains(where: { !$0.onCaller }) { break }
+            pool.unpin(pinned)
+            XCTAssertEqual(ThreadAffinity.allowedCPUs(), allowed, "the caller gets its CPUs back")
+            XCTAssertEqual(Set(seen.filter { !$0.onCaller }.map(\.cpu)), Set(pool.workerCPUs.map { Optional($0) }),
+                           "the worker ran, and only on its CPU")
+            XCTAssertEqual(Set(seen.filter(\.onCaller).map(\.cpu)), [held[0]])
         }
-        pool.unpinCaller(saved)
-        XCTAssertEqual(ThreadAffinity.allowedCPUs(), allowed, "the caller gets its CPUs back")
+    }
 
-        let workerCPUs = Set(seen.filter { !$0.onCaller }.map(\.cpu))
-        let callerCPUs = Set(seen.filter(\.onCaller).map(\.cpu))
-        XCTAssertEqual(workerCPUs, [pool.pinnedCPUs[1]], "the worker ran, and only on its own CPU")
-        XCTAssertEqual(callerCPUs, [pool.pinnedCPUs[0]])
+    func testAnotherThreadCanGiveAPinnedCallerItsCPUsBack() throws {
+        let allowed = ThreadAffinity.allowedCPUs()
+        try XCTSkipIf(allowed.count < 2, "pinning needs two CPUs; this process may use \(allowed.count)")
+        let pool = try ThreadPool(threads: 2, pinned: true)
+        let pinned = try XCTUnwrap(pool.pinCaller())
+        XCTAssertEqual(ThreadAffinity.allowedCPUs().count, 1)
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            pool.unpin(pinned)
+            done.signal()
+        }.start()
+        done.wait()
+        XCTAssertEqual(ThreadAffinity.allowedCPUs(), allowed)
     }
 
     func testAPoolIsNotPinnedWhenItsCreatorMayUseFewerCPUsThanItHasThreads() throws {
@@ -73,7 +95,7 @@ final class PinnedThreadPoolTests: XCTestCase {
         XCTAssertTrue(ThreadAffinity.restrict(to: [allowed[0]]))
         defer { ThreadAffinity.restrict(to: allowed) }
         let pool = try ThreadPool(threads: 2, pinned: true)
-        XCTAssertEqual(pool.pinnedCPUs, [])
+        XCTAssertFalse(pool.isPinned)
         XCTAssertNil(pool.pinCaller(), "an unpinned pool leaves its callers where they are")
         XCTAssertEqual(ThreadAffinity.allowedCPUs(), [allowed[0]])
         var hits = [Int](repeating: 0, count: 100)
@@ -83,7 +105,7 @@ final class PinnedThreadPoolTests: XCTestCase {
 
     func testAPoolIsPinnedOnlyWhenAsked() throws {
         let pool = try ThreadPool(threads: 2)
-        XCTAssertEqual(pool.pinnedCPUs, [])
+        XCTAssertFalse(pool.isPinned)
         XCTAssertNil(pool.pinCaller())
     }
 }

@@ -11,9 +11,13 @@
 /// `capacity`). Returns how many it may run on (which can exceed `capacity`), or -errno.
 int fw_thread_allowed_cpus(int *cpus, int capacity);
 
-/// Lets the calling thread run on the `count` CPUs of `cpus` only. Returns 0, or -errno (and the
-/// thread's affinity is unchanged): -EINVAL when none of them is allowed to the process.
-int fw_thread_set_cpus(const int *cpus, int count);
+/// Lets thread `tid` (0: the calling thread) run on the `count` CPUs of `cpus` only. Returns 0,
+/// or -errno (and the thread's affinity is unchanged): -EINVAL when none of them is allowed to the
+/// process, -ESRCH when no such thread exists.
+int fw_thread_set_cpus(int tid, const int *cpus, int count);
+
+/// The calling thread's kernel thread ID, which `fw_thread_set_cpus` takes.
+int fw_thread_id(void);
 
 /// The CPU the calling thread runs on now, or -errno.
 int fw_thread_current_cpu(void);
