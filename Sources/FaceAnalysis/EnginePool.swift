@@ -21,13 +21,14 @@ import Synchronization
 /// share a core for the rest of it.
 ///
 /// A split run's threads each keep to a CPU of their own: the pool's workers
-/// are pinned, and the caller is pinned to the CPU they leave while its run
-/// is split. Left to the kernel, a frame that came after an idle spell often
-/// found the worker woken onto its caller's CPU, the two taking turns there
-/// for the whole frame. A run that is narrowed gets its CPUs back at once:
-/// beside other frames, a caller held to one CPU waited for it while
-/// another was free (8 Face Landmarker live streams' p99 rose from 29 to
-/// 34 ms when it was held to the end of its frame).
+/// are pinned, and while the run is split its caller is held on the CPU it
+/// runs on, a worker pinned there moved off it. Left to the kernel, a frame
+/// that came after an idle spell often found the worker woken onto its
+/// caller's CPU, the two taking turns there for the whole frame. A run that
+/// is narrowed gives its caller its CPUs back at once: beside other frames,
+/// a caller held on one CPU waited for it while another was free (8 Face
+/// Landmarker live streams' p99 rose from 29 to 34 ms when it was held to
+/// the end of its frame).
 package final class EnginePool: Sendable {
     /// An engine and the lock under which one frame at a time uses it.
     private final class Slot: Sendable {
