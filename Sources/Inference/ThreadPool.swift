@@ -50,12 +50,9 @@ package final class ThreadPool: @unchecked Sendable {
         self.handle = handle
         self.threads = pthreadpool_get_threads_count(handle)
         let allowed = ThreadAffinity.allowedCPUs()
-        let pinnedWorkers = pinned && allowed.count >= self.threads
-            ? Self.pinWorkers(of: handle, threads: self.threads, to: Array(allowed.dropFirst().prefix(self.threads - 1)))
-            : []
-        workers = pinnedWorkers
-        placement = Mutex(Placement(cpus: pinnedWorkers.isEmpty ? [] : allowed,
-                                    workerCPUs: Array(allowed.dropFirst().prefix(pinnedWorkers.count))))
+        let workerCPUs = Array(allowed.dropFirst().prefix(self.threads - 1))
+        workers = pinned && allowed.count >= self.threads ? Self.pinWorkers(of: handle, threads: self.threads, to: workerCPUs) : []
+        placement = Mutex(workers.isEmpty ? Placement(cpus: [], workerCPUs: []) : Placement(cpus: allowed, workerCPUs: workerCPUs))
     }
 
     /// Pins worker `k` to `cpus[k]` and returns the workers' thread IDs in

@@ -51,9 +51,12 @@ final class EnginePoolTests: XCTestCase {
 
     func testASplitRunHoldsItsCallerOnOneCPUUntilItIsNarrowed() throws {
         let allowed = ThreadAffinity.allowedCPUs()
-        try XCTSkipIf(allowed.count < 2, "pinning needs two CPUs; this process may use \(allowed.count)")
         let engines = try EnginePool(models: FaceModels(directory: TestPaths.models), threads: 2)
         let during = engines.withEngine(home: 1, runsAlone: true) { _ in ThreadAffinity.allowedCPUs() }
+        guard allowed.count >= 2 else {
+            XCTAssertEqual(during, allowed, "with one CPU a split run's caller is left where it is")
+            return
+        }
         XCTAssertEqual(during.count, 1, "the split run's caller is held on one CPU")
         XCTAssertEqual(ThreadAffinity.allowedCPUs(), allowed, "and gets its CPUs back")
         let beside = engines.withEngine(home: 1, runsAlone: false) { _ in ThreadAffinity.allowedCPUs() }
