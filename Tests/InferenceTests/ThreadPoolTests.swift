@@ -38,13 +38,20 @@ final class ThreadPoolTests: XCTestCase {
 /// A pinned pool keeps its threads on CPUs of their own, so that the kernel
 /// cannot stack a split run's threads on one CPU.
 final class PinnedThreadPoolTests: XCTestCase {
-    func testACallerIsHeldOnItsCPUWithTheWorkerOnAnotherAndGetsItsCPUsBack() throws {
-        let allowed = ThreadAffinity.allowedCPUs()
+    /// A pool of two pinned threads, or nil, having checked that it is left
+    /// unpinned, when the process may use fewer than two CPUs.
+    private func pinnedPool(allowed: [Int32]) throws -> ThreadPool? {
         let pool = try ThreadPool(threads: 2, pinned: true)
         guard allowed.count >= 2 else {
             XCTAssertFalse(pool.isPinned, "with one CPU there is nothing to pin a worker to")
-            return
+            return nil
         }
+        return pool
+    }
+
+    func testACallerIsHeldOnItsCPUWithTheWorkerOnAnotherAndGetsItsCPUsBack() throws {
+        let allowed = ThreadAffinity.allowedCPUs()
+        guard let pool = try pinnedPool(allowed: allowed) else { return }
         XCTAssertTrue(pool.isPinned)
         XCTAssertEqual(pool.workerCPUs, [allowed[1]], "the worker starts on the mask's second CPU")
 
@@ -79,11 +86,7 @@ final class PinnedThreadPoolTests: XCTestCase {
 
     func testAnotherThreadCanGiveAPinnedCallerItsCPUsBack() throws {
         let allowed = ThreadAffinity.allowedCPUs()
-        let pool = try ThreadPool(threads: 2, pinned: true)
-        guard allowed.count >= 2 else {
-            XCTAssertFalse(pool.isPinned, "with one CPU there is nothing to pin a worker to")
-            return
-        }
+        guard let pool = try pinnedPool(allowed: allowed) else { return }
         let pinned = try XCTUnwrap(pool.pinCaller())
         XCTAssertEqual(ThreadAffinity.allowedCPUs().count, 1)
         let done = DispatchSemaphore(value: 0)
