@@ -31,6 +31,8 @@ struct WorkerParts: Sendable {
     let services: [any Service]
     /// How long loading the models took.
     let loadTime: Duration
+    /// The calls the worker makes of itself once every part is up.
+    let callWarmUp: CallWarmUp
 
     /// Loads the models and wires the parts.
     ///
@@ -62,6 +64,7 @@ struct WorkerParts: Sendable {
         }
         let inventory = try ModelInventory.describe(models)
         loadTime = clock.now - loadStart
+        callWarmUp = CallWarmUp(jpeg: WarmFrame.jpeg, sessions: WarmFrame.options(for: models))
         // The last step that can fail: from here on every part is a service, which the group stops.
         let handoff = try HandoffListener()
         let connections = ConnectionRegistry()

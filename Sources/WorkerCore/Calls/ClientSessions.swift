@@ -13,14 +13,18 @@ import Logging
 package final class ClientSessions {
     let core: WorkerCore
     let logger: Logger
+    /// Whether the sessions' frames count in the worker's counters and metrics.
+    let counted: Bool
     /// The client's sessions, whose state the scheduler keeps; a closed
     /// session leaves at once, so later frames for it are NOT_FOUND.
     private(set) var openSessions: [UInt64: SessionBroadcast] = [:]
 
-    /// A client with no session open yet.
-    package init(core: WorkerCore, logger: Logger) {
+    /// A client with no session open yet, whose frames count in the worker's
+    /// counters and metrics unless it is the worker's own (`counted` false).
+    package init(core: WorkerCore, logger: Logger, counted: Bool = true) {
         self.core = core
         self.logger = logger
+        self.counted = counted
     }
 
     /// OpenSession: checks the session limits and the name, makes the
@@ -48,7 +52,7 @@ package final class ClientSessions {
             throw CallError(.alreadyExists,
                             "a session named \"\(name ?? "")\" is already open; names are unique among the worker's open sessions: choose another, or close that session first")
         }
-        guard core.scheduler.open(id: sessionID, pipeline: pipeline, output: broadcast, limit: limits.maxSessions) else {
+        guard core.scheduler.open(id: sessionID, pipeline: pipeline, output: broadcast, limit: limits.maxSessions, counted: counted) else {
             core.namedSessions.release(broadcast)
             throw CallError(.resourceExhausted, "the worker already has \(limits.maxSessions) sessions open, the most allowed (--max-sessions); try again later")
         }

@@ -17,4 +17,7 @@ struct FrameJob: Sendable {
     /// Whether, when the frame was handed out, no other frame was running or
     /// waiting: its model runs may then use every core.
     var runsAlone: Bool
+    /// Whether the frame counts in the worker's counters and metrics: not
+    /// when it is the worker's own warm-up.
+    var counted: Bool
 }

@@ -24,9 +24,11 @@ struct FrameProcessor {
                                          tracker: &job.tracker, thread: thread, runsAlone: job.runsAlone)
             }
         } catch {
-            stats.recordFailed()
             let failure = CallError(error)
-            stats.recordError(failure.code)
+            if job.counted {
+                stats.recordFailed()
+                stats.recordError(failure.code)
+            }
             logger.info("frame refused", metadata: [
                 "session": "\(job.sessionID)", "timestamp_ms": "\(timestampMs)", "code": "\(failure.code)", "message": "\(failure.message)",
             ])
@@ -36,7 +38,9 @@ struct FrameProcessor {
         let timings = StageDurations(receivedUnixMicros: pending.receivedUnixMicros, queued: started - pending.received,
                                      decode: result.decodeTime, detect: result.detectTime, landmarks: result.landmarksTime,
                                      total: finished - pending.received)
-        stats.recordProcessed(timings, mode: job.pipeline.options.runningMode)
+        if job.counted {
+            stats.recordProcessed(timings, mode: job.pipeline.options.runningMode)
+        }
         logger.debug("frame processed", metadata: [
             "session": "\(job.sessionID)", "timestamp_ms": "\(timestampMs)",
             "faces": "\(result.faces.count)", "total_us": "\(UInt64(microseconds: timings.total))",

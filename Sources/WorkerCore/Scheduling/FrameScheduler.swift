@@ -59,11 +59,12 @@ package final class FrameScheduler: Sendable {
 
     private let state = Mutex(State())
 
-    /// Adds a session unless the worker already has `limit` sessions.
-    func open(id: UInt64, pipeline: any SessionPipeline, output: any SessionOutput, limit: Int) -> Bool {
+    /// Adds a session unless the worker already has `limit` sessions; the
+    /// frames of a session not `counted` are left out of the worker's counters.
+    func open(id: UInt64, pipeline: any SessionPipeline, output: any SessionOutput, limit: Int, counted: Bool = true) -> Bool {
         state.withLock { state in
             guard state.sessions.count < limit else { return false }
-            state.sessions[id] = ScheduledSession(id: id, pipeline: pipeline, output: output)
+            state.sessions[id] = ScheduledSession(id: id, pipeline: pipeline, output: output, counted: counted)
             return true
         }
     }
@@ -141,7 +142,7 @@ package final class FrameScheduler: Sendable {
                     // the second core.
                     let alone = state.running == 1 && state.ready.isEmpty
                     return (FrameJob(sessionID: id, pipeline: session.pipeline, output: session.output, work: work,
-                                     tracker: tracker, runsAlone: alone), false)
+                                     tracker: tracker, runsAlone: alone, counted: session.counted), false)
                 }
                 state.idle.append(wakeup)
                 return (nil, false)

@@ -14,6 +14,8 @@ final class ScheduledSession {
     let pipeline: any SessionPipeline
     /// Where its answers go.
     let output: any SessionOutput
+    /// Whether its frames count in the worker's counters and metrics.
+    let counted: Bool
     /// Image and video work, in the order it arrived.
     private var queue = CircularBuffer<SessionWork>()
     /// The live-stream frame waiting, if any.
@@ -28,10 +30,11 @@ final class ScheduledSession {
     /// The close to answer once the running work is answered.
     var closeRequest: RequestToken?
 
-    init(id: UInt64, pipeline: any SessionPipeline, output: any SessionOutput) {
+    init(id: UInt64, pipeline: any SessionPipeline, output: any SessionOutput, counted: Bool) {
         self.id = id
         self.pipeline = pipeline
         self.output = output
+        self.counted = counted
         frames = SessionFrames(mode: pipeline.options.runningMode)
     }
 
