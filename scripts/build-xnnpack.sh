@@ -73,7 +73,14 @@ cmake_flags=(
 # a microsecond or two, and handing one to another core cost more than that: the Face Landmarker's
 # blendshape model (about a hundred of them between its matrix multiplications) ran in 0.47 ms
 # over two threads and 0.36 ms so, and the attention mesh in 1.35 against 1.24 ms.
-patches=("$repo/scripts/xnnpack-narrow-gemm.patch" "$repo/scripts/xnnpack-inline-small-ops.patch")
+#
+# And another of ours: a split convolution's task covers up to 16 of its microkernel's row blocks
+# instead of one, as long as each thread keeps 16 tasks or more. Each task ends with an atomic
+# update that waits for the task's stores; on the narrow 128x128 and 64x64 layers of the meshes
+# those waits took a tenth of a split run. Over two threads the Face Landmarker's mesh went from
+# 2.74 to 2.46 ms and the face mesh from 0.79 to 0.74 ms, with the same results to the bit.
+patches=("$repo/scripts/xnnpack-narrow-gemm.patch" "$repo/scripts/xnnpack-inline-small-ops.patch"
+  "$repo/scripts/xnnpack-gemm-row-tiles.patch")
 stamp=$(printf '%s\n' "${pins[@]}" "${cmake_flags[*]}" "$("$cc" --version | head -n 1)"; sha256sum "${patches[@]}" | cut -d' ' -f1)
 tsan_flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_C_FLAGS=-fsanitize=thread"
   -DPTHREADPOOL_LIBRARY_TYPE=static -DPTHREADPOOL_BUILD_TESTS=OFF -DPTHREADPOOL_BUILD_BENCHMARKS=OFF
