@@ -61,7 +61,11 @@ package struct CallWarmUp {
                     admission.admit(request.frame)
                 }
                 var iterator = answers.makeAsyncIterator()
-                guard let answer = await iterator.next() else { continue }
+                guard let answer = await iterator.next() else {
+                    // Cancelled: the worker is stopping before it was ready.
+                    calls.end()
+                    return answered
+                }
                 _ = Faceworker_V1_WorkerMessage(answer).framed(allocator: ByteBufferAllocator())
                 if case .result = answer.output {
                     answered += 1
