@@ -41,7 +41,7 @@ final class ClientReconnectTests: XCTestCase {
         guard case .result? = await results.next() else { return XCTFail("the first frame is answered") }
 
         // Frames on the wire that the worker will never answer: stopped, then killed.
-        worker.signal(SIGSTOP)
+        try await worker.freeze()
         let stranded: [Int64] = [1, 2, 3]
         for timestamp in stranded { try await session.send(jpeg: photo, timestampMs: timestamp) }
         XCTAssertEqual(client.unansweredCalls, stranded.count)
@@ -78,7 +78,7 @@ final class ClientReconnectTests: XCTestCase {
         let first = try await session.process(jpeg: frames[0], timestampMs: 0)
         XCTAssertFalse(first.faces.isEmpty)
 
-        worker.signal(SIGSTOP)
+        try await worker.freeze()
         let inFlight = Task { try await session.process(jpeg: frames[1], timestampMs: 33) }
         while client.unansweredCalls == 0 { await Task.yield() }
         worker = try await restart(worker, kill: true)

@@ -67,6 +67,26 @@ final class WorkerProcess: Sendable {
         kill(process.processIdentifier, number)
     }
 
+    /// Stops the worker with SIGSTOP and waits until every one of its threads
+    /// has stopped: the signal only asks, and a thread busy with a frame
+    /// could otherwise still answer one sent after it.
+    func freeze(timeout: Duration = .seconds(10)) async throws {
+        signal(SIGSTOP)
+        let deadline = ContinuousClock.now + timeout
+        let tasks = "/proc/\(process.processIdentifier)/task"
+        while ContinuousClock.now < deadline {
+            let threads = (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []
+            let states = threads.map { thread in
+                // The state is the field after the parenthesised command name.
+                let stat = (try? String(contentsOfFile: "\(tasks)/\(thread)/stat", encoding: .utf8)) ?? ""
+                return stat.split(separator: ")").last?.split(separator: " ").first.map(String.init) ?? "?"
+            }
+            if !states.isEmpty, states.allSatisfy({ $0 == "T" }) { return }
+            try await Task.sleep(for: .milliseconds(1))
+        }
+        throw WorkerExited(status: -1, log: "not stopped \(timeout) after SIGSTOP:\n\(log)")
+    }
+
     /// Waits for the worker to exit and returns its exit status, or nil on timeout.
     func waitForExit(timeout: Duration) async -> Int32? {
         let deadline = ContinuousClock.now + timeout
