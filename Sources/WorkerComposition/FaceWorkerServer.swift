@@ -71,19 +71,11 @@ package struct FaceWorkerServer: Service {
         ])
     }
 
-    /// Once every part is up and a frame of each pipeline has made a client's
-    /// calls (`CallWarmUp`), logs it and tells the service manager, pings its
-    /// watchdog while the event loop answers, and says when the shutdown
+    /// Once every part is up, logs it and tells the service manager, pings
+    /// its watchdog while the event loop answers, and says when the shutdown
     /// starts. Returns early when cancelled before every part is up.
     private static func announce(_ parts: WorkerParts, to notifier: ServiceManagerNotifier?, logger: Logger) async {
         guard await parts.started.wait(for: parts.services.count) else { return }
-        let warmStart = ContinuousClock.now
-        let warmed = await parts.callWarmUp.run(on: parts.core, logger: logger)
-        logger.debug("calls warmed", metadata: [
-            "frames_answered": "\(warmed)", "sessions": "\(parts.callWarmUp.sessions.count)",
-            "warm_ms": "\(Int((ContinuousClock.now - warmStart) / .milliseconds(1)))",
-        ])
-        guard !Task.isCancelled else { return }
         parts.logStarted()
         notifier?.notify("READY=1\nSTATUS=serving on \(parts.configuration.socketPath)\nMAINPID=\(getpid())")
         await withTaskGroup(of: Void.self) { tasks in

@@ -31,8 +31,6 @@ struct WorkerParts: Sendable {
     let services: [any Service]
     /// How long loading the models took.
     let loadTime: Duration
-    /// The calls the worker makes of itself once every part is up.
-    let callWarmUp: CallWarmUp
 
     /// Loads the models and wires the parts.
     ///
@@ -64,7 +62,6 @@ struct WorkerParts: Sendable {
         }
         let inventory = try ModelInventory.describe(models)
         loadTime = clock.now - loadStart
-        callWarmUp = CallWarmUp(jpeg: WarmFrame.jpeg, sessions: WarmFrame.options(for: models))
         // The last step that can fail: from here on every part is a service, which the group stops.
         let handoff = try HandoffListener()
         let connections = ConnectionRegistry()
@@ -86,8 +83,9 @@ struct WorkerParts: Sendable {
         // doors drain, the metrics and the handoff socket close, and the
         // threads finish the frames they hold.
         var services: [any Service] = [
-            InferenceService(configuration: configuration, analyzer: analyzer, scheduler: scheduler,
-                             stats: stats, logger: logger, started: started),
+            InferenceService(configuration: configuration, core: core,
+                             callWarmUp: CallWarmUp(jpeg: WarmFrame.jpeg, sessions: WarmFrame.options(for: models)),
+                             logger: logger, started: started),
             HandoffService(listener: handoff, shared: sharedMemory, policy: configuration.peerPolicy, logger: logger, started: started),
         ]
         if let endpoint = configuration.metrics, let metrics {

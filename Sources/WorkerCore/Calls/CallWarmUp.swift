@@ -5,9 +5,9 @@ import Logging
 import NIOCore
 import SwiftProtobuf
 
-/// The calls a client makes, made once by the worker itself before it says it
-/// is ready, so that the first client's first frame is not the one to pay for
-/// code nothing has run yet.
+/// The calls a client makes, made once by the worker itself before its
+/// socket opens, so that the first client's first frame is not the one to
+/// pay for code nothing has run yet.
 ///
 /// The inference threads' warm-up runs every model and pipeline, but not the
 /// path of a call around them. On a fresh worker, the first frame of the first

@@ -8,27 +8,28 @@ import ServiceLifecycle
 /// thread to finish the frame it is processing.
 package struct InferenceService: Service {
     private let configuration: WorkerConfiguration
-    private let analyzer: any FaceAnalyzer
-    private let scheduler: FrameScheduler
-    private let stats: FrameCounters
+    private let core: WorkerCore
+    private let callWarmUp: CallWarmUp?
     private let logger: Logger
     private let started: PartsStarted
 
-    /// One thread per frame `analyzer` runs at once, for `scheduler`'s frames;
-    /// reports to `started` once every thread is warm.
-    package init(configuration: WorkerConfiguration, analyzer: any FaceAnalyzer, scheduler: FrameScheduler, stats: FrameCounters,
-                 logger: Logger, started: PartsStarted) {
+    /// One thread per frame `core`'s analyzer runs at once, for its
+    /// scheduler's frames; reports to `started` once every thread is warm and
+    /// `callWarmUp`, when given, has made its calls, so that the doors that
+    /// wait for it open to warm code.
+    package init(configuration: WorkerConfiguration, core: WorkerCore, callWarmUp: CallWarmUp?, logger: Logger, started: PartsStarted) {
         self.configuration = configuration
-        self.analyzer = analyzer
-        self.scheduler = scheduler
-        self.stats = stats
+        self.core = core
+        self.callWarmUp = callWarmUp
         self.logger = logger
         self.started = started
     }
 
     /// Runs the threads until a graceful shutdown or cancellation.
     package func run() async throws {
-        let pool = InferencePool(analyzer: analyzer, scheduler: scheduler, stats: stats, maxPixels: configuration.limits.maxPixels, logger: logger)
+        let (analyzer, scheduler) = (core.analyzer, core.scheduler)
+        let pool = InferencePool(analyzer: analyzer, scheduler: scheduler, stats: core.stats, maxPixels: configuration.limits.maxPixels,
+                                 logger: logger)
         let clock = ContinuousClock()
         let warmStart = clock.now
         let failure = await Self.offThePool { pool.waitUntilWarm() }
@@ -37,9 +38,12 @@ package struct InferenceService: Service {
             await Self.offThePool { pool.join() }
             throw WorkerStartupError("cannot run the models on the inference threads: \(failure)")
         }
+        let callsStart = clock.now
+        let answered = await callWarmUp?.run(on: core, logger: logger) ?? 0
         logger.info("inference threads ready", metadata: [
             "inference_threads": "\(analyzer.threads)",
-            "warm_ms": "\(Int((clock.now - warmStart) / .milliseconds(1)))",
+            "warm_ms": "\(Int((callsStart - warmStart) / .milliseconds(1)))",
+            "warm_calls": "\(answered)", "warm_calls_ms": "\(Int((clock.now - callsStart) / .milliseconds(1)))",
         ])
         started.report()
         try? await gracefulShutdown()
