@@ -65,6 +65,18 @@ final class CallWarmUpTests: XCTestCase {
         XCTAssertEqual(answered, 2, "the refused session's frame is never sent; the other two are answered")
     }
 
+    func testAWarmUpFrameTheWorkerRefusesIsNotCountedEither() async throws {
+        worker = InProcessWorker(limits: { var limits = WorkerLimits(); limits.maxPixels = 100; return limits }())
+        let warmUp = try Self.warmUp(sessions: Self.videoAndImage)
+        let answered = await warmUp.run(on: worker.core, logger: logger)
+        XCTAssertEqual(answered, 0, "a 48x32 frame is over the worker's 100 pixels")
+        var connection = try await worker.connect()
+        try await connection.send(.getStats(Faceworker_V1_GetStatsRequest()))
+        guard case .getStats(let stats) = try await connection.receive().kind else { return XCTFail("stats are answered") }
+        XCTAssertEqual(stats.framesFailed, 0, "the refused warm-up frames are not counted")
+        XCTAssertEqual(stats.sessions, 0, "their sessions are closed")
+    }
+
     func testAWorkerWithNoRoomForASessionAnswersNoWarmUpFrameAndServesOn() async throws {
         worker = InProcessWorker(limits: { var limits = WorkerLimits(); limits.maxSessions = 0; return limits }())
         let warmUp = try Self.warmUp(sessions: Self.videoAndImage)

@@ -44,50 +44,54 @@ package struct CallWarmUp {
     package func run(on core: WorkerCore, logger: Logger) async -> Int {
         var quiet = logger
         quiet.logLevel = max(logger.logLevel, .notice)
-        let calls = ClientSessions(core: core, logger: quiet, counted: false)
-        let admission = FrameAdmission(maxPixels: core.limits.maxPixels, buffers: nil)
         var answered = 0
         for options in sessions {
+            // A client of its own per session, as if each came and went.
+            let calls = ClientSessions(core: core, logger: quiet, counted: false)
             let (answers, output) = AsyncStream.makeStream(of: SessionAnswer.self)
-            let sink = WarmUpOutput(answers: output)
+            defer { output.finish() }
             do {
-                let sessionID = try open(options, on: calls, output: sink)
-                let frame = try Self.parsed(.processFrame(.with {
-                    $0.sessionID = sessionID
-                    $0.frame = .with { $0.timestampMs = 0; $0.jpeg = Data(jpeg) }
-                }))
-                guard case .processFrame(let request) = frame.kind else { preconditionFailure("a ProcessFrame parsed as another call") }
-                try calls.processFrame(RequestToken(frame.callID), timestampMs: request.frame.timestampMs, sessionID: sessionID) {
-                    admission.admit(request.frame)
-                }
-                var iterator = answers.makeAsyncIterator()
-                guard let answer = await iterator.next() else {
+                guard let answer = try await warm(options, on: calls, answers: answers, output: WarmUpOutput(answers: output)) else {
                     // Cancelled: the worker is stopping before it was ready.
                     calls.end()
                     return answered
                 }
-                _ = Faceworker_V1_WorkerMessage(answer).framed(allocator: ByteBufferAllocator())
                 if case .result = answer.output {
                     answered += 1
                 } else {
                     logger.warning("the warm-up frame was not answered with a result", metadata: ["answer": "\(answer.output)"])
                 }
-                try calls.close(RequestToken(frame.callID + 1), sessionID: sessionID)
-                _ = await iterator.next()
             } catch {
                 logger.warning("a warm-up call failed; the worker serves on", metadata: ["error": "\(error)"])
                 calls.end()
             }
-            output.finish()
         }
         return answered
     }
 
-    private func open(_ options: FaceOptions, on calls: ClientSessions, output: WarmUpOutput) throws -> UInt64 {
-        let message = try Self.parsed(.openSession(.with { $0.options = Faceworker_V1_SessionOptions(effective: options) }))
-        guard case .openSession(let request) = message.kind else { preconditionFailure("an OpenSession parsed as another call") }
-        let (checked, name) = try request.checked()
-        return try calls.open(options: checked, name: name, producer: output).sessionID
+    /// One session's calls: opened, sent the frame, closed once it is
+    /// answered. The frame's answer, or nil when cancelled before it came.
+    private func warm(_ options: FaceOptions, on calls: ClientSessions, answers: AsyncStream<SessionAnswer>,
+                      output: WarmUpOutput) async throws -> SessionAnswer? {
+        let opening = try Self.parsed(.openSession(.with { $0.options = Faceworker_V1_SessionOptions(effective: options) }))
+        guard case .openSession(let openRequest) = opening.kind else { preconditionFailure("an OpenSession parsed as another call") }
+        let (checked, name) = try openRequest.checked()
+        let sessionID = try calls.open(options: checked, name: name, producer: output).sessionID
+        let frame = try Self.parsed(.processFrame(.with {
+            $0.sessionID = sessionID
+            $0.frame = .with { $0.timestampMs = 0; $0.jpeg = Data(jpeg) }
+        }))
+        guard case .processFrame(let request) = frame.kind else { preconditionFailure("a ProcessFrame parsed as another call") }
+        let admission = FrameAdmission(maxPixels: calls.core.limits.maxPixels, buffers: nil)
+        try calls.processFrame(RequestToken(frame.callID), timestampMs: request.frame.timestampMs, sessionID: sessionID) {
+            admission.admit(request.frame)
+        }
+        var iterator = answers.makeAsyncIterator()
+        guard let answer = await iterator.next() else { return nil }
+        _ = Faceworker_V1_WorkerMessage(answer).framed(allocator: ByteBufferAllocator())
+        try calls.close(RequestToken(frame.callID + 1), sessionID: sessionID)
+        _ = await iterator.next()
+        return answer
     }
 
     /// The call as the worker receives it: serialized by a client and parsed

@@ -13,8 +13,11 @@ import Logging
 package final class ClientSessions {
     let core: WorkerCore
     let logger: Logger
-    /// Whether the sessions' frames count in the worker's counters and metrics.
+    /// Whether the sessions' frames, and the calls refused or dropped, count
+    /// in the worker's counters and metrics.
     let counted: Bool
+    /// Where they count: nil when they do not.
+    private var counters: FrameCounters? { counted ? core.stats : nil }
     /// The client's sessions, whose state the scheduler keeps; a closed
     /// session leaves at once, so later frames for it are NOT_FOUND.
     private(set) var openSessions: [UInt64: SessionBroadcast] = [:]
@@ -77,7 +80,7 @@ package final class ClientSessions {
                       admit: () -> Result<AdmittedFrame, CallError>) throws(CallError) {
         let received = ContinuousClock.now
         guard let session = openSessions[sessionID] else {
-            core.stats.recordFailed()
+            counters?.recordFailed()
             throw CallError(.notFound, "no session \(sessionID) is open on this connection; call OpenSession first and use the session_id it returns")
         }
         let maxQueued = core.limits.maxQueuedFrames
@@ -91,7 +94,7 @@ package final class ClientSessions {
             session.emit(dropAnswers([.frame(replaced)], sessionID: sessionID, reason: .replaced))
         case .refused(let error, let inTurn):
             if inTurn {
-                core.stats.recordFailed()
+                counters?.recordFailed()
                 logRefusal(request, error, sessionID: sessionID)
             } else {
                 refuseFrame(request, error, timestampMs: timestampMs, of: session)
@@ -157,12 +160,12 @@ package final class ClientSessions {
     /// One line per refused call, when it is refused (its answer may follow
     /// later), and the error counted.
     package func logRefusal(_ request: RequestToken, _ error: CallError, sessionID: UInt64?) {
-        core.recordRefusal(request, error, sessionID: sessionID, logger: logger)
+        core.recordRefusal(request, error, sessionID: sessionID, logger: logger, counted: counted)
     }
 
     /// A frame refused at once, answered in its place among the session's answers.
     private func refuseFrame(_ request: RequestToken, _ error: CallError, timestampMs: Int64, of session: SessionBroadcast) {
-        core.stats.recordFailed()
+        counters?.recordFailed()
         logRefusal(request, error, sessionID: session.sessionID)
         session.emit([SessionAnswer(request: request, sessionID: session.sessionID, output: .failed(error, timestampMs: timestampMs))])
     }
@@ -175,7 +178,7 @@ package final class ClientSessions {
             case .refusal(let request, let timestampMs, let error):
                 return SessionAnswer(request: request, sessionID: sessionID, output: .failed(error, timestampMs: timestampMs))
             case .frame(let frame):
-                core.stats.recordDropped(reason)
+                counters?.recordDropped(reason)
                 return SessionAnswer(request: frame.request, sessionID: sessionID, output: .dropped(timestampMs: frame.frame.timestampMs, reason))
             }
         }

@@ -42,11 +42,11 @@ package final class WorkerCore: Sendable {
     }
 
     /// Logs a refused call, when it is refused (its answer may follow later),
-    /// and counts its error.
-    package func recordRefusal(_ request: RequestToken, _ error: CallError, sessionID: UInt64?, logger: Logger) {
+    /// and counts its error unless the call is not `counted` (the worker's own).
+    package func recordRefusal(_ request: RequestToken, _ error: CallError, sessionID: UInt64?, logger: Logger, counted: Bool = true) {
         var metadata: Logger.Metadata = ["call": "\(request.value)", "code": "\(error.code)", "message": "\(error.message)"]
         if let sessionID { metadata["session"] = "\(sessionID)" }
         logger.info("call refused", metadata: metadata)
-        stats.recordError(error.code)
+        if counted { stats.recordError(error.code) }
     }
 }
