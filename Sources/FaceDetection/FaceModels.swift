@@ -166,6 +166,18 @@ package final class FaceEngine {
         }
     }
 
+    /// Decodes the stored pixels of `region` of a JPEG (see
+    /// `JPEGDecoder.decodePart`), split over the pool's threads while the pool
+    /// is this engine's alone.
+    func decodePart(_ jpeg: UnsafeRawBufferPointer, size: PixelSize, region: PixelRegion) -> DecodedPart? {
+        guard let threadPool, threadPool.width > 1 else {
+            return JPEGDecoder.decodePart(jpeg, size: size, region: region)
+        }
+        return JPEGDecoder.decodePart(jpeg, size: size, region: region) { count, body in
+            threadPool.parallelize(count, body)
+        }
+    }
+
     /// Whether a frame missed its part since the last call, which clears it.
     func takeMissedPart() -> Bool {
         defer { missedPart = false }

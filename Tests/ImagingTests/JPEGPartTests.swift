@@ -21,8 +21,18 @@ struct JPEGPartTests {
         try JPEGDecoder().decode(jpeg, maxPixels: 1 << 24)
     }
 
-    static func part(_ jpeg: [UInt8], _ size: PixelSize, _ region: PixelRegion) -> DecodedPart? {
-        jpeg.withUnsafeBytes { JPEGDecoder.decodePart($0, size: size, region: region) }
+    static func part(_ jpeg: [UInt8], _ size: PixelSize, _ region: PixelRegion,
+                     parallelize: JPEGDecoder.Parallelize? = nil) -> DecodedPart? {
+        jpeg.withUnsafeBytes { JPEGDecoder.decodePart($0, size: size, region: region, parallelize: parallelize) }
+    }
+
+    /// Runs the calls on threads of their own at once, as the worker's thread pool does.
+    static func concurrently(_ count: Int, _ body: (Int) -> Void) {
+        withoutActuallyEscaping(body) { body in
+            // The parts write disjoint rows.
+            nonisolated(unsafe) let body = body
+            DispatchQueue.concurrentPerform(iterations: count) { body($0) }
+        }
     }
 
     /// The upright pixels of `region` read from `frame` by the sampler at unit
@@ -79,6 +89,11 @@ struct JPEGPartTests {
                 let fromPart = part.withFrame(orientation: .topLeft) { Self.pixels(of: $0, upright: inner) }
                 let fromWhole = whole.withView { Self.pixels(of: OrientedFrame($0, orientation: .topLeft), upright: inner) }
                 #expect(fromPart == fromWhole, "\(subsampling) \(size): pixels of \(inner) differ")
+                // Its rows shared by two threads, wherever the split falls, the part is the same.
+                let shared = try #require(Self.part(jpeg, size, asked, parallelize: Self.concurrently), "\(size) \(asked)")
+                #expect(shared.region == held)
+                #expect(shared.withFrame(orientation: .topLeft) { Self.pixels(of: $0, upright: inner) } == fromWhole,
+                        "\(subsampling) \(size): pixels of \(inner) differ when shared")
             }
         }
     }
@@ -118,13 +133,7 @@ struct JPEGPartTests {
     @Test("a whole decode in two parts on two threads equals TurboJPEG's", arguments: JPEGEncoder.ChromaSubsampling.allCases)
     func splitMatchesTheWholeDecode(subsampling: JPEGEncoder.ChromaSubsampling) throws {
         let decoder = JPEGDecoder()
-        let concurrently: JPEGDecoder.Parallelize = { count, body in
-            withoutActuallyEscaping(body) { body in
-                // The parts write disjoint rows, as on the worker's thread pool.
-                nonisolated(unsafe) let body = body
-                DispatchQueue.concurrentPerform(iterations: count) { body($0) }
-            }
-        }
+        let concurrently: JPEGDecoder.Parallelize = Self.concurrently
         let inTurn: JPEGDecoder.Parallelize = { count, body in (0..<count).forEach(body) }
         for size in Self.sizes {
             let jpeg = try Self.jpeg(size, subsampling)
@@ -171,6 +180,35 @@ struct JPEGPartTests {
                 try decoder.decode(bytes, size: size, refuseDamaged: true) { count, body in (0..<count).forEach(body) }
             }
         }
+    }
+
+    @Test("a part reaching far down the image is shared by two threads, one near its top is not")
+    func onlyADeepPartIsShared() throws {
+        let size = PixelSize(width: 333, height: 250)
+        let jpeg = try Self.jpeg(size, .quarter)
+        func calls(_ region: PixelRegion) throws -> [Int] {
+            var counts: [Int] = []
+            _ = try #require(Self.part(jpeg, size, region) { count, body in
+                counts.append(count)
+                (0..<count).forEach(body)
+            })
+            return counts
+        }
+        // Both threads entropy-decode down to their last row, and the second on to the end: a
+        // part that ends high up leaves the second nothing it could take over.
+        #expect(try calls(PixelRegion(columns: 0..<333, rows: 100..<240)) == [2])
+        #expect(try calls(PixelRegion(columns: 10..<40, rows: 5..<60)).isEmpty)
+    }
+
+    @Test("damage after a shared part is found by the thread that reads to the end")
+    func damageAfterASharedPart() throws {
+        let size = PixelSize(width: 333, height: 250)
+        let sound = try Self.jpeg(size, .quarter)
+        let region = PixelRegion(columns: 0..<333, rows: 100..<230)
+        #expect(Self.part(sound, size, region, parallelize: Self.concurrently) != nil)
+        // Cut inside the last rows' data, below the part.
+        let damaged = Array(sound.prefix(sound.count * 97 / 100))
+        #expect(Self.part(damaged, size, region, parallelize: Self.concurrently) == nil)
     }
 
     @Test("a region that is empty or leaves the image is not decoded")

@@ -21,7 +21,7 @@ extension FacePipeline {
     /// full image bilinearly, as MediaPipe does, and a DCT-reduced decode is a
     /// smoothed image whose boxes drift by a few pixels. A video or live-stream
     /// frame that only follows faces from the previous frame decodes just the
-    /// part its crops read, when that is a small part of the image; a whole
+    /// part its crops read, when that is a small part of the image; either
     /// decode is split over the engine's pool while the pool is free. Both give
     /// the pixels of a whole decode. A JPEG whose data is damaged is decoded as
     /// libjpeg decodes it, its warning in the result's `warnings`, unless the
@@ -38,7 +38,7 @@ extension FacePipeline {
             let clock = ContinuousClock()
             let start = clock.now
             if let region = partNeeded(tracker: tracker, storedSize: size, orientation: orientation),
-               let part = JPEGDecoder.decodePart(bytes, size: size, region: region) {
+               let part = engine.decodePart(bytes, size: size, region: region) {
                 let decodeTime = clock.now - start
                 var attempt = tracker
                 var result = try part.withFrame(orientation: orientation) { (frame) throws(FaceError) in

@@ -4,8 +4,8 @@ import Imaging
 /// The lenient decode a session gets by default: a damaged stream with a sound
 /// header decodes as libjpeg decodes it, with a warning; then the strict one;
 /// then a part of the image (the region taken from the input's last bytes),
-/// which must hold the pixels the whole decode gave, and the whole image in two
-/// parts, which must equal it. The header's size is checked against a small
+/// which must hold the pixels the whole decode gave, on one thread and shared
+/// by two; and the whole image in two parts, which must equal it. The header's size is checked against a small
 /// pixel limit first, as the worker's admission does, so a header claiming a
 /// huge image costs nothing.
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -29,8 +29,10 @@ public func fuzzJPEG(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let first = (Int(tail[0]) % size.width, Int(tail[1]) % size.height)
     let region = PixelRegion(columns: first.0..<first.0 + 1 + Int(tail[2]) % (size.width - first.0),
                              rows: first.1..<first.1 + 1 + Int(tail[3]) % (size.height - first.1))
+    let shared = JPEGDecoder.decodePart(jpeg, size: size, region: region, parallelize: inTurn)
     if let part = JPEGDecoder.decodePart(jpeg, size: size, region: region) {
         precondition(part.region.contains(region), "a part holds less than was asked")
+        precondition(shared?.region == part.region, "a part shared by two threads holds other pixels than one decoded by one")
         // The sampler reads a pixel's neighbours (and the run path a little past them).
         let inner = PixelRegion(columns: region.columns.lowerBound + 1..<max(region.columns.lowerBound + 1, region.columns.upperBound - 3),
                                 rows: region.rows.lowerBound + 1..<max(region.rows.lowerBound + 1, region.rows.upperBound - 2))
@@ -47,6 +49,7 @@ public func fuzzJPEG(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
         }
         if let fromPart = part.withFrame(orientation: .topLeft, sample) {
             precondition(fromPart == whole.withView { sample(OrientedFrame($0, orientation: .topLeft)) }, "a part's pixels differ")
+            precondition(shared?.withFrame(orientation: .topLeft, sample) == fromPart, "a shared part's pixels differ")
         }
     }
     return 0
