@@ -30,18 +30,22 @@ def landmarker_result(frame: pb.FrameResult, blendshape_names: Sequence[str] = (
     ``blendshape_names`` are the session's names of the blendshape scores
     (empty without ``output_face_blendshapes``).
     """
-    detections = [_detection(face) for face in frame.faces]
+    # What MediaPipe's result holds is made now; the rest when it is first read. Each detection
+    # shares its face's mesh and matrix with the lists here.
+    faces = frame.faces
+    meshes = [results.FaceMesh(face.mesh_xyz) for face in faces]
+    matrices = [_matrix(face.transformation_matrix) for face in faces]
     return results.FaceLandmarkerResult(
-        face_landmarks=[detection.face_landmarks for detection in detections],
-        face_blendshapes=[_blendshapes(face.blendshapes, blendshape_names) for face in frame.faces if face.blendshapes],
-        facial_transformation_matrixes=[
-            detection.facial_transformation_matrix
-            for detection in detections
-            if detection.facial_transformation_matrix is not None
-        ],
-        detections=detections,
+        face_landmarks=meshes,
+        face_blendshapes=[results.LazyList(_blendshapes, face.blendshapes, blendshape_names) for face in faces if face.blendshapes],
+        facial_transformation_matrixes=[matrix for matrix in matrices if matrix is not None],
+        detections=results.LazyList(_detections, faces, meshes, matrices),
         **_frame_facts(frame),
     )
+
+
+def _detections(faces: Sequence[pb.Face], meshes: List[results.FaceMesh], matrices: List[Any]) -> List[results.Detection]:
+    return [_detection(face, mesh, matrix) for face, mesh, matrix in zip(faces, meshes, matrices)]
 
 
 def _frame_facts(frame: pb.FrameResult) -> Dict[str, Any]:
@@ -56,7 +60,8 @@ def _frame_facts(frame: pb.FrameResult) -> Dict[str, Any]:
     }
 
 
-def _detection(face: pb.Face) -> results.Detection:
+def _detection(face: pb.Face, mesh: Optional[results.FaceMesh] = None, matrix: Any = None) -> results.Detection:
+    """The face's Detection; ``mesh`` and ``matrix`` are its mesh and matrix when already made."""
     box = face.bounding_box
     return results.Detection(
         bounding_box=results.BoundingBox(
@@ -85,8 +90,8 @@ def _detection(face: pb.Face) -> results.Detection:
         left_eye_open_probability=_optional(face, "left_eye_open_probability"),
         right_eye_open_probability=_optional(face, "right_eye_open_probability"),
         presence_score=_optional(face, "presence_score"),
-        face_landmarks=results.FaceMesh(face.mesh_xyz),
-        facial_transformation_matrix=_matrix(face.transformation_matrix),
+        face_landmarks=mesh if mesh is not None else results.FaceMesh(face.mesh_xyz),
+        facial_transformation_matrix=matrix if mesh is not None else _matrix(face.transformation_matrix),
     )
 
 

@@ -2,7 +2,9 @@
 
 A face's mesh is the exception: a read-only sequence (:class:`FaceMesh`) that
 builds its 478 landmarks from the worker's packed floats only when they are
-read, and otherwise behaves as MediaPipe's list of landmarks.
+read, and otherwise behaves as MediaPipe's list of landmarks. A Face
+Landmarker's blendshape lists and its ``detections`` are likewise built on
+first read (:class:`LazyList`).
 
 The MediaPipe names come first (``detections``, ``bounding_box``,
 ``categories``, ``keypoints``, ``face_landmarks``,
@@ -21,7 +23,7 @@ from __future__ import annotations
 import enum
 import operator
 from dataclasses import KW_ONLY, dataclass, field
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Union, overload
+from typing import Any, Callable, Dict, Generic, Iterable, Iterator, List, Optional, Sequence, TypeVar, Union, overload
 
 from ._numpy import numpy
 
@@ -178,6 +180,69 @@ class FaceMesh(Sequence[NormalizedLandmark]):
             self._points = points
             self._picked = {}
         return self._points
+
+
+T = TypeVar("T")
+
+
+class LazyList(Sequence[T], Generic[T]):
+    """A read-only sequence that reads as a list and builds its items on first read.
+
+    A result's parts that a program may never read (each blendshape's
+    :class:`Category`, the Face Landmarker's ``detections``) are kept as the
+    worker sent them until then: ``build(*arguments)`` makes the items once,
+    on the first access of any kind (``len`` included), and the same items
+    are returned from then on, so changes to them stay. It compares equal to
+    a list of equal items; ``list(items)`` gives a plain list, and pickling
+    gives one too.
+    """
+
+    def __init__(self, build: Callable[..., List[T]], *arguments: Any) -> None:
+        """Keeps ``build`` and its ``arguments`` until the items are first read."""
+        self._build: Optional[Callable[..., List[T]]] = build
+        self._arguments = arguments
+        self._items: Optional[List[T]] = None
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    @overload
+    def __getitem__(self, index: int) -> T: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> List[T]: ...
+
+    def __getitem__(self, index: Union[int, slice]) -> Union[T, List[T]]:
+        return self._all()[index]
+
+    def __iter__(self) -> Iterator[T]:
+        return iter(self._all())
+
+    def __reversed__(self) -> Iterator[T]:
+        return reversed(self._all())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LazyList):
+            return self._all() == other._all()
+        if isinstance(other, list):
+            return self._all() == other
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return repr(self._all())
+
+    def __reduce__(self) -> Any:
+        return (list, (self._all(),))
+
+    def _all(self) -> List[T]:
+        if self._items is None:
+            assert self._build is not None
+            self._items = self._build(*self._arguments)
+            # The worker's message is let go once its items exist.
+            self._build, self._arguments = None, ()
+        return self._items
 
 
 @dataclass
@@ -368,19 +433,20 @@ class FaceLandmarkerResult(FrameFacts):
     Attributes:
         face_landmarks: The 478-point mesh of each face.
         face_blendshapes: With ``output_face_blendshapes``, each face's 52
-            blendshape scores as MediaPipe Tasks gives them: a list of
-            :class:`Category` per face, in the model's order (``index`` the
-            position, ``category_name`` such as "jawOpen", ``display_name``
-            ""); empty otherwise.
+            blendshape scores as MediaPipe Tasks gives them: a sequence of
+            :class:`Category` per face (a :class:`LazyList`, read as a list),
+            in the model's order (``index`` the position, ``category_name``
+            such as "jawOpen", ``display_name`` ""); empty otherwise.
         facial_transformation_matrixes: Each face's 4x4 matrix, with
             ``output_facial_transformation_matrixes``; empty otherwise.
-        detections: Each face's box, keypoints and ML Kit outputs.
+        detections: Each face's box, keypoints and ML Kit outputs (a
+            :class:`LazyList` when the worker sent them, read as a list).
     """
 
     face_landmarks: List[FaceMesh]
-    face_blendshapes: List[List[Category]] = field(default_factory=list)
+    face_blendshapes: List[Sequence[Category]] = field(default_factory=list)
     facial_transformation_matrixes: List[Any] = field(default_factory=list)
-    detections: List[Detection] = field(default_factory=list)
+    detections: Sequence[Detection] = field(default_factory=list)
 
 
 class Blendshapes(enum.IntEnum):
