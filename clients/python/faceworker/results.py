@@ -23,7 +23,7 @@ from __future__ import annotations
 import enum
 import operator
 from dataclasses import KW_ONLY, dataclass, field
-from typing import Any, Callable, Dict, Generic, Iterable, Iterator, List, Optional, Sequence, TypeVar, Union, overload
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, TypeVar, Union, overload
 
 from ._numpy import numpy
 
@@ -77,7 +77,47 @@ class NormalizedLandmark:
     presence: Optional[float] = None
 
 
-class FaceMesh(Sequence[NormalizedLandmark]):
+T = TypeVar("T")
+
+
+class _ListLike(Sequence[T]):
+    """A read-only sequence that reads, compares and prints as the list ``_all()`` returns."""
+
+    def _all(self) -> List[T]:
+        raise NotImplementedError
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    @overload
+    def __getitem__(self, index: int) -> T: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> List[T]: ...
+
+    def __getitem__(self, index: Union[int, slice]) -> Union[T, List[T]]:
+        return self._all()[index]
+
+    def __iter__(self) -> Iterator[T]:
+        return iter(self._all())
+
+    def __reversed__(self) -> Iterator[T]:
+        return reversed(self._all())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, _ListLike):
+            return self._all() == other._all()
+        if isinstance(other, list):
+            return self._all() == other
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return repr(self._all())
+
+
+class FaceMesh(_ListLike[NormalizedLandmark]):
     """A face's mesh: a read-only sequence of :class:`NormalizedLandmark`.
 
     It reads like the list MediaPipe returns (indexing, slicing into a list,
@@ -124,24 +164,6 @@ class FaceMesh(Sequence[NormalizedLandmark]):
             return self._pick(operator.index(index))
         return self._all()[index]
 
-    def __iter__(self) -> Iterator[NormalizedLandmark]:
-        return iter(self._all())
-
-    def __reversed__(self) -> Iterator[NormalizedLandmark]:
-        return reversed(self._all())
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, FaceMesh):
-            return self._all() == other._all()
-        if isinstance(other, list):
-            return self._all() == other
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return repr(self._all())
-
     def numpy_view(self) -> Any:
         """The points as a read-only float32 numpy array of shape (len(self), 3): x, y, z per row.
 
@@ -182,10 +204,7 @@ class FaceMesh(Sequence[NormalizedLandmark]):
         return self._points
 
 
-T = TypeVar("T")
-
-
-class LazyList(Sequence[T], Generic[T]):
+class LazyList(_ListLike[T]):
     """A read-only sequence that reads as a list and builds its items on first read.
 
     A result's parts that a program may never read (each blendshape's
@@ -202,36 +221,6 @@ class LazyList(Sequence[T], Generic[T]):
         self._build: Optional[Callable[..., List[T]]] = build
         self._arguments = arguments
         self._items: Optional[List[T]] = None
-
-    def __len__(self) -> int:
-        return len(self._all())
-
-    @overload
-    def __getitem__(self, index: int) -> T: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> List[T]: ...
-
-    def __getitem__(self, index: Union[int, slice]) -> Union[T, List[T]]:
-        return self._all()[index]
-
-    def __iter__(self) -> Iterator[T]:
-        return iter(self._all())
-
-    def __reversed__(self) -> Iterator[T]:
-        return reversed(self._all())
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, LazyList):
-            return self._all() == other._all()
-        if isinstance(other, list):
-            return self._all() == other
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return repr(self._all())
 
     def __reduce__(self) -> Any:
         return (list, (self._all(),))
