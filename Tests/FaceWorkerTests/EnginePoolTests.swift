@@ -76,7 +76,7 @@ final class EnginePoolTests: XCTestCase {
         }
         holder.start()
         pinned.wait()
-        engines.withEngine(home: 0, runsAlone: false) { _ in narrowed.signal() }
+        _ = engines.withEngine(home: 0, runsAlone: false) { _ in narrowed.signal() }
         pinned.wait()
         XCTAssertEqual(seen.withLock { $0.held }, 1)
         XCTAssertEqual(seen.withLock { $0.afterNarrowing }, allowed, "a narrowed run's caller may run anywhere again at once")
