@@ -158,24 +158,24 @@ package final class FaceEngine {
     /// this engine's alone.
     func decode(_ jpeg: UnsafeRawBufferPointer, size: PixelSize, refuseDamaged: Bool) throws(ImagingError) -> JPEGDecoder.Decoded {
         let decoder = JPEGDecoder()
-        guard let threadPool, threadPool.width > 1 else {
+        guard let split = decodeSplit else {
             return try decoder.decode(jpeg, size: size, refuseDamaged: refuseDamaged)
         }
-        return try decoder.decode(jpeg, size: size, refuseDamaged: refuseDamaged) { count, body in
-            threadPool.parallelize(count, body)
-        }
+        return try decoder.decode(jpeg, size: size, refuseDamaged: refuseDamaged, parallelize: split)
     }
 
     /// Decodes the stored pixels of `region` of a JPEG (see
     /// `JPEGDecoder.decodePart`), split over the pool's threads while the pool
     /// is this engine's alone.
     func decodePart(_ jpeg: UnsafeRawBufferPointer, size: PixelSize, region: PixelRegion) -> DecodedPart? {
-        guard let threadPool, threadPool.width > 1 else {
-            return JPEGDecoder.decodePart(jpeg, size: size, region: region)
-        }
-        return JPEGDecoder.decodePart(jpeg, size: size, region: region) { count, body in
-            threadPool.parallelize(count, body)
-        }
+        JPEGDecoder.decodePart(jpeg, size: size, region: region, parallelize: decodeSplit)
+    }
+
+    /// The pool's threads for a decode's two parts; nil while the pool runs on
+    /// one thread (it is shared with another frame's run, or there is none).
+    private var decodeSplit: JPEGDecoder.Parallelize? {
+        guard let threadPool, threadPool.width > 1 else { return nil }
+        return { count, body in threadPool.parallelize(count, body) }
     }
 
     /// Whether a frame missed its part since the last call, which clears it.

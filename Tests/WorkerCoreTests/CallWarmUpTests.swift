@@ -39,8 +39,7 @@ final class CallWarmUpTests: XCTestCase {
         XCTAssertEqual(answered, 2, "one result per session")
 
         var connection = try await worker.connect()
-        try await connection.send(.getStats(Faceworker_V1_GetStatsRequest()))
-        guard case .getStats(let stats) = try await connection.receive().kind else { return XCTFail("stats are answered") }
+        let stats = try await connection.stats()
         XCTAssertEqual(stats.framesProcessed, 0, "the warm-up's frames are not counted")
         XCTAssertEqual(stats.framesFailed, 0)
         XCTAssertEqual(stats.sessions, 0, "the warm-up's sessions are closed")
@@ -51,8 +50,7 @@ final class CallWarmUpTests: XCTestCase {
         try await connection.sendFrame(to: session, timestampMs: 5)
         guard case .frameResult(let result) = try await connection.receive().kind else { return XCTFail("a client's frame is answered") }
         XCTAssertEqual(result.timestampMs, 5)
-        try await connection.send(.getStats(Faceworker_V1_GetStatsRequest()))
-        guard case .getStats(let after) = try await connection.receive().kind else { return XCTFail("stats are answered") }
+        let after = try await connection.stats()
         XCTAssertEqual(after.framesProcessed, 1, "a client's frames are counted as before")
     }
 
@@ -71,8 +69,7 @@ final class CallWarmUpTests: XCTestCase {
         let answered = await warmUp.run(on: worker.core, logger: logger)
         XCTAssertEqual(answered, 0, "a 48x32 frame is over the worker's 100 pixels")
         var connection = try await worker.connect()
-        try await connection.send(.getStats(Faceworker_V1_GetStatsRequest()))
-        guard case .getStats(let stats) = try await connection.receive().kind else { return XCTFail("stats are answered") }
+        let stats = try await connection.stats()
         XCTAssertEqual(stats.framesFailed, 0, "the refused warm-up frames are not counted")
         XCTAssertEqual(stats.sessions, 0, "their sessions are closed")
     }
@@ -83,8 +80,7 @@ final class CallWarmUpTests: XCTestCase {
         let answered = await warmUp.run(on: worker.core, logger: logger)
         XCTAssertEqual(answered, 0)
         var connection = try await worker.connect()
-        try await connection.send(.getStats(Faceworker_V1_GetStatsRequest()))
-        guard case .getStats(let stats) = try await connection.receive().kind else { return XCTFail("the worker still answers") }
-        XCTAssertEqual(stats.sessions, 0)
+        let stats = try await connection.stats()
+        XCTAssertEqual(stats.sessions, 0, "the worker still answers")
     }
 }

@@ -20,6 +20,7 @@ values are fractions of its width and height; pixel values are floats with
 
 from __future__ import annotations
 
+import abc
 import enum
 import operator
 from dataclasses import KW_ONLY, dataclass, field
@@ -83,8 +84,9 @@ T = TypeVar("T")
 class _ListLike(Sequence[T]):
     """A read-only sequence that reads, compares and prints as the list ``_all()`` returns."""
 
+    @abc.abstractmethod
     def _all(self) -> List[T]:
-        raise NotImplementedError
+        """Every item, built on the first call."""
 
     def __len__(self) -> int:
         return len(self._all())
