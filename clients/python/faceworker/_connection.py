@@ -17,7 +17,7 @@ import socket
 import struct
 import threading
 from concurrent.futures import Future
-from typing import Callable, Dict, NamedTuple, Optional, Tuple
+from typing import Callable, Dict, NamedTuple, Optional, Protocol, Tuple
 
 from google.protobuf.message import DecodeError
 
@@ -46,6 +46,8 @@ _ANSWERS = {
     "register_buffer": ("register_buffer",),
     "unregister_buffer": ("unregister_buffer",),
 }
+# The most the reader takes from the socket at once.
+_RECEIVE_BYTES = 64 * 1024
 # How long a failed send waits for the reader to learn why the worker closed.
 _CLOSING_GRACE_SECONDS = 5.0
 
@@ -157,12 +159,16 @@ class Connection:
         self._on_lost = on_lost
         self._socket = _connect(self.socket_path)
         self._call_ids = itertools.count(1)
-        self._pending: Dict[int, Tuple[Future, Tuple[str, ...], Optional[EventListener]]] = {}
+        self._pending: Dict[int, Tuple[_Settable, Tuple[str, ...], Optional[EventListener]]] = {}
         # Subscriptions whose Subscribe call was answered and whose end has not come yet.
         self._listeners: Dict[int, EventListener] = {}
         self._lock = threading.Lock()
         self._send_lock = threading.Lock()
         self._failure: Optional[_ErrorFactory] = None
+        # Bytes received and not read yet; the reader's alone. Reading whatever has arrived,
+        # rather than a header and then its payload, takes one system call per answer.
+        self._inbox = bytearray()
+        self._chunk = memoryview(bytearray(_RECEIVE_BYTES))
         self._reader = threading.Thread(target=self._read_answers, name="faceworker-reader", daemon=True)
         self._reader.start()
 
@@ -186,6 +192,22 @@ class Connection:
         if on_done is not None:
             # Attached before sending so that it always runs on the reader thread.
             future.add_done_callback(on_done)
+        self._send(message, future, listener)
+        return future
+
+    def call(self, message: pb.ClientMessage) -> pb.WorkerMessage:
+        """Sends ``message`` and waits for its answer (see :meth:`submit`)."""
+        if self.on_reader_thread():
+            # The reader would wait for an answer that only it can read.
+            raise RuntimeError(
+                "a FaceWorker call that waits for its answer cannot be made from a result "
+                "callback; use detect_async there, or hand the work to another thread"
+            )
+        answer = _Answer()
+        self._send(message, answer, None)
+        return answer.result()
+
+    def _send(self, message: pb.ClientMessage, future: _Settable, listener: Optional[EventListener]) -> None:
         with self._lock:
             if self._failure is not None:
                 raise self._failure()
@@ -195,7 +217,7 @@ class Connection:
         payload = message.SerializeToString()
         try:
             with self._send_lock:
-                self._socket.sendall(_HEADER.pack(_UNCOMPRESSED, len(payload)) + payload)
+                _send_framed(self._socket, payload)
         except OSError as error:
             # The worker closed the connection, perhaps after saying why (a
             # message too large, for one): let the reader read that first.
@@ -207,17 +229,6 @@ class Connection:
             # When the reader already failed the call, the future reports it.
             if unanswered:
                 raise failure() from error
-        return future
-
-    def call(self, message: pb.ClientMessage) -> pb.WorkerMessage:
-        """Sends ``message`` and waits for its answer (see :meth:`submit`)."""
-        if self.on_reader_thread():
-            # The reader would wait for an answer that only it can read.
-            raise RuntimeError(
-                "a FaceWorker call that waits for its answer cannot be made from a result "
-                "callback; use detect_async there, or hand the work to another thread"
-            )
-        return self.submit(message).result()
 
     def wait_until_lost(self, timeout: float) -> None:
         """Waits, at most ``timeout`` seconds, until the connection has failed and its calls with it."""
@@ -334,15 +345,68 @@ class Connection:
         message (of ``message_bytes`` bytes, None while its header is read)
         was cut.
         """
-        buffer = bytearray(count)
-        view = memoryview(buffer)
-        received = 0
-        while received < count:
-            got = self._socket.recv_into(view[received:])
+        inbox = self._inbox
+        while len(inbox) < count:
+            got = self._socket.recv_into(self._chunk)
             if got == 0:
-                raise _StreamEnded(_cut_at(before + received, message_bytes))
-            received += got
-        return bytes(buffer)
+                raise _StreamEnded(_cut_at(before + len(inbox), message_bytes))
+            inbox += self._chunk[:got]
+        with memoryview(inbox) as received:
+            data = bytes(received[:count])
+        del inbox[:count]
+        return data
+
+
+def _send_framed(sock: socket.socket, payload: bytes) -> None:
+    """Sends ``payload`` behind its header, without first joining the two:
+    the join copied the whole message, a frame's JPEG and all, once more."""
+    header = _HEADER.pack(_UNCOMPRESSED, len(payload))
+    sent = sock.sendmsg((header, payload))
+    if sent < len(header) + len(payload):
+        # A blocking send stops short only when a signal interrupts it.
+        with memoryview(header + payload) as rest:
+            sock.sendall(rest[sent:])
+
+
+class _Settable(Protocol):
+    """Where the reader puts a call's answer: a Future, or a waiting call's :class:`_Answer`."""
+
+    def set_result(self, result: pb.WorkerMessage) -> None: ...
+
+    def set_exception(self, exception: BaseException) -> None: ...
+
+
+class _Answer:
+    """The answer a waiting call blocks on, set once by the reader thread.
+
+    A Future would do, but its condition, lock and callbacks cost a waiting
+    call time at the moment it wakes, when nothing of the client is in the
+    caches; one lock, released when the answer is in, is all the call needs.
+    """
+
+    __slots__ = ("_in", "_result", "_exception")
+
+    def __init__(self) -> None:
+        self._in = threading.Lock()
+        self._in.acquire()
+        self._result: Optional[pb.WorkerMessage] = None
+        self._exception: Optional[BaseException] = None
+
+    def set_result(self, result: pb.WorkerMessage) -> None:
+        self._result = result
+        self._in.release()
+
+    def set_exception(self, exception: BaseException) -> None:
+        self._exception = exception
+        self._in.release()
+
+    def result(self) -> pb.WorkerMessage:
+        """Waits for the answer; raises the call's error instead, if it failed."""
+        self._in.acquire()
+        if self._exception is not None:
+            raise self._exception
+        assert self._result is not None
+        return self._result
 
 
 class _StreamEnded(Exception):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import fields
 from itertools import repeat
+from operator import attrgetter
 from typing import Any, Dict, List, Optional, Sequence
 
 from . import results
@@ -13,7 +14,8 @@ from ._proto import faceworker_pb2 as pb
 _KEYPOINT_PREFIX = "KEYPOINT_TYPE_"
 # Built once: a result is converted per frame, and these lookups were a fifth of its cost.
 _KEYPOINT_LABELS = {value: name[len(_KEYPOINT_PREFIX):] for name, value in pb.KeypointType.items()}
-_TIMING_FIELDS = tuple(item.name for item in fields(results.StageTimings))
+# The message and the dataclass name the same fields; one getter reads them all in the dataclass's order.
+_timings = attrgetter(*(item.name for item in fields(results.StageTimings)))
 # Types added to the API after this client are skipped, as the .proto allows.
 _LANDMARK_TYPES = frozenset(item.value for item in results.LandmarkType)
 _CONTOUR_TYPES = frozenset(item.value for item in results.ContourType)
@@ -30,22 +32,31 @@ def landmarker_result(frame: pb.FrameResult, blendshape_names: Sequence[str] = (
     ``blendshape_names`` are the session's names of the blendshape scores
     (empty without ``output_face_blendshapes``).
     """
-    # What MediaPipe's result holds is made now; the rest when it is first read. Each detection
-    # shares its face's mesh and matrix with the lists here.
+    # Only the result's shape is made now: every point, score, matrix and detection when it is
+    # first read. Each detection shares its face's mesh and matrix with the lists here.
     faces = frame.faces
-    meshes = [results.FaceMesh(face.mesh_xyz) for face in faces]
-    matrices = [_matrix(face.transformation_matrix) for face in faces]
+    meshes = [results.FaceMesh.of_packed(face.mesh_xyz) for face in faces]
+    matrices = results.LazyList(_matrices, faces)
     return results.FaceLandmarkerResult(
         face_landmarks=meshes,
         face_blendshapes=[results.LazyList(_blendshapes, face.blendshapes, blendshape_names) for face in faces if face.blendshapes],
-        facial_transformation_matrixes=[matrix for matrix in matrices if matrix is not None],
+        facial_transformation_matrixes=results.LazyList(_present, matrices),
         detections=results.LazyList(_detections, faces, meshes, matrices),
         **_frame_facts(frame),
     )
 
 
-def _detections(faces: Sequence[pb.Face], meshes: List[results.FaceMesh], matrices: List[Any]) -> List[results.Detection]:
+def _detections(faces: Sequence[pb.Face], meshes: List[results.FaceMesh], matrices: Sequence[Any]) -> List[results.Detection]:
     return [_detection(face, mesh, matrix) for face, mesh, matrix in zip(faces, meshes, matrices)]
+
+
+def _matrices(faces: Sequence[pb.Face]) -> List[Any]:
+    """Each face's matrix, None for a face sent without one."""
+    return [_matrix(face.transformation_matrix) for face in faces]
+
+
+def _present(matrices: Sequence[Any]) -> List[Any]:
+    return [matrix for matrix in matrices if matrix is not None]
 
 
 def _frame_facts(frame: pb.FrameResult) -> Dict[str, Any]:
@@ -54,8 +65,7 @@ def _frame_facts(frame: pb.FrameResult) -> Dict[str, Any]:
         "image_width": frame.image_width,
         "image_height": frame.image_height,
         "detector_ran": frame.detector_ran,
-        # The message and the dataclass name the same fields.
-        "timings": results.StageTimings(**{name: getattr(frame.timings, name) for name in _TIMING_FIELDS}),
+        "timings": results.StageTimings(*_timings(frame.timings)),
         "warnings": list(frame.warnings),
     }
 
@@ -90,7 +100,7 @@ def _detection(face: pb.Face, mesh: Optional[results.FaceMesh] = None, matrix: A
         left_eye_open_probability=_optional(face, "left_eye_open_probability"),
         right_eye_open_probability=_optional(face, "right_eye_open_probability"),
         presence_score=_optional(face, "presence_score"),
-        face_landmarks=mesh if mesh is not None else results.FaceMesh(face.mesh_xyz),
+        face_landmarks=mesh if mesh is not None else results.FaceMesh.of_packed(face.mesh_xyz),
         facial_transformation_matrix=matrix if mesh is not None else _matrix(face.transformation_matrix),
     )
 
@@ -120,5 +130,6 @@ def _optional(face: pb.Face, name: str) -> Any:
 def _matrix(elements: List[float]) -> Any:
     if len(elements) != 16:
         return None
-    rows = [list(elements[row * 4 : row * 4 + 4]) for row in range(4)]
-    return numpy.array(rows, dtype=numpy.float32) if numpy is not None else rows
+    if numpy is not None:
+        return numpy.array(elements, dtype=numpy.float32).reshape(4, 4)
+    return [list(elements[row * 4 : row * 4 + 4]) for row in range(4)]

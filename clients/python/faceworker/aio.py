@@ -50,7 +50,7 @@ from . import _convert, _reconnect
 from ._connection import Connection
 from ._proto import faceworker_pb2 as pb
 from .errors import FaceWorkerError, FrameDroppedError, StatusCode
-from .image import Image, as_image
+from .image import Image, as_image, frame_message
 from .options import (
     FaceDetectorOptions,
     FaceLandmarkerOptions,
@@ -495,9 +495,7 @@ class _AsyncTask(abc.ABC, Generic[OptionsT, ResultT]):
     def _frame_message(self, image: Image, timestamp_ms: int,
                        image_processing_options: Optional[ImageProcessingOptions]) -> pb.ClientMessage:
         orientation = (image_processing_options or ImageProcessingOptions()).resolved_orientation()
-        frame = pb.Frame(timestamp_ms=timestamp_ms, orientation=int(orientation))
-        image._fill(frame, _no_shared_memory)
-        return pb.ClientMessage(process_frame=pb.ProcessFrameRequest(session_id=self._session_id, frame=frame))
+        return frame_message(self._session_id, image, timestamp_ms, int(orientation), _no_shared_memory)
 
     async def _process(self, image: Image, timestamp_ms: int,
                        image_processing_options: Optional[ImageProcessingOptions]) -> ResultT:

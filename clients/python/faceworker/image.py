@@ -288,6 +288,25 @@ class Image:
             frame.raw.data = self._array.tobytes() if self._array is not None else self._bytes
 
 
+def frame_message(session_id: int, image: Image, timestamp_ms: int, orientation: int,
+                  resolve: RegionResolver) -> pb.ClientMessage:
+    """The ProcessFrame call that sends ``image`` to session ``session_id``.
+
+    It is built in place: a Frame made apart and then set on the request
+    would be copied into it, JPEG and all.
+    """
+    message = pb.ClientMessage()
+    request = message.process_frame
+    request.SetInParent()
+    request.session_id = session_id
+    frame = request.frame
+    frame.SetInParent()
+    frame.timestamp_ms = timestamp_ms
+    frame.orientation = orientation
+    image._fill(frame, resolve)
+    return message
+
+
 def as_image(image: Union[Image, bytes, bytearray, memoryview, BufferRegion]) -> Image:
     """``image`` itself, or JPEG bytes (or their shared-memory region) wrapped in an Image.
 

@@ -3,8 +3,8 @@
 A face's mesh is the exception: a read-only sequence (:class:`FaceMesh`) that
 builds its 478 landmarks from the worker's packed floats only when they are
 read, and otherwise behaves as MediaPipe's list of landmarks. A Face
-Landmarker's blendshape lists and its ``detections`` are likewise built on
-first read (:class:`LazyList`).
+Landmarker's blendshape lists, its matrices and its ``detections`` are
+likewise built on first read (:class:`LazyList`).
 
 The MediaPipe names come first (``detections``, ``bounding_box``,
 ``categories``, ``keypoints``, ``face_landmarks``,
@@ -136,11 +136,34 @@ class FaceMesh(_ListLike[NormalizedLandmark]):
 
         A trailing partial point is dropped.
         """
+        self._packed: Optional[Sequence[float]] = None
+        self._array: Any = None
+        self._floats: Optional[List[float]] = None
+        self._unpack(xyz)
+        self._points: Optional[List[NormalizedLandmark]] = None
+        self._picked: Dict[int, NormalizedLandmark] = {}
+
+    @classmethod
+    def of_packed(cls, packed: Sequence[float]) -> FaceMesh:
+        """A mesh over ``packed``, a sequence of floats that never changes
+        (the worker's answer), read only when a point or the array is first
+        asked for.
+
+        A result's conversion ran while the worker's run had left the
+        caches cold, so even numpy's one-copy read of the floats took about
+        40 µs a face; a program that never reads the points never pays it.
+        """
+        mesh = cls.__new__(cls)
+        mesh._packed = packed
+        mesh._count = len(packed) // 3
+        mesh._array = mesh._floats = mesh._points = None
+        mesh._picked = {}
+        return mesh
+
+    def _unpack(self, xyz: Iterable[float]) -> None:
         # Each form is made from the other only when first needed. Where protobuf's
         # container (or an array) hands numpy its floats in one copy, the array comes
         # first; elsewhere numpy would read it float by float, slower than list().
-        self._array: Any = None
-        self._floats: Optional[List[float]] = None
         if numpy is not None and hasattr(xyz, "__array__"):
             array = numpy.array(xyz, dtype=numpy.float32).ravel()
             self._array = array[: len(array) // 3 * 3]
@@ -149,8 +172,16 @@ class FaceMesh(_ListLike[NormalizedLandmark]):
             floats = list(xyz)
             self._floats = floats[: len(floats) // 3 * 3]
             self._count = len(self._floats) // 3
-        self._points: Optional[List[NormalizedLandmark]] = None
-        self._picked: Dict[int, NormalizedLandmark] = {}
+
+    def _unpacked(self) -> None:
+        if self._packed is not None:
+            packed, self._packed = self._packed, None
+            self._unpack(packed)
+
+    def __getstate__(self) -> Dict[str, Any]:
+        # The worker's container does not pickle; its floats do.
+        self._unpacked()
+        return self.__dict__
 
     def __len__(self) -> int:
         return self._count
@@ -174,6 +205,7 @@ class FaceMesh(_ListLike[NormalizedLandmark]):
         """
         if numpy is None:
             raise ImportError("numpy_view() needs numpy: pip install 'faceworker[numpy]'")
+        self._unpacked()
         if self._array is None:
             self._array = numpy.array(self._floats, dtype=numpy.float32)
         view = self._array.reshape(-1, 3)
@@ -181,6 +213,7 @@ class FaceMesh(_ListLike[NormalizedLandmark]):
         return view
 
     def _coordinates(self, start: int, stop: int) -> List[float]:
+        self._unpacked()
         if self._floats is not None:
             return self._floats[start:stop]
         return self._array[start:stop].tolist()
@@ -210,7 +243,7 @@ class LazyList(_ListLike[T]):
     """A read-only sequence that reads as a list and builds its items on first read.
 
     A result's parts that a program may never read (each blendshape's
-    :class:`Category`, the Face Landmarker's ``detections``) are kept as the
+    :class:`Category`, the Face Landmarker's matrices and ``detections``) are kept as the
     worker sent them until then: ``build(*arguments)`` makes the items once,
     on the first access of any kind (``len`` included), and the same items
     are returned from then on, so changes to them stay. It compares equal to
@@ -429,14 +462,15 @@ class FaceLandmarkerResult(FrameFacts):
             in the model's order (``index`` the position, ``category_name``
             such as "jawOpen", ``display_name`` ""); empty otherwise.
         facial_transformation_matrixes: Each face's 4x4 matrix, with
-            ``output_facial_transformation_matrixes``; empty otherwise.
+            ``output_facial_transformation_matrixes`` (a :class:`LazyList`
+            of float32 numpy arrays, read as a list); empty otherwise.
         detections: Each face's box, keypoints and ML Kit outputs (a
             :class:`LazyList` when the worker sent them, read as a list).
     """
 
     face_landmarks: List[FaceMesh]
     face_blendshapes: List[Sequence[Category]] = field(default_factory=list)
-    facial_transformation_matrixes: List[Any] = field(default_factory=list)
+    facial_transformation_matrixes: Sequence[Any] = field(default_factory=list)
     detections: Sequence[Detection] = field(default_factory=list)
 
 

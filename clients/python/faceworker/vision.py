@@ -56,7 +56,7 @@ from ._landmarks_connections import FaceLandmarksConnections
 from ._subscriber import FaceSubscriber
 from ._proto import faceworker_pb2 as pb
 from .errors import FaceWorkerError, FrameDroppedError, StatusCode
-from .image import Image, as_image
+from .image import Image, as_image, frame_message
 from .shared_memory import BufferRegion, SharedFrameBuffer
 from .options import (
     BaseOptions,
@@ -407,9 +407,7 @@ class _FaceTask(abc.ABC, Generic[OptionsT, ResultT]):
         self, image: Image, timestamp_ms: int, image_processing_options: Optional[ImageProcessingOptions]
     ) -> pb.ClientMessage:
         orientation = (image_processing_options or ImageProcessingOptions()).resolved_orientation()
-        frame = pb.Frame(timestamp_ms=timestamp_ms, orientation=int(orientation))
-        image._fill(frame, self._wire_region)
-        return pb.ClientMessage(process_frame=pb.ProcessFrameRequest(session_id=self._session_id, frame=frame))
+        return frame_message(self._session_id, image, timestamp_ms, int(orientation), self._wire_region)
 
     def _wire_region(self, region: BufferRegion) -> pb.BufferRegion:
         with self._lock:

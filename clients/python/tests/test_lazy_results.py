@@ -5,9 +5,11 @@ from __future__ import annotations
 import copy
 import pickle
 
+import numpy as np
+
 from faceworker import _convert
 from faceworker._proto import faceworker_pb2 as pb
-from faceworker.vision import Category, LazyList
+from faceworker.vision import Category, LazyList, NormalizedLandmark
 
 NAMES = ("_neutral", "browDownLeft", "browDownRight")
 
@@ -54,6 +56,31 @@ def test_each_detection_holds_its_faces_own_mesh_and_matrix():
     for index, detection in enumerate(result.detections):
         assert detection.face_landmarks is result.face_landmarks[index]
         assert detection.facial_transformation_matrix is result.facial_transformation_matrixes[index]
+
+
+def test_matrices_read_as_the_float32_arrays_sent_for_the_faces_that_have_one():
+    frame = frame_with_faces(count=3, matrix=True)
+    del frame.faces[1].transformation_matrix[:]
+    result = _convert.landmarker_result(frame, NAMES)
+
+    matrices = result.facial_transformation_matrixes
+    assert len(matrices) == 2
+    for matrix in matrices:
+        assert matrix.shape == (4, 4) and matrix.dtype == np.float32
+        np.testing.assert_array_equal(matrix, np.arange(16, dtype=np.float32).reshape(4, 4))
+    assert result.detections[1].facial_transformation_matrix is None
+    assert result.detections[2].facial_transformation_matrix is matrices[1]
+
+
+def test_an_unread_result_pickles_and_copies_with_its_points():
+    frame = frame_with_faces(matrix=True)
+    for twin in (pickle.loads(pickle.dumps(_convert.landmarker_result(frame, NAMES))),
+                 copy.deepcopy(_convert.landmarker_result(frame, NAMES))):
+        assert twin.face_landmarks[1] == [NormalizedLandmark(*frame.faces[1].mesh_xyz[:3]),
+                                          NormalizedLandmark(*frame.faces[1].mesh_xyz[3:])]
+        np.testing.assert_array_equal(twin.face_landmarks[0].numpy_view(),
+                                      np.array(frame.faces[0].mesh_xyz, dtype=np.float32).reshape(-1, 3))
+        assert len(twin.facial_transformation_matrixes) == 2
 
 
 def test_items_are_built_once_so_changes_to_them_stay():

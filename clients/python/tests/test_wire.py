@@ -38,9 +38,10 @@ def status(call_id: int, code: int, text: str) -> pb.WorkerMessage:
 class FakeWorker:
     """A worker that answers the first message with the script's bytes, then hangs up."""
 
-    def __init__(self, path: str, answer: Answer) -> None:
+    def __init__(self, path: str, answer: Answer, chunk: int = 0) -> None:
         self.path = path
         self._answer = answer
+        self._chunk = chunk
         self._listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self._listener.bind(path)
         self._listener.listen(1)
@@ -52,7 +53,10 @@ class FakeWorker:
         with connection:
             message = self._read(connection)
             if message is not None:
-                connection.sendall(self._answer(message))
+                answer = self._answer(message)
+                step = self._chunk or max(1, len(answer))
+                for start in range(0, len(answer), step):
+                    connection.sendall(answer[start : start + step])
 
     @staticmethod
     def _read(connection: socket.socket) -> "pb.ClientMessage | None":
@@ -70,11 +74,11 @@ class FakeWorker:
 
 @pytest.fixture
 def fake(tmp_path: Path) -> Iterator[Callable[..., FakeWorker]]:
-    """Starts a fake worker: ``fake(answer)``."""
+    """Starts a fake worker: ``fake(answer)``, or ``fake(answer, chunk=n)`` to write the answer ``n`` bytes at a time."""
     started: List[FakeWorker] = []
 
-    def start(answer: Answer) -> FakeWorker:
-        worker = FakeWorker(str(tmp_path / f"fake{len(started)}.sock"), answer)
+    def start(answer: Answer, chunk: int = 0) -> FakeWorker:
+        worker = FakeWorker(str(tmp_path / f"fake{len(started)}.sock"), answer, chunk)
         started.append(worker)
         return worker
 
@@ -149,6 +153,19 @@ def test_an_answer_of_the_wrong_kind_is_a_protocol_error_that_names_both(fake):
 
     assert isinstance(error, mp.ProtocolError)
     assert "get_stats" in error.message and "ping" in error.message
+
+
+@pytest.mark.parametrize("chunk", [0, 1, 3, 7])
+def test_messages_are_read_whole_however_the_bytes_arrive(fake, chunk):
+    # A connection-level status the client keeps, then the answer, written together or in
+    # pieces that cut headers and payloads anywhere: the client reads each message whole.
+    def answer(message: pb.ClientMessage) -> bytes:
+        kept = framed(status(0, StatusCode.UNAVAILABLE, "going away"))
+        return kept + framed(pb.WorkerMessage(call_id=message.call_id, ping=pb.PingResponse(payload=b"x" * 300)))
+
+    worker = fake(answer, chunk=chunk)
+
+    mp.ping(worker.path, b"x" * 300)  # raises unless the echo came back whole
 
 
 def test_a_stream_cut_inside_a_message_says_where(fake):
