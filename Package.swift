@@ -161,6 +161,7 @@ let package = Package(
                 "FaceDetection",
                 "FaceWorkerProtocol",
                 "GRPCTransport",
+                "Inference",
                 "MetricsHTTP",
                 "SocketTransport",
                 "WorkerCore",

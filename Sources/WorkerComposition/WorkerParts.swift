@@ -85,7 +85,7 @@ struct WorkerParts: Sendable {
         var services: [any Service] = [
             InferenceService(configuration: configuration, core: core,
                              callWarmUp: CallWarmUp(jpeg: WarmFrame.jpeg, sessions: WarmFrame.options(for: models)),
-                             logger: logger, started: started),
+                             settle: WarmMemory.settle, logger: logger, started: started),
             HandoffService(listener: handoff, shared: sharedMemory, policy: configuration.peerPolicy, logger: logger, started: started),
         ]
         if let endpoint = configuration.metrics, let metrics {

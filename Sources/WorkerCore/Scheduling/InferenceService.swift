@@ -10,17 +10,22 @@ package struct InferenceService: Service {
     private let configuration: WorkerConfiguration
     private let core: WorkerCore
     private let callWarmUp: CallWarmUp?
+    private let settle: @Sendable (Logger) -> Void
     private let logger: Logger
     private let started: PartsStarted
 
     /// One thread per frame `core`'s analyzer runs at once, for its
-    /// scheduler's frames; reports to `started` once every thread is warm and
-    /// `callWarmUp`, when given, has made its calls, so that the doors that
-    /// wait for it open to warm code.
-    package init(configuration: WorkerConfiguration, core: WorkerCore, callWarmUp: CallWarmUp?, logger: Logger, started: PartsStarted) {
+    /// scheduler's frames; reports to `started` once every thread is warm,
+    /// `callWarmUp`, when given, has made its calls, and `settle` has
+    /// returned, so that the doors that wait for it open to warm code.
+    /// `settle` is for what needs the warm state in place, such as moving
+    /// the memory it left resident onto larger pages.
+    package init(configuration: WorkerConfiguration, core: WorkerCore, callWarmUp: CallWarmUp?,
+                 settle: @escaping @Sendable (Logger) -> Void = { _ in }, logger: Logger, started: PartsStarted) {
         self.configuration = configuration
         self.core = core
         self.callWarmUp = callWarmUp
+        self.settle = settle
         self.logger = logger
         self.started = started
     }
@@ -40,6 +45,7 @@ package struct InferenceService: Service {
         }
         let callsStart = clock.now
         let answered = await callWarmUp?.run(on: core, logger: logger) ?? 0
+        await Self.offThePool { [settle, logger] in settle(logger) }
         logger.info("inference threads ready", metadata: [
             "inference_threads": "\(analyzer.threads)",
             "warm_ms": "\(Int((callsStart - warmStart) / .milliseconds(1)))",
