@@ -29,17 +29,6 @@ package enum HugePages {
         package var problem: String?
     }
 
-    /// A range of addresses.
-    package struct Stretch: Equatable, Sendable {
-        package let start: UInt
-        package let end: UInt
-
-        package init(start: UInt, end: UInt) {
-            self.start = start
-            self.end = end
-        }
-    }
-
     /// The size of a huge page on x86-64 and of the stretches collapsed.
     package static let hugePageBytes: UInt = 2 << 20
     /// The largest mapping taken for memory in use rather than a reservation.
@@ -58,7 +47,7 @@ package enum HugePages {
         let smallPage = UInt(sysconf(Int32(_SC_PAGESIZE)))
         var residency = [UInt8](repeating: 0, count: Int(hugePageBytes / smallPage))
         for stretch in candidates(inMaps: maps) {
-            for start in stride(from: stretch.start, to: stretch.end, by: Int(hugePageBytes)) {
+            for start in stride(from: stretch.lowerBound, to: stretch.upperBound, by: Int(hugePageBytes)) {
                 guard let address = UnsafeMutableRawPointer(bitPattern: start),
                       mincore(address, Int(hugePageBytes), &residency) == 0,
                       residency.reduce(0, { $0 + Int($1 & 1) }) * 2 >= residency.count
@@ -80,7 +69,7 @@ package enum HugePages {
     /// The 2 MB-aligned parts of the private, writable, anonymous mappings
     /// (malloc's heap and arenas) of 2 MB to 1 GiB in `maps`, the text of
     /// `/proc/self/maps`.
-    package static func candidates(inMaps maps: String) -> [Stretch] {
+    package static func candidates(inMaps maps: String) -> [Range<UInt>] {
         maps.split(separator: "\n").compactMap { line in
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
             guard fields.count >= 5, fields[1] == "rw-p", fields[4] == "0",
@@ -92,7 +81,7 @@ package enum HugePages {
             else { return nil }
             let start = (low + hugePageBytes - 1) / hugePageBytes * hugePageBytes
             let end = high / hugePageBytes * hugePageBytes
-            return end > start ? Stretch(start: start, end: end) : nil
+            return end > start ? start..<end : nil
         }
     }
 
