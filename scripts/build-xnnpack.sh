@@ -66,7 +66,11 @@ cmake_flags=(
 # One change to XNNPACK's source, backported from upstream (2025): a convolution with at most 16
 # output channels uses AVX-512 kernels 16 wide (7x16) instead of 32 wide (7x32), which would spend
 # half their work or more on padding. LiteRT's XNNPACK does the same; the Face Landmarker's mesh
-# has many 8- and 16-channel convolutions at 128x128.
+# has many 8- and 16-channel convolutions at 128x128. We widen its rule: a wider convolution runs
+# 16 wide too when that pads fewer channels (36 or 42 take 48 columns rather than 64, 72 or 80 take
+# 80 rather than 96), as most of BlazeFace's do. Both kernels sum each output in the same order, so
+# the results are the same to the bit. On a 2-core AMD EPYC the short-range detector's matrix
+# products went from 240 to 210 us over two threads, its whole run from about 0.58 to 0.51 ms.
 #
 # And one of ours: an operator that writes under 32 KB, other than a convolution or a matrix
 # multiplication, runs on the calling thread rather than split over the pool. Such operators take

@@ -3,9 +3,10 @@ import ModelFile
 import SeededRandom
 import XCTest
 
-/// Convolutions of every width XNNPACK picks a different kernel for (at most
-/// 16 output channels run 16 wide, more run 32 wide, with a remainder either
-/// way) against a direct computation.
+/// Convolutions of every width XNNPACK picks a different kernel for against a
+/// direct computation: at most 16 output channels run 16 wide; more run 32
+/// wide, or 16 wide where that pads fewer (33 to 48, 65 to 80); with a
+/// remainder or without.
 final class ConvolutionWidthTests: XCTestCase {
     /// input [1, 9, 11, 5] -> CONV_2D (SAME, stride 1, bias, no activation) -> [1, 9, 11, outputChannels]
     private func check(outputChannels: Int, kernel: Int) throws {
@@ -45,7 +46,7 @@ final class ConvolutionWidthTests: XCTestCase {
     }
 
     func testEveryWidthMatchesADirectComputation() throws {
-        for outputChannels in [1, 8, 10, 16, 17, 32, 40] {
+        for outputChannels in [1, 8, 10, 16, 17, 32, 36, 48, 56, 64, 72, 80, 88] {
             try check(outputChannels: outputChannels, kernel: 1)
             try check(outputChannels: outputChannels, kernel: 3)
         }
