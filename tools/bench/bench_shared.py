@@ -34,6 +34,8 @@ RAW_FRAMES = (("1920x1080 NV12", 1920, 1080, "nv12"), ("1920x1080 RGB", 1920, 10
 P8_RATIO_GOAL = 0.5
 P8_TRANSFER_GOAL_MS = 0.1
 P8_ROUNDS = 3
+# Our two ways of sending a P8 frame: its bytes in the message, or a region of a registered buffer.
+P8_SIDES = (("socket", []), ("shared", ["--shared-memory"]))
 SUBSCRIBERS = 8
 P9_FPS = 30
 P9_SECONDS = 10
@@ -119,10 +121,10 @@ def measure_raw_frames(bench, peer, scratch, warmup, iterations, progress, round
         raw = ["--raw", str(frame.path), "--raw-format", frame.fmt, "--raw-size", f"{frame.width}x{frame.height}"]
         ours = {}
         mediapipe_ms = faces = None
-        for side, extra in (("socket", []), ("shared", ["--shared-memory"])):
+        for side, extra in P8_SIDES:
             bench.run(bench.command("-m", "video", "-n", str(warmup), *raw, *extra))
         for _ in range(rounds):
-            for side, extra in (("socket", []), ("shared", ["--shared-memory"])):
+            for side, extra in P8_SIDES:
                 summary = bench.run(bench.command("-m", "video", "-n", str(iterations), *raw, *extra))
                 if summary["errors"] or summary["answered"] != iterations:
                     fail(f"P8 {frame.label} ({side}): {summary['answered']} of {iterations} answered; first error: "
