@@ -70,7 +70,7 @@ cmake_flags=(
 # 16 wide too when that pads fewer channels (36 or 42 take 48 columns rather than 64, 72 or 80 take
 # 80 rather than 96), as most of BlazeFace's do. Both kernels sum each output in the same order, so
 # the results are the same to the bit. On a 2-core AMD EPYC the short-range detector's matrix
-# products went from 240 to 210 us over two threads, its whole run from about 0.58 to 0.51 ms.
+# products went from 241 to 209 us over two threads, its whole run from about 0.58 to 0.51 ms.
 #
 # And one of ours: an operator that writes under 32 KB, other than a convolution or a matrix
 # multiplication, runs on the calling thread rather than split over the pool. Such operators take

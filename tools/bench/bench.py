@@ -94,7 +94,7 @@ import os
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -103,6 +103,7 @@ import numpy as np
 from tools.bench.bench_live import (ANSWERED_BAR, FPS, OUR_COUNTS_DOWN, OUR_COUNTS_UP, P99_BAR_MS, PEER_COUNTS_UP,
                                     PeerStreams, our_streams, search, take_turns)
 from tools.bench.bench_results import write_results
+from tools.bench.bench_rounds import Run, best_of_rounds
 from tools.bench.bench_shared import (P8_ROUNDS, SUBSCRIBERS, measure_raw_frames, measure_subscribers, p8_keys,
                                       p8_table_rows, p9_keys, p9_table_rows)
 from tools.bench.bench_worker import FaceBench, GrpcBench, Neighbour, Worker, run_at_once
@@ -147,19 +148,6 @@ class Progress:
 
 
 @dataclass(frozen=True)
-class Run:
-    """One side's timed round: its median in ms, its per-frame samples (None where the side
-    reports only a summary) and what else it reported."""
-
-    median_ms: float
-    samples_ms: Any
-    detail: Any
-    # The median over the rounds of this side's median divided by the first side's in the same
-    # round (set by best_of_rounds on every side but the first).
-    paired_ratio: float | None = None
-
-
-@dataclass(frozen=True)
 class Start:
     """What one fresh worker measured: the kept round of each side, and its first frame's round
     trip (P2t's workload, the first frame the worker ever served)."""
@@ -185,20 +173,6 @@ class Start:
     @property
     def first_frame_ratio(self):
         return self.first_frame_ms / self.p2t_ours.median_ms
-
-
-def best_of_rounds(rounds, sides):
-    """Runs the sides in turn, `rounds` times; for each side its round with the lowest median, and
-    for every side but the first the median of its paired ratios to the first side's rounds."""
-    kept = [None] * len(sides)
-    ratios = [[] for _ in sides]
-    for _ in range(rounds):
-        runs = [side() for side in sides]
-        for index, run in enumerate(runs):
-            ratios[index].append(run.median_ms / runs[0].median_ms)
-            if kept[index] is None or run.median_ms < kept[index].median_ms:
-                kept[index] = run
-    return [kept[0]] + [replace(run, paired_ratio=float(np.median(r))) for run, r in zip(kept[1:], ratios[1:])]
 
 
 def video_side(client, pipeline, args, scratch, iterations=None):
@@ -708,7 +682,7 @@ def main():
          verdict(p7t_ratio is not None and p7t_ratio >= P7T_RATIO_GOAL)),
         ("", "  at that count", lm_at, lm_peer_at, "", "", ""),
         ("", "  the count above it, which missed the bar", lm_missed, lm_peer_missed, "", "", ""),
-        *p8_table_rows(raw_rows, verdict),
+        *p8_table_rows(raw_rows, verdict, LEGACY),
         *p9_table_rows(subscribed, verdict),
         *grpc_rows(through_grpc),
     ])

@@ -7,8 +7,8 @@ named live stream followed by many subscriber processes.
       the message (socket), and written once into a registered shared-memory buffer that each frame
       names (shared memory). The peer is MediaPipe's FaceDetection in this process on the same
       pixels, its NV12 conversion to RGB (cv2.cvtColor) inside its time. The transfer share is our
-      round trip minus the worker's total_us (face-bench's transport median). Each side is measured
-      P8_ROUNDS times, the sides taking turns, and keeps its round with the lowest median.
+      round trip minus the worker's total_us (face-bench's transport median). MediaPipe and our two
+      sides take P8_ROUNDS turns and each keeps its fastest round.
 * P9  one producer (face-bench, a named LIVE_STREAM session at 30 fps) and SUBSCRIBERS subscriber
       processes (face-bench -m subscribe). Every process stamps its events with CLOCK_REALTIME,
       the host's one wall clock: the producer when it sends each frame and when each answer
@@ -25,6 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
+from tools.bench.bench_rounds import Run, best_of_rounds
 from tools.bench.bench_worker import RUN_TIMEOUT_S
 from tools.shared.bench_process import fail, last_json_line
 
@@ -113,30 +114,32 @@ def mediapipe_raw_p50(peer, frame, warmup, iterations):
 
 def measure_raw_frames(bench, peer, scratch, warmup, iterations, progress, rounds=P8_ROUNDS):
     """P8: per frame, {"frame", "socket", "shared", "mediapipe_ms", "mediapipe_faces"}, the two
-    ours being face-bench summaries. The three sides take turns `rounds` times and each keeps its
-    round with the lowest median, as make bench's other latency rows do, so that a burst of other
-    work on the machine spoils one round rather than the row."""
+    ours being face-bench summaries: MediaPipe and our two sides take turns `rounds` times
+    (best_of_rounds) and each keeps its fastest round."""
     rows = []
     for frame in make_raw_frames(scratch):
         raw = ["--raw", str(frame.path), "--raw-format", frame.fmt, "--raw-size", f"{frame.width}x{frame.height}"]
-        ours = {}
-        mediapipe_ms = faces = None
-        for side, extra in P8_SIDES:
+
+        def mediapipe_side():
+            median_ms, faces = mediapipe_raw_p50(peer, frame, warmup, iterations)
+            return Run(median_ms, None, faces)
+
+        def our_side(side, extra):
             bench.run(bench.command("-m", "video", "-n", str(warmup), *raw, *extra))
-        for _ in range(rounds):
-            for side, extra in P8_SIDES:
+
+            def run():
                 summary = bench.run(bench.command("-m", "video", "-n", str(iterations), *raw, *extra))
                 if summary["errors"] or summary["answered"] != iterations:
                     fail(f"P8 {frame.label} ({side}): {summary['answered']} of {iterations} answered; first error: "
                          f"{summary['first_error']}")
-                if side not in ours or summary["latency_ms"]["p50"] < ours[side]["latency_ms"]["p50"]:
-                    ours[side] = summary
-            round_ms, round_faces = mediapipe_raw_p50(peer, frame, warmup, iterations)
-            if mediapipe_ms is None or round_ms < mediapipe_ms:
-                mediapipe_ms, faces = round_ms, round_faces
-        rows.append({"frame": frame, **ours, "mediapipe_ms": mediapipe_ms, "mediapipe_faces": faces})
+                return Run(summary["latency_ms"]["p50"], None, summary)
+            return run
+
+        kept = best_of_rounds(rounds, [mediapipe_side, *(our_side(side, extra) for side, extra in P8_SIDES)])
+        ours = {side: run.detail for (side, _), run in zip(P8_SIDES, kept[1:])}
+        rows.append({"frame": frame, **ours, "mediapipe_ms": kept[0].median_ms, "mediapipe_faces": kept[0].detail})
         progress(f"P8 {frame.label}: socket {ours['socket']['latency_ms']['p50']:.2f} ms, shared memory "
-                 f"{ours['shared']['latency_ms']['p50']:.2f} ms, MediaPipe {mediapipe_ms:.2f} ms")
+                 f"{ours['shared']['latency_ms']['p50']:.2f} ms, MediaPipe {kept[0].median_ms:.2f} ms")
     return rows
 
 
@@ -197,16 +200,16 @@ def measure_subscribers(bench, scratch, warmup):
     return Subscribers(producer_p99, p99s, max(p99s) - producer_p99, lost, producer, summaries)
 
 
-def p8_table_rows(rows, verdict):
-    """Table rows: per frame ours (shared memory, then socket) against MediaPipe, and the transfer
-    shares."""
+def p8_table_rows(rows, verdict, peer_name):
+    """Table rows: per frame ours (shared memory, then socket) against MediaPipe (`peer_name`, its
+    release), and the transfer shares."""
     lines = []
     for row in rows:
         frame, peer_ms = row["frame"], row["mediapipe_ms"]
         shared, socket = row["shared"]["latency_ms"]["p50"], row["socket"]["latency_ms"]["p50"]
         label = "P8" if not lines else ""
-        lines.append((label, f"{frame.label}, detection, p50: shared memory", f"{shared:.3f} ms",
-                      f"{peer_ms:.3f} ms", f"{shared / peer_ms:.3f}", f"<= {P8_RATIO_GOAL}x",
+        lines.append((label, f"{frame.label}, detection, p50: shared memory (peer: {peer_name} FaceDetection)",
+                      f"{shared:.3f} ms", f"{peer_ms:.3f} ms", f"{shared / peer_ms:.3f}", f"<= {P8_RATIO_GOAL}x",
                       verdict(shared / peer_ms <= P8_RATIO_GOAL)))
         lines.append(("", "  through the socket", f"{socket:.3f} ms", f"{peer_ms:.3f} ms",
                       f"{socket / peer_ms:.3f}", "-", ""))
