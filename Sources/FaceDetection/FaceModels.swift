@@ -38,6 +38,8 @@ package struct FaceModels: Sendable {
 
     /// The roles of the files every worker needs, in `all`'s order.
     static let requiredRoles = ["short_range_detector", "full_range_detector", "face_mesh", "attention_mesh"]
+    /// The roles whose models see whole frames letterboxed into their input.
+    static let detectorRoles: Set = ["short_range_detector", "full_range_detector"]
     /// The optional Face Landmarker bundle's role.
     static let landmarkerRole = "face_landmarker"
 
@@ -53,7 +55,7 @@ package struct FaceModels: Sendable {
         for role in Self.requiredRoles {
             let file = try manifest.file(role: role, manifest: manifestPath)
             let path = "\(directory)/\(file.name)"
-            models.append(try CompiledModel(path: path))
+            models.append(try CompiledModel(path: path, letterboxedInput: Self.detectorRoles.contains(role)))
             files.append(ModelFileEntry(name: file.name, role: role, path: path))
         }
         var landmarker: FaceLandmarkerModels?

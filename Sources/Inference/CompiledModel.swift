@@ -19,22 +19,29 @@ package final class CompiledModel: Sendable {
     let plan: ExecutionPlan
 
     /// Reads, folds and validates the model at `path`.
-    package convenience init(path: String) throws {
-        try self.init(graph: try ModelLoader.load(path: path))
+    ///
+    /// - Parameter letterboxedInput: whether the model's input is an image
+    ///   fitted into it with a uniform border above and below (a detector's):
+    ///   its first convolution then keeps the output rows that border decides
+    ///   from one run to the next (see `LeadingConvolution`).
+    package convenience init(path: String, letterboxedInput: Bool = false) throws {
+        try self.init(graph: try ModelLoader.load(path: path), letterboxedInput: letterboxedInput)
     }
 
     /// Reads, folds and validates the model stored as member `member` of a
-    /// `.task` bundle, checking its SHA-256 when `sha256` is given.
-    package convenience init(bundle: TaskBundle, member: String, sha256: String? = nil) throws {
-        try self.init(graph: try bundle.model(member, sha256: sha256))
+    /// `.task` bundle, checking its SHA-256 when `sha256` is given;
+    /// `letterboxedInput` as for `init(path:letterboxedInput:)`.
+    package convenience init(bundle: TaskBundle, member: String, sha256: String? = nil, letterboxedInput: Bool = false) throws {
+        try self.init(graph: try bundle.model(member, sha256: sha256), letterboxedInput: letterboxedInput)
     }
 
-    /// Validates a folded graph for execution.
-    package init(graph: Model) throws {
+    /// Validates a folded graph for execution; `letterboxedInput` as for
+    /// `init(path:letterboxedInput:)`.
+    package init(graph: Model, letterboxedInput: Bool = false) throws {
         self.graph = graph
         self.inputShapes = graph.inputs.map { graph.tensors[$0].shape }
         self.outputShapes = graph.outputs.map { graph.tensors[$0].shape }
-        self.plan = try ExecutionPlan(graph: graph)
+        self.plan = try ExecutionPlan(graph: graph, bandsLeadingConvolution: letterboxedInput)
         self.weights = WeightStore(graph: graph)
     }
 

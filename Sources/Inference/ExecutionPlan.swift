@@ -35,14 +35,21 @@ struct ExecutionPlan: Sendable {
         var host: [HostStep]
     }
 
+    /// The first convolution, run before the first stage by the runtime
+    /// itself (see `LeadingConvolution`); nil when the model has none.
+    var leading: LeadingConvolution?
     var stages: [Stage]
     /// Every tensor that crosses a boundary (model inputs and outputs, segment
     /// inputs and outputs, host operands): each gets a buffer of its own.
     var boundaryTensors: [Int]
 
-    init(graph: Model) throws {
+    /// Places `graph`'s operators; with `bandsLeadingConvolution`, its first
+    /// convolution (if it has one) runs on its own before the first stage.
+    init(graph: Model, bandsLeadingConvolution: Bool = false) throws {
         var producedBy: [Int: Place] = [:]
         for input in graph.inputs { producedBy[input] = .engine(0) }
+        leading = bandsLeadingConvolution ? LeadingConvolution(graph: graph) : nil
+        if let leading { producedBy[leading.output] = .engine(0) }
         var engineOperators: [[Int]] = []
         var hostSteps: [[HostStep]] = []
 
@@ -51,7 +58,7 @@ struct ExecutionPlan: Sendable {
             while hostSteps.count < count { hostSteps.append([]) }
         }
 
-        for (index, op) in graph.operators.enumerated() {
+        for (index, op) in graph.operators.enumerated() where index != leading?.operatorIndex {
             let computed = op.inputs.filter { $0 >= 0 && graph.tensors[$0].constant == nil }
             let places = computed.compactMap { producedBy[$0] }
             if let operation = try HostOperation(op, index: index, graph: graph, hostInputs: places.contains { $0.isHost }) {
@@ -79,7 +86,7 @@ struct ExecutionPlan: Sendable {
             for step in steps { hostRead.formUnion(step.inputs.filter { $0 >= 0 }) }
         }
         let modelOutputs = Set(graph.outputs)
-        var boundary = Set(graph.inputs).union(graph.outputs).union(hostRead)
+        var boundary = Set(graph.inputs).union(graph.outputs).union(hostRead).union(leading.map { [$0.output] } ?? [])
         stages = engineOperators.indices.map { stage in
             let operators = engineOperators[stage]
             var computedHere = Set<Int>()

@@ -18,6 +18,13 @@ extension Runtime {
     /// Only a runtime created with `profiling` records times; any other throws.
     package func operatorTimes() throws -> [OperatorTime] {
         var times: [OperatorTime] = []
+        if leading != nil {
+            guard profiling else {
+                throw InferenceError(file: model.graph.file, problem: "XNNPACK has no operator profile; create the runtime with profiling")
+            }
+            times.append(OperatorTime(stage: 0, name: "Convolution (NHWC, F32) leading, its border rows kept",
+                                      microseconds: UInt64(leadingTime / .microseconds(1))))
+        }
         for (stage, engine) in engines.enumerated() {
             guard let engine else { continue }
             let names = try profileInfo(engine, xnn_profile_info_operator_name, as: CChar.self)

@@ -29,6 +29,11 @@ package final class Runtime {
     /// The buffer of every tensor that crosses a boundary, keyed by tensor index.
     private let buffers: [Int: UnsafeMutableBufferPointer<Float>]
     private let hostCalls: [[HostCall]]
+    /// The model's first convolution, run before the first stage; nil when it has none.
+    let leading: BandedConvolution?
+    /// With profiling, the leading convolution's time in the last run.
+    private(set) var leadingTime: Duration = .zero
+    let profiling: Bool
     private let inputBuffers: [UnsafeMutableBufferPointer<Float>]
     private let outputBuffers: [UnsafeMutableBufferPointer<Float>]
 
@@ -77,6 +82,9 @@ package final class Runtime {
             }
         }
         do {
+            leading = try model.plan.leading.map {
+                try BandedConvolution($0, graph: graph, input: buffers[$0.input]!, output: buffers[$0.output]!, pool: pool)
+            }
             for (stage, plan) in model.plan.stages.enumerated() {
                 engines.append(plan.segment.operators.isEmpty ? nil
                     : try Self.engine(for: plan.segment, model: model, pool: pool, workspace: workspace?.handle,
@@ -89,6 +97,7 @@ package final class Runtime {
             throw error
         }
         self.model = model
+        self.profiling = profiling
         self.engines = engines
         self.threadPool = threadPool
         self.workspace = workspace
@@ -184,7 +193,8 @@ package final class Runtime {
     package let stepNames: [String]
 
     private static func stepNames(of model: CompiledModel) -> [String] {
-        model.plan.stages.enumerated().flatMap { stage, plan -> [String] in
+        let leading = model.plan.leading.map { ["leading CONV_2D (operator \($0.operatorIndex))"] } ?? []
+        return leading + model.plan.stages.enumerated().flatMap { stage, plan -> [String] in
             var names: [String] = []
             if !plan.segment.operators.isEmpty { names.append("segment \(stage) (\(plan.segment.operators.count) operators)") }
             if !plan.host.isEmpty {
@@ -195,9 +205,20 @@ package final class Runtime {
         }
     }
 
+    /// How many runs computed only the rows of the model's first convolution
+    /// that its input's uniform border does not decide (see
+    /// `LeadingConvolution`), keeping the rest from an earlier run.
+    package var bandRuns: Int { leading?.bandRuns ?? 0 }
+
     /// Runs the model on the current input buffers.
     package func invoke() throws {
         try checkSetUp()
+        if let leading {
+            let clock = ContinuousClock()
+            let start = profiling ? clock.now : nil
+            try leading.run()
+            if let start { leadingTime = clock.now - start }
+        }
         for stage in engines.indices {
             if let engine = engines[stage] { try run(engine) }
             for call in hostCalls[stage] { call.operation.run(call.inputs, call.outputs) }
@@ -211,6 +232,12 @@ package final class Runtime {
         let clock = ContinuousClock()
         if stepTimes.count != stepNames.count { stepTimes = Array(repeating: .zero, count: stepNames.count) }
         var step = 0
+        if let leading {
+            let start = clock.now
+            try leading.run()
+            stepTimes[step] += clock.now - start
+            step += 1
+        }
         for stage in engines.indices {
             if let engine = engines[stage] {
                 let start = clock.now

@@ -26,6 +26,9 @@ struct InferenceBench: ParsableCommand {
     @Option(help: "Highest input value (default 1).")
     var upper: Double?
 
+    @Option(help: "Rows at the top and at the bottom of an image input that hold the lowest input value throughout, as the letterbox border of a frame fitted into a square input does (28 of 128 for a 16:9 frame). The model is then run as the worker runs a detector: its first convolution computes only the rows between after the first run. (default: 0)")
+    var letterbox = 0
+
     @Option(help: "Inference threads (1 = the calling thread only).")
     var threads = 1
 
@@ -45,20 +48,32 @@ struct InferenceBench: ParsableCommand {
         guard threads >= 1 else { throw ValidationError("--threads must be at least 1") }
         guard iterations >= 1, warmup >= 0 else { throw ValidationError("--iterations must be at least 1 and --warmup at least 0") }
         guard !(bursts && profile) else { throw ValidationError("--bursts and --profile cannot be combined") }
+        guard letterbox >= 0 else { throw ValidationError("--letterbox must be at least 0") }
     }
 
     func run() throws {
         let compiled: CompiledModel
         if let separator = model.firstIndex(of: ":") {
             let bundle = try TaskBundle(path: "\(models)/\(model[..<separator])")
-            compiled = try CompiledModel(bundle: bundle, member: String(model[model.index(after: separator)...]))
+            compiled = try CompiledModel(bundle: bundle, member: String(model[model.index(after: separator)...]),
+                                         letterboxedInput: letterbox > 0)
         } else {
-            compiled = try CompiledModel(path: "\(models)/\(model)")
+            compiled = try CompiledModel(path: "\(models)/\(model)", letterboxedInput: letterbox > 0)
         }
         let runtime = try Runtime(model: compiled, threads: threads, profiling: profile)
         // The detectors take [-1, 1]; the landmark and iris models take [0, 1].
         let lower = self.lower ?? (model.hasPrefix("face_detection") ? -1 : 0)
-        let input = SplitMix64.floats(count: runtime.input().count, seed: 1, lower: lower, upper: upper ?? 1)
+        var input = SplitMix64.floats(count: runtime.input().count, seed: 1, lower: lower, upper: upper ?? 1)
+        if letterbox > 0 {
+            let shape = compiled.inputShapes[0]
+            guard shape.count == 4, 2 * letterbox <= shape[1] else {
+                throw ValidationError("--letterbox \(letterbox) needs an image input at least \(2 * letterbox) rows tall; this one is \(shape)")
+            }
+            let row = shape[2] * shape[3]
+            for index in Array(0..<(letterbox * row)) + Array(((shape[1] - letterbox) * row)..<(shape[1] * row)) {
+                input[index] = Float(lower)
+            }
+        }
         _ = runtime.input().update(fromContentsOf: input)
         for _ in 0..<warmup { try runtime.invoke() }
         if profile { return try printProfile(runtime, graphOperators: compiled.graph.operators.count) }

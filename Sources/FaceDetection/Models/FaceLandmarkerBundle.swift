@@ -28,7 +28,8 @@ enum FaceLandmarkerBundle {
         }
         func model(_ role: String) throws -> CompiledModel {
             let entry = try member(role)
-            return try CompiledModel(bundle: bundle, member: entry.name, sha256: entry.sha256)
+            // The detector sees whole frames letterboxed into its input.
+            return try CompiledModel(bundle: bundle, member: entry.name, sha256: entry.sha256, letterboxedInput: role == detectorRole)
         }
         let geometry = try member(geometryRole)
         let metadata: GeometryPipelineMetadata

@@ -1,0 +1,99 @@
+import Inference
+import ModelFile
+import SeededRandom
+import XCTest
+
+/// A model's first convolution computes only the output rows a letterbox's
+/// uniform border does not decide, keeping the rest from the last whole run
+/// on the same border, and gives the outputs of a whole run to the bit.
+final class LeadingConvolutionTests: XCTestCase {
+    /// input [1, 128, 128, 3] -> CONV_2D (5x5, stride 2, SAME, ReLU; BlazeFace's first layer) -> [1, 64, 64, 24]
+    /// -> CONV_2D (1x1) -> [1, 64, 64, 8]
+    private func model() throws -> CompiledModel {
+        let first = ConvolutionOptions(padding: .same, strideWidth: 2, strideHeight: 2, dilationWidth: 1, dilationHeight: 1, activation: .relu)
+        let second = ConvolutionOptions(padding: .same, strideWidth: 1, strideHeight: 1, dilationWidth: 1, dilationHeight: 1, activation: .none)
+        let graph = Model(file: "probe.tflite", tensors: [
+            Tensor(name: "input", shape: [1, 128, 128, 3], type: .float32, constant: nil),
+            Tensor(name: "filter", shape: [24, 5, 5, 3], type: .float32,
+                   constant: .float(SplitMix64.floats(count: 24 * 75, seed: 2, lower: -1, upper: 1))),
+            Tensor(name: "bias", shape: [24], type: .float32, constant: .float(SplitMix64.floats(count: 24, seed: 3, lower: -1, upper: 1))),
+            Tensor(name: "features", shape: [1, 64, 64, 24], type: .float32, constant: nil),
+            Tensor(name: "filter 2", shape: [8, 1, 1, 24], type: .float32,
+                   constant: .float(SplitMix64.floats(count: 8 * 24, seed: 4, lower: -1, upper: 1))),
+            Tensor(name: "output", shape: [1, 64, 64, 8], type: .float32, constant: nil),
+        ], operators: [
+            Operator(kind: .conv2D(first), inputs: [0, 1, 2], outputs: [3]),
+            Operator(kind: .conv2D(second), inputs: [3, 4, -1], outputs: [5]),
+        ], inputs: [0], outputs: [5])
+        return try CompiledModel(graph: graph, letterboxedInput: true)
+    }
+
+    /// A 128x128 RGB tensor whose rows outside `content` are all `border`.
+    private func frame(content: Range<Int>, border: Float, seed: UInt64) -> [Float] {
+        let row = 128 * 3
+        var values = SplitMix64.floats(count: 128 * row, seed: seed, lower: -1, upper: 1)
+        for y in 0..<128 where !content.contains(y) {
+            for index in (y * row)..<((y + 1) * row) { values[index] = border }
+        }
+        return values
+    }
+
+    /// What a runtime that has seen nothing else gives: a whole run.
+    private func whole(_ input: [Float], threads: Int) throws -> [Float] {
+        let runtime = try Runtime(model: try model(), threads: threads)
+        let output = try runtime.run(input)[0]
+        XCTAssertEqual(runtime.bandRuns, 0)
+        return output
+    }
+
+    func testBandsGiveTheWholeRunsOutputsAndABorderChangeRunsWhole() throws {
+        for threads in [1, 2] {
+            let runtime = try Runtime(model: try model(), threads: threads)
+            let widescreen = (0..<3).map { frame(content: 28..<100, border: -1, seed: 10 + UInt64($0)) }
+            for (index, input) in widescreen.enumerated() {
+                XCTAssertEqual(try runtime.run(input)[0], try whole(input, threads: threads), "16:9 frame \(index), \(threads) threads")
+            }
+            XCTAssertEqual(runtime.bandRuns, 2, "the frames after the first reuse its border rows")
+
+            // Another border: other rows, another value.
+            let portrait = (0..<2).map { frame(content: 16..<112, border: 0.25, seed: 20 + UInt64($0)) }
+            for (index, input) in portrait.enumerated() {
+                XCTAssertEqual(try runtime.run(input)[0], try whole(input, threads: threads), "4:3 frame \(index), \(threads) threads")
+            }
+            XCTAssertEqual(runtime.bandRuns, 3, "a new border runs whole once")
+
+            // The same rows with another value is another border.
+            let grey = frame(content: 16..<112, border: 0.5, seed: 30)
+            XCTAssertEqual(try runtime.run(grey)[0], try whole(grey, threads: threads))
+            XCTAssertEqual(runtime.bandRuns, 3)
+
+            // A frame without a border, then the 16:9 border again.
+            let full = SplitMix64.floats(count: 128 * 128 * 3, seed: 40, lower: -1, upper: 1)
+            XCTAssertEqual(try runtime.run(full)[0], try whole(full, threads: threads))
+            XCTAssertEqual(try runtime.run(widescreen[0])[0], try whole(widescreen[0], threads: threads))
+            XCTAssertEqual(try runtime.run(widescreen[1])[0], try whole(widescreen[1], threads: threads))
+            XCTAssertEqual(runtime.bandRuns, 4)
+        }
+    }
+
+    /// BlazeFace itself, letterboxed as the detector's input is: every output
+    /// of a run that kept the border rows equals a whole run's.
+    func testShortRangeDetectorOnLetterboxedFrames() throws {
+        let model = try CompiledModel(path: modelsDirectory.appendingPathComponent("face_detection_short_range.tflite").path,
+                                      letterboxedInput: true)
+        let runtime = try Runtime(model: model, threads: 2)
+        for seed in 0..<3 as Range<UInt64> {
+            let input = frame(content: 28..<100, border: -1, seed: 50 + seed)
+            let reference = try Runtime(model: model).run(input)
+            XCTAssertEqual(try runtime.run(input), reference, "frame \(seed)")
+        }
+        XCTAssertEqual(runtime.bandRuns, 2)
+        XCTAssertTrue(runtime.stepNames[0].hasPrefix("leading CONV_2D"), "\(runtime.stepNames)")
+
+        // A model not said to see letterboxed frames runs its first convolution in XNNPACK's subgraph.
+        let plain = try Runtime(model: try CompiledModel(path: modelsDirectory.appendingPathComponent("face_detection_short_range.tflite").path))
+        for seed in 0..<2 as Range<UInt64> { _ = try plain.run(frame(content: 28..<100, border: -1, seed: 50 + seed)) }
+        XCTAssertEqual(plain.bandRuns, 0)
+        XCTAssertFalse(plain.stepNames.contains { $0.hasPrefix("leading") }, "\(plain.stepNames)")
+    }
+}
