@@ -155,10 +155,11 @@ final class BandedConvolution {
     private func uniformBorder() -> Border {
         let rowLength = geometry.width * geometry.channels, height = geometry.height
         return UnsafeRawBufferPointer(input).withMemoryRebound(to: UInt32.self) { bits in
+            // Branch-free over a row, so that the compiler vectorizes it.
             func uniform(_ row: Int, _ value: UInt32) -> Bool {
-                let start = row * rowLength
-                for index in start..<(start + rowLength) where bits[index] != value { return false }
-                return true
+                var differing: UInt32 = 0
+                for index in (row * rowLength)..<((row + 1) * rowLength) { differing |= bits[index] ^ value }
+                return differing == 0
             }
             let topBits = bits[0]
             var top = 0
