@@ -75,14 +75,9 @@ final class BandedConvolution {
             xnn_delete_operator(whole)
             throw error
         }
-        do {
-            wholeWorkspace = try prepare(whole, rows: geometry.height, input: input.baseAddress!, output: output.baseAddress!,
-                                         outputRows: geometry.outputHeight)
-        } catch {
-            xnn_delete_operator(whole)
-            xnn_delete_operator(banded)
-            throw error
-        }
+        // Every stored property is set: from here a throw runs deinit, which deletes both operators.
+        wholeWorkspace = try prepare(whole, rows: geometry.height, input: input.baseAddress!, output: output.baseAddress!,
+                                     outputRows: geometry.outputHeight)
     }
 
     deinit {
@@ -123,7 +118,8 @@ final class BandedConvolution {
     /// input's border is the one the output's border rows were computed for.
     func run() throws {
         let border = uniformBorder()
-        if let band = geometry.band(top: border.top, bottom: border.bottom), border == heldBorder {
+        let band = geometry.band(top: border.top, bottom: border.bottom)
+        if let band, border == heldBorder {
             if band != preparedBand {
                 bandWorkspace?.deallocate()
                 bandWorkspace = nil
@@ -140,7 +136,7 @@ final class BandedConvolution {
             return
         }
         try execute(whole)
-        heldBorder = geometry.band(top: border.top, bottom: border.bottom) == nil ? nil : border
+        heldBorder = band == nil ? nil : border
     }
 
     private func execute(_ op: xnn_operator_t) throws {

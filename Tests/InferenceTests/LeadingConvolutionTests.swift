@@ -9,8 +9,8 @@ import XCTest
 final class LeadingConvolutionTests: XCTestCase {
     /// input [1, 128, 128, 3] -> CONV_2D (5x5, stride 2, SAME, ReLU; BlazeFace's first layer) -> [1, 64, 64, 24]
     /// -> CONV_2D (1x1) -> [1, 64, 64, 8]
-    private func model() throws -> CompiledModel {
-        let first = ConvolutionOptions(padding: .same, strideWidth: 2, strideHeight: 2, dilationWidth: 1, dilationHeight: 1, activation: .relu)
+    private func model(stride: Int = 2) throws -> CompiledModel {
+        let first = ConvolutionOptions(padding: .same, strideWidth: stride, strideHeight: stride, dilationWidth: 1, dilationHeight: 1, activation: .relu)
         let second = ConvolutionOptions(padding: .same, strideWidth: 1, strideHeight: 1, dilationWidth: 1, dilationHeight: 1, activation: .none)
         let graph = Model(file: "probe.tflite", tensors: [
             Tensor(name: "input", shape: [1, 128, 128, 3], type: .float32, constant: nil),
@@ -73,6 +73,16 @@ final class LeadingConvolutionTests: XCTestCase {
             XCTAssertEqual(try runtime.run(widescreen[0])[0], try whole(widescreen[0], threads: threads))
             XCTAssertEqual(try runtime.run(widescreen[1])[0], try whole(widescreen[1], threads: threads))
             XCTAssertEqual(runtime.bandRuns, 4)
+        }
+    }
+
+    /// XNNPACK's refusal of the convolution it runs on its own names the operator and the status.
+    func testARefusedLeadingConvolutionIsAnErrorNamingIt() throws {
+        XCTAssertThrowsError(try Runtime(model: try model(stride: 0))) { error in
+            guard let error = error as? InferenceError else { return XCTFail("\(error)") }
+            XCTAssertEqual(error.file, "probe.tflite")
+            XCTAssertEqual(error.operatorIndex, 0)
+            XCTAssertTrue(error.problem.contains("CONV_2D") && error.problem.contains("invalid parameter"), error.problem)
         }
     }
 
