@@ -48,7 +48,7 @@ final class BandedConvolution {
         }
         let filter = graph.tensors[op.inputs[1]].constant?.floats ?? []
         let bias = op.inputs.count > 2 && op.inputs[2] >= 0 ? graph.tensors[op.inputs[2]].constant?.floats : nil
-        let range = options.activation.range
+        let range = geometry.outputRange
         func create(top: Int, right: Int, bottom: Int, left: Int, flags: UInt32) throws -> xnn_operator_t {
             var created: xnn_operator_t?
             let status = filter.withUnsafeBufferPointer { filter in

@@ -58,7 +58,8 @@ struct ExecutionPlan: Sendable {
             while hostSteps.count < count { hostSteps.append([]) }
         }
 
-        for (index, op) in graph.operators.enumerated() where index != leading?.operatorIndex {
+        let runByLeading = Set(leading?.operatorIndices ?? [])
+        for (index, op) in graph.operators.enumerated() where !runByLeading.contains(index) {
             let computed = op.inputs.filter { $0 >= 0 && graph.tensors[$0].constant == nil }
             let places = computed.compactMap { producedBy[$0] }
             if let operation = try HostOperation(op, index: index, graph: graph, hostInputs: places.contains { $0.isHost }) {

@@ -15,12 +15,21 @@ import ModelFile
 /// its own window alone, in the same order whatever the other rows, so the
 /// band's rows are the full run's to the bit. BlazeFace's first layer (5x5,
 /// stride 2, 3 to 24 channels) is its costliest.
+///
+/// A RELU that alone reads the convolution's output is taken into it as its
+/// clamp, as XNNPACK fuses the two inside a subgraph: left apart, it was one
+/// more pass over the whole output, about 10 µs of the short-range detector.
 struct LeadingConvolution: Sendable, Equatable {
     /// The operator's index in the graph.
     let operatorIndex: Int
-    /// The model input it reads and the tensor it writes.
+    /// The RELU taken into the convolution, if any.
+    let fusedReLUIndex: Int?
+    /// The model input it reads and the tensor it writes: the RELU's output
+    /// when one is taken in.
     let input: Int
     let output: Int
+    /// The clamp of the outputs: the convolution's fused activation, narrowed by the RELU's.
+    let outputRange: ClosedRange<Float>
     /// Input height and width, channels, and output height and width.
     let height: Int
     let width: Int
@@ -64,7 +73,19 @@ struct LeadingConvolution: Sendable, Equatable {
         let horizontal = padding(size: shape[2], output: outputShape[2], kernel: filter[2], stride: options.strideWidth)
         operatorIndex = index
         self.input = input
-        output = op.outputs[0]
+        let convolved = op.outputs[0]
+        let convolvedReaders = graph.operators.indices.filter { graph.operators[$0].inputs.contains(convolved) }
+        if convolvedReaders.count == 1, !graph.outputs.contains(convolved),
+           case let relu = graph.operators[convolvedReaders[0]], relu.kind == .relu, relu.inputs == [convolved], relu.outputs.count == 1 {
+            fusedReLUIndex = convolvedReaders[0]
+            output = relu.outputs[0]
+            let range = options.activation.range
+            outputRange = max(range.lowerBound, 0)...range.upperBound
+        } else {
+            fusedReLUIndex = nil
+            output = convolved
+            outputRange = options.activation.range
+        }
         height = shape[1]
         width = shape[2]
         channels = shape[3]
@@ -78,6 +99,11 @@ struct LeadingConvolution: Sendable, Equatable {
         paddingLeft = horizontal.before
         paddingRight = horizontal.after
         outputChannels = filter[0]
+    }
+
+    /// The graph's operators it runs: the convolution, and the RELU it took in.
+    var operatorIndices: [Int] {
+        [operatorIndex] + (fusedReLUIndex.map { [$0] } ?? [])
     }
 
     /// The output rows that must be computed when the input's first `top`

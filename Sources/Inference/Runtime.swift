@@ -193,7 +193,9 @@ package final class Runtime {
     package let stepNames: [String]
 
     private static func stepNames(of model: CompiledModel) -> [String] {
-        let leading = model.plan.leading.map { ["leading CONV_2D (operator \($0.operatorIndex))"] } ?? []
+        let leading = model.plan.leading.map { leading in
+            ["leading CONV_2D (operator \(leading.operatorIndex))" + (leading.fusedReLUIndex.map { " with RELU (operator \($0))" } ?? "")]
+        } ?? []
         return leading + model.plan.stages.enumerated().flatMap { stage, plan -> [String] in
             var names: [String] = []
             if !plan.segment.operators.isEmpty { names.append("segment \(stage) (\(plan.segment.operators.count) operators)") }

@@ -76,6 +76,54 @@ final class LeadingConvolutionTests: XCTestCase {
         }
     }
 
+    /// input -> CONV_2D (5x5, stride 2, no activation) -> RELU -> CONV_2D (1x1), the RELU a graph
+    /// operator of its own as in BlazeFace's file; with `convolvedIsOutput` the convolution's own
+    /// output is a model output too, so the RELU cannot be taken into it.
+    private func modelWithReLU(letterboxed: Bool, convolvedIsOutput: Bool = false) throws -> CompiledModel {
+        let first = ConvolutionOptions(padding: .same, strideWidth: 2, strideHeight: 2, dilationWidth: 1, dilationHeight: 1, activation: .none)
+        let second = ConvolutionOptions(padding: .same, strideWidth: 1, strideHeight: 1, dilationWidth: 1, dilationHeight: 1, activation: .none)
+        let graph = Model(file: "probe.tflite", tensors: [
+            Tensor(name: "input", shape: [1, 128, 128, 3], type: .float32, constant: nil),
+            Tensor(name: "filter", shape: [24, 5, 5, 3], type: .float32,
+                   constant: .float(SplitMix64.floats(count: 24 * 75, seed: 2, lower: -1, upper: 1))),
+            Tensor(name: "bias", shape: [24], type: .float32, constant: .float(SplitMix64.floats(count: 24, seed: 3, lower: -1, upper: 1))),
+            Tensor(name: "convolved", shape: [1, 64, 64, 24], type: .float32, constant: nil),
+            Tensor(name: "features", shape: [1, 64, 64, 24], type: .float32, constant: nil),
+            Tensor(name: "filter 2", shape: [8, 1, 1, 24], type: .float32,
+                   constant: .float(SplitMix64.floats(count: 8 * 24, seed: 4, lower: -1, upper: 1))),
+            Tensor(name: "output", shape: [1, 64, 64, 8], type: .float32, constant: nil),
+        ], operators: [
+            Operator(kind: .conv2D(first), inputs: [0, 1, 2], outputs: [3]),
+            Operator(kind: .relu, inputs: [3], outputs: [4]),
+            Operator(kind: .conv2D(second), inputs: [4, 5, -1], outputs: [6]),
+        ], inputs: [0], outputs: convolvedIsOutput ? [6, 3] : [6])
+        return try CompiledModel(graph: graph, letterboxedInput: letterboxed)
+    }
+
+    /// A RELU that alone reads the leading convolution runs as its clamp, and the
+    /// outputs are those of the subgraph, where XNNPACK fuses the two itself.
+    func testTheReLUAfterTheLeadingConvolutionIsItsClamp() throws {
+        for convolvedIsOutput in [false, true] {
+            let banded = try Runtime(model: try modelWithReLU(letterboxed: true, convolvedIsOutput: convolvedIsOutput), threads: 2)
+            let plain = try Runtime(model: try modelWithReLU(letterboxed: false, convolvedIsOutput: convolvedIsOutput), threads: 2)
+            if convolvedIsOutput {
+                XCTAssertEqual(banded.stepNames[0], "leading CONV_2D (operator 0)", "\(banded.stepNames)")
+            } else {
+                XCTAssertEqual(banded.stepNames[0], "leading CONV_2D (operator 0) with RELU (operator 1)", "\(banded.stepNames)")
+            }
+            for seed in 0..<3 as Range<UInt64> {
+                let input = frame(content: 28..<100, border: -1, seed: 60 + seed)
+                let outputs = try banded.run(input)
+                XCTAssertEqual(outputs, try plain.run(input), "frame \(seed), convolution's output read twice: \(convolvedIsOutput)")
+                XCTAssertTrue(outputs[0].contains { $0 != 0 } && outputs[0].contains { $0 < 0 }, "the probe's outputs say nothing")
+                if convolvedIsOutput {
+                    XCTAssertTrue(outputs[1].contains { $0 < 0 }, "the convolution's own output lost its negative values")
+                }
+            }
+            XCTAssertEqual(banded.bandRuns, 2)
+        }
+    }
+
     /// XNNPACK's refusal of the convolution it runs on its own names the operator and the status.
     func testARefusedLeadingConvolutionIsAnErrorNamingIt() throws {
         XCTAssertThrowsError(try Runtime(model: try model(stride: 0))) { error in
@@ -98,11 +146,15 @@ final class LeadingConvolutionTests: XCTestCase {
             XCTAssertEqual(try runtime.run(input), reference, "frame \(seed)")
         }
         XCTAssertEqual(runtime.bandRuns, 2)
-        XCTAssertTrue(runtime.stepNames[0].hasPrefix("leading CONV_2D"), "\(runtime.stepNames)")
+        XCTAssertTrue(runtime.stepNames[0].hasPrefix("leading CONV_2D (operator 0) with RELU"), "\(runtime.stepNames)")
 
-        // A model not said to see letterboxed frames runs its first convolution in XNNPACK's subgraph.
+        // A model not said to see letterboxed frames runs its first convolution in XNNPACK's subgraph,
+        // with the RELU fused into it there, to the same outputs.
         let plain = try Runtime(model: try CompiledModel(path: modelsDirectory.appendingPathComponent("face_detection_short_range.tflite").path))
-        for seed in 0..<2 as Range<UInt64> { _ = try plain.run(frame(content: 28..<100, border: -1, seed: 50 + seed)) }
+        for seed in 0..<2 as Range<UInt64> {
+            let input = frame(content: 28..<100, border: -1, seed: 50 + seed)
+            XCTAssertEqual(try plain.run(input), try Runtime(model: model).run(input), "frame \(seed)")
+        }
         XCTAssertEqual(plain.bandRuns, 0)
         XCTAssertFalse(plain.stepNames.contains { $0.hasPrefix("leading") }, "\(plain.stepNames)")
     }
