@@ -7,25 +7,36 @@ import XCTest
 /// uniform border does not decide, keeping the rest from the last whole run
 /// on the same border, and gives the outputs of a whole run to the bit.
 final class LeadingConvolutionTests: XCTestCase {
-    /// input [1, 128, 128, 3] -> CONV_2D (5x5, stride 2, SAME, ReLU; BlazeFace's first layer) -> [1, 64, 64, 24]
-    /// -> CONV_2D (1x1) -> [1, 64, 64, 8]
-    private func model(stride: Int = 2) throws -> CompiledModel {
-        let first = ConvolutionOptions(padding: .same, strideWidth: stride, strideHeight: stride, dilationWidth: 1, dilationHeight: 1, activation: .relu)
+    /// input [1, 128, 128, 3] -> CONV_2D (5x5, stride 2, SAME; BlazeFace's first layer) -> [1, 64, 64, 24]
+    /// -> CONV_2D (1x1) -> [1, 64, 64, 8]. The ReLU is the first convolution's fused activation, or
+    /// with `separateReLU` a RELU operator of its own between the two, as in BlazeFace's file; with
+    /// `convolvedIsOutput` the first convolution's own output is a model output too.
+    private func model(stride: Int = 2, separateReLU: Bool = false, convolvedIsOutput: Bool = false,
+                       letterboxed: Bool = true) throws -> CompiledModel {
+        let first = ConvolutionOptions(padding: .same, strideWidth: stride, strideHeight: stride, dilationWidth: 1, dilationHeight: 1,
+                                       activation: separateReLU ? .none : .relu)
         let second = ConvolutionOptions(padding: .same, strideWidth: 1, strideHeight: 1, dilationWidth: 1, dilationHeight: 1, activation: .none)
-        let graph = Model(file: "probe.tflite", tensors: [
+        var tensors = [
             Tensor(name: "input", shape: [1, 128, 128, 3], type: .float32, constant: nil),
             Tensor(name: "filter", shape: [24, 5, 5, 3], type: .float32,
                    constant: .float(SplitMix64.floats(count: 24 * 75, seed: 2, lower: -1, upper: 1))),
             Tensor(name: "bias", shape: [24], type: .float32, constant: .float(SplitMix64.floats(count: 24, seed: 3, lower: -1, upper: 1))),
-            Tensor(name: "features", shape: [1, 64, 64, 24], type: .float32, constant: nil),
             Tensor(name: "filter 2", shape: [8, 1, 1, 24], type: .float32,
                    constant: .float(SplitMix64.floats(count: 8 * 24, seed: 4, lower: -1, upper: 1))),
             Tensor(name: "output", shape: [1, 64, 64, 8], type: .float32, constant: nil),
-        ], operators: [
-            Operator(kind: .conv2D(first), inputs: [0, 1, 2], outputs: [3]),
-            Operator(kind: .conv2D(second), inputs: [3, 4, -1], outputs: [5]),
-        ], inputs: [0], outputs: [5])
-        return try CompiledModel(graph: graph, letterboxedInput: true)
+            Tensor(name: "convolved", shape: [1, 64, 64, 24], type: .float32, constant: nil),
+        ]
+        var operators = [Operator(kind: .conv2D(first), inputs: [0, 1, 2], outputs: [5])]
+        var features = 5
+        if separateReLU {
+            tensors.append(Tensor(name: "features", shape: [1, 64, 64, 24], type: .float32, constant: nil))
+            operators.append(Operator(kind: .relu, inputs: [5], outputs: [6]))
+            features = 6
+        }
+        operators.append(Operator(kind: .conv2D(second), inputs: [features, 3, -1], outputs: [4]))
+        let graph = Model(file: "probe.tflite", tensors: tensors, operators: operators, inputs: [0],
+                          outputs: convolvedIsOutput ? [4, 5] : [4])
+        return try CompiledModel(graph: graph, letterboxedInput: letterboxed)
     }
 
     /// A 128x128 RGB tensor whose rows outside `content` are all `border`.
@@ -76,36 +87,13 @@ final class LeadingConvolutionTests: XCTestCase {
         }
     }
 
-    /// input -> CONV_2D (5x5, stride 2, no activation) -> RELU -> CONV_2D (1x1), the RELU a graph
-    /// operator of its own as in BlazeFace's file; with `convolvedIsOutput` the convolution's own
-    /// output is a model output too, so the RELU cannot be taken into it.
-    private func modelWithReLU(letterboxed: Bool, convolvedIsOutput: Bool = false) throws -> CompiledModel {
-        let first = ConvolutionOptions(padding: .same, strideWidth: 2, strideHeight: 2, dilationWidth: 1, dilationHeight: 1, activation: .none)
-        let second = ConvolutionOptions(padding: .same, strideWidth: 1, strideHeight: 1, dilationWidth: 1, dilationHeight: 1, activation: .none)
-        let graph = Model(file: "probe.tflite", tensors: [
-            Tensor(name: "input", shape: [1, 128, 128, 3], type: .float32, constant: nil),
-            Tensor(name: "filter", shape: [24, 5, 5, 3], type: .float32,
-                   constant: .float(SplitMix64.floats(count: 24 * 75, seed: 2, lower: -1, upper: 1))),
-            Tensor(name: "bias", shape: [24], type: .float32, constant: .float(SplitMix64.floats(count: 24, seed: 3, lower: -1, upper: 1))),
-            Tensor(name: "convolved", shape: [1, 64, 64, 24], type: .float32, constant: nil),
-            Tensor(name: "features", shape: [1, 64, 64, 24], type: .float32, constant: nil),
-            Tensor(name: "filter 2", shape: [8, 1, 1, 24], type: .float32,
-                   constant: .float(SplitMix64.floats(count: 8 * 24, seed: 4, lower: -1, upper: 1))),
-            Tensor(name: "output", shape: [1, 64, 64, 8], type: .float32, constant: nil),
-        ], operators: [
-            Operator(kind: .conv2D(first), inputs: [0, 1, 2], outputs: [3]),
-            Operator(kind: .relu, inputs: [3], outputs: [4]),
-            Operator(kind: .conv2D(second), inputs: [4, 5, -1], outputs: [6]),
-        ], inputs: [0], outputs: convolvedIsOutput ? [6, 3] : [6])
-        return try CompiledModel(graph: graph, letterboxedInput: letterboxed)
-    }
-
     /// A RELU that alone reads the leading convolution runs as its clamp, and the
     /// outputs are those of the subgraph, where XNNPACK fuses the two itself.
     func testTheReLUAfterTheLeadingConvolutionIsItsClamp() throws {
         for convolvedIsOutput in [false, true] {
-            let banded = try Runtime(model: try modelWithReLU(letterboxed: true, convolvedIsOutput: convolvedIsOutput), threads: 2)
-            let plain = try Runtime(model: try modelWithReLU(letterboxed: false, convolvedIsOutput: convolvedIsOutput), threads: 2)
+            let banded = try Runtime(model: try model(separateReLU: true, convolvedIsOutput: convolvedIsOutput), threads: 2)
+            let plain = try Runtime(model: try model(separateReLU: true, convolvedIsOutput: convolvedIsOutput, letterboxed: false),
+                                    threads: 2)
             if convolvedIsOutput {
                 XCTAssertEqual(banded.stepNames[0], "leading CONV_2D (operator 0)", "\(banded.stepNames)")
             } else {
