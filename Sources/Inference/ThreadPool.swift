@@ -61,14 +61,23 @@ package final class ThreadPool: @unchecked Sendable {
         let caller = pthread_self()
         let arrived = Atomic(0)
         let failed = Atomic(false)
-        let ids = Mutex([Int32](repeating: 0, count: threads - 1))
-        // Each index waits until every worker has taken one, so no thread can
-        // run two of them: every worker runs exactly one and pins itself.
+        let ids = Mutex([Int32]())
+        // Each index waits until every worker has reported in, so every worker
+        // takes one while the others are held. A worker can still run a second
+        // index once all have: the caller, descheduled (on a busy machine), may
+        // take none. So a worker reports in once, with its first index.
         parallelize(on: handle, threads) { _ in
             if pthread_equal(pthread_self(), caller) == 0 {
-                let slot = arrived.add(1, ordering: .acquiringAndReleasing).newValue - 1
-                ids.withLock { $0[slot] = ThreadAffinity.currentThread }
-                if !ThreadAffinity.restrict(to: [cpus[slot]]) { failed.store(true, ordering: .releasing) }
+                let thread = ThreadAffinity.currentThread
+                let slot: Int? = ids.withLock { ids in
+                    guard !ids.contains(thread) else { return nil }
+                    ids.append(thread)
+                    return ids.count - 1
+                }
+                if let slot {
+                    arrived.add(1, ordering: .acquiringAndReleasing)
+                    if !ThreadAffinity.restrict(to: [cpus[slot]]) { failed.store(true, ordering: .releasing) }
+                }
             }
             while arrived.load(ordering: .acquiring) < threads - 1 { sched_yield() }
         }

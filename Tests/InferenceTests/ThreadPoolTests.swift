@@ -1,5 +1,6 @@
 import Foundation
 import Inference
+import Synchronization
 import XCTest
 
 /// The pool XNNPACK splits runs over also splits our own loops.
@@ -116,5 +117,29 @@ final class PinnedThreadPoolTests: XCTestCase {
         let pool = try ThreadPool(threads: 2)
         XCTAssertFalse(pool.isPinned)
         XCTAssertNil(pool.pinCaller())
+    }
+}
+
+/// Pinning asks each worker to report in once. On a busy machine the caller
+/// may be descheduled while its worker takes every index of that call, as when
+/// two workers start at once on two CPUs: that worker still pins only itself.
+final class PinningUnderLoadTests: XCTestCase {
+    private final class Stop: Sendable {
+        let requested = Atomic(false)
+    }
+
+    func testPoolsPinnedWhileEveryCPUIsBusyPinTheirWorkerOnce() throws {
+        let allowed = ThreadAffinity.allowedCPUs()
+        guard allowed.count >= 2 else { return }
+        let stop = Stop()
+        defer { stop.requested.store(true, ordering: .relaxed) }
+        for _ in 0..<allowed.count * 2 {
+            Thread { while !stop.requested.load(ordering: .relaxed) {} }.start()
+        }
+        for _ in 0..<300 {
+            let pool = try ThreadPool(threads: 2, pinned: true)
+            XCTAssertTrue(pool.isPinned)
+            XCTAssertEqual(pool.workerCPUs, [allowed[1]])
+        }
     }
 }
