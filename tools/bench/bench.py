@@ -505,6 +505,7 @@ def main():
     progress("loading MediaPipe")
     peer = Peer(args.models)
     starts = []
+    p6_rounds = min(P6_ROUNDS, args.rounds)
     with (tempfile.TemporaryDirectory(prefix="faceworker-bench-") as tmp,
           TasksPeer(args.tasks_python, args.frames, args.models) as tasks_peer):
         scratch = Path(tmp)
@@ -513,10 +514,9 @@ def main():
                 bench = FaceBench(args.face_bench, args.frames, worker)
                 first_ms = first_frame_ms(bench, scratch)
                 if index == 0:
-                    rounds = min(P6_ROUNDS, args.rounds)
-                    ping, echo = (run.detail for run in best_of_rounds(rounds, [
+                    ping, echo = (run.detail for run in best_of_rounds(p6_rounds, [
                         ping_side(bench, args.pings, "ping", BUSY_POLL_US), ping_side(bench, args.pings, "echo", BUSY_POLL_US)]))
-                    ping_asleep, echo_asleep = (run.detail for run in best_of_rounds(rounds, [
+                    ping_asleep, echo_asleep = (run.detail for run in best_of_rounds(p6_rounds, [
                         ping_side(bench, args.pings), ping_side(bench, args.pings, "echo")]))
                     progress("measured P6 (Ping)")
                 start = measure_start(args, peer, tasks_peer, frames, bench, scratch, first_ms)
@@ -714,7 +714,7 @@ def main():
           f"{live['latency_ms']['max']:.2f} ms" + (f"; first error: {live['first_error']}" if live["errors"] else ""))
     print(f"P5: worker {worker_kib / 1024:.1f} MiB + {PEER_PROCESSES} face-bench clients {clients_kib / 1024:.1f} MiB "
           f"against {PEER_PROCESSES} MediaPipe processes {peer_kib / 1024:.1f} MiB")
-    print(f"P6: {ping['answered']} Pings each way, the best of {min(P6_ROUNDS, args.rounds)} rounds kept; "
+    print(f"P6: {ping['answered']} Pings each way, the best of {p6_rounds} rounds kept; "
           f"busy-polling p90 {ping['latency_ms']['p90'] * 1000:.1f}, "
           f"p99 {ping['latency_ms']['p99'] * 1000:.1f} us; the peer column is a bare echo process's round trip, "
           "the floor under any worker")
