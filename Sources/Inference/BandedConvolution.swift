@@ -116,7 +116,8 @@ final class BandedConvolution {
 
     /// Computes the output from the current input: the band alone when the
     /// input's border is the one the output's border rows were computed for.
-    func run() throws {
+    /// Returns the output rows computed, nil when it computed them all.
+    func run() throws -> Range<Int>? {
         let border = uniformBorder()
         let band = geometry.band(top: border.top, bottom: border.bottom)
         if let band, border == heldBorder {
@@ -133,10 +134,18 @@ final class BandedConvolution {
             }
             try execute(banded)
             bandRuns += 1
-            return
+            return band
         }
+        heldBorder = nil
         try execute(whole)
         heldBorder = band == nil ? nil : border
+        return nil
+    }
+
+    /// Makes the next run a whole one: what follows the convolution failed
+    /// to keep its own border rows from this run.
+    func forgetBorder() {
+        heldBorder = nil
     }
 
     private func execute(_ op: xnn_operator_t) throws {

@@ -38,18 +38,24 @@ struct ExecutionPlan: Sendable {
     /// The first convolution, run before the first stage by the runtime
     /// itself (see `LeadingConvolution`); nil when the model has none.
     var leading: LeadingConvolution?
+    /// The operators after it that keep its output's rows, run with it (see
+    /// `LeadingStage`); nil when there are none.
+    var leadingStage: LeadingStage?
     var stages: [Stage]
     /// Every tensor that crosses a boundary (model inputs and outputs, segment
     /// inputs and outputs, host operands): each gets a buffer of its own.
     var boundaryTensors: [Int]
 
     /// Places `graph`'s operators; with `bandsLeadingConvolution`, its first
-    /// convolution (if it has one) runs on its own before the first stage.
+    /// convolution (if it has one) and the operators after it that keep its
+    /// height run on their own before the first stage.
     init(graph: Model, bandsLeadingConvolution: Bool = false) throws {
         var producedBy: [Int: Place] = [:]
         for input in graph.inputs { producedBy[input] = .engine(0) }
         leading = bandsLeadingConvolution ? LeadingConvolution(graph: graph) : nil
+        leadingStage = leading.flatMap { LeadingStage(graph: graph, after: $0) }
         if let leading { producedBy[leading.output] = .engine(0) }
+        if let leadingStage { producedBy[leadingStage.output] = .engine(0) }
         var engineOperators: [[Int]] = []
         var hostSteps: [[HostStep]] = []
 
@@ -58,7 +64,7 @@ struct ExecutionPlan: Sendable {
             while hostSteps.count < count { hostSteps.append([]) }
         }
 
-        let runByLeading = Set(leading?.operatorIndices ?? [])
+        let runByLeading = Set((leading?.operatorIndices ?? []) + (leadingStage?.operators ?? []))
         for (index, op) in graph.operators.enumerated() where !runByLeading.contains(index) {
             let computed = op.inputs.filter { $0 >= 0 && graph.tensors[$0].constant == nil }
             let places = computed.compactMap { producedBy[$0] }
@@ -87,7 +93,8 @@ struct ExecutionPlan: Sendable {
             for step in steps { hostRead.formUnion(step.inputs.filter { $0 >= 0 }) }
         }
         let modelOutputs = Set(graph.outputs)
-        var boundary = Set(graph.inputs).union(graph.outputs).union(hostRead).union(leading.map { [$0.output] } ?? [])
+        var boundary = Set(graph.inputs).union(graph.outputs).union(hostRead)
+            .union([leading?.output, leadingStage?.output].compactMap { $0 })
         stages = engineOperators.indices.map { stage in
             let operators = engineOperators[stage]
             var computedHere = Set<Int>()

@@ -31,6 +31,8 @@ package final class Runtime {
     private let hostCalls: [[HostCall]]
     /// The model's first convolution, run before the first stage; nil when it has none.
     let leading: BandedConvolution?
+    /// The operators after it that keep its output's rows, run with it; nil when there are none.
+    let leadingStage: BandedStage?
     /// With profiling, the leading convolution's time in the last run.
     private(set) var leadingTime: Duration = .zero
     let profiling: Bool
@@ -85,6 +87,9 @@ package final class Runtime {
             leading = try model.plan.leading.map {
                 try BandedConvolution($0, graph: graph, input: buffers[$0.input]!, output: buffers[$0.output]!, pool: pool)
             }
+            leadingStage = try model.plan.leadingStage.map {
+                try BandedStage($0, model: model, input: buffers[$0.input]!, output: buffers[$0.output]!, pool: pool, profiling: profiling)
+            }
             for (stage, plan) in model.plan.stages.enumerated() {
                 engines.append(plan.segment.operators.isEmpty ? nil
                     : try Self.engine(for: plan.segment, model: model, pool: pool, workspace: workspace?.handle,
@@ -117,7 +122,7 @@ package final class Runtime {
         outputBuffers = graph.outputs.map { buffers[$0]! }
     }
 
-    private static func engine(for segment: ExecutionPlan.Segment, model: CompiledModel, pool: pthreadpool_t?, workspace: xnn_workspace_t?,
+    static func engine(for segment: ExecutionPlan.Segment, model: CompiledModel, pool: pthreadpool_t?, workspace: xnn_workspace_t?,
                                weightsCache: xnn_weights_cache_t?, setUp: Bool, profiling: Bool,
                                externals: [xnn_external_value]) throws -> xnn_runtime_t {
         let file = model.graph.file
@@ -194,7 +199,8 @@ package final class Runtime {
 
     private static func stepNames(of model: CompiledModel) -> [String] {
         let leading = model.plan.leading.map { leading in
-            ["leading CONV_2D (operator \(leading.operatorIndex))" + (leading.fusedReLUIndex.map { " with RELU (operator \($0))" } ?? "")]
+            ["leading CONV_2D (operator \(leading.operatorIndex))" + (leading.fusedReLUIndex.map { " with RELU (operator \($0))" } ?? "")
+                + (model.plan.leadingStage.map { ", then operators \(Self.list($0.operators)) over its rows" } ?? "")]
         } ?? []
         return leading + model.plan.stages.enumerated().flatMap { stage, plan -> [String] in
             var names: [String] = []
@@ -207,10 +213,22 @@ package final class Runtime {
         }
     }
 
+    /// Operator indices in order, a run of consecutive ones as "first–last".
+    private static func list(_ indices: [Int]) -> String {
+        guard let first = indices.first, let last = indices.last, last - first + 1 == indices.count, indices.count > 2 else {
+            return indices.map(String.init).joined(separator: ", ")
+        }
+        return "\(first)–\(last)"
+    }
+
     /// How many runs computed only the rows of the model's first convolution
     /// that its input's uniform border does not decide (see
     /// `LeadingConvolution`), keeping the rest from an earlier run.
     package var bandRuns: Int { leading?.bandRuns ?? 0 }
+
+    /// How many runs computed only the rows of the operators after the first
+    /// convolution (see `LeadingStage`) that the border does not decide.
+    package var stageBandRuns: Int { leadingStage?.bandRuns ?? 0 }
 
     /// Runs the model on the current input buffers.
     package func invoke() throws {
@@ -218,8 +236,9 @@ package final class Runtime {
         if let leading {
             let clock = ContinuousClock()
             let start = profiling ? clock.now : nil
-            try leading.run()
+            let band = try leading.run()
             if let start { leadingTime = clock.now - start }
+            try runStage(after: band, of: leading)
         }
         for stage in engines.indices {
             if let engine = engines[stage] { try run(engine) }
@@ -236,7 +255,7 @@ package final class Runtime {
         var step = 0
         if let leading {
             let start = clock.now
-            try leading.run()
+            try runStage(after: try leading.run(), of: leading)
             stepTimes[step] += clock.now - start
             step += 1
         }
@@ -253,6 +272,16 @@ package final class Runtime {
                 stepTimes[step] += clock.now - start
                 step += 1
             }
+        }
+    }
+
+    private func runStage(after band: Range<Int>?, of leading: BandedConvolution) throws {
+        guard let leadingStage else { return }
+        do {
+            try leadingStage.run(after: band)
+        } catch {
+            leading.forgetBorder()
+            throw error
         }
     }
 

@@ -8,32 +8,53 @@ import XCTest
 /// on the same border, and gives the outputs of a whole run to the bit.
 final class LeadingConvolutionTests: XCTestCase {
     /// input [1, 128, 128, 3] -> CONV_2D (5x5, stride 2, SAME; BlazeFace's first layer) -> [1, 64, 64, 24]
-    /// -> CONV_2D (1x1) -> [1, 64, 64, 8]. The ReLU is the first convolution's fused activation, or
-    /// with `separateReLU` a RELU operator of its own between the two, as in BlazeFace's file; with
-    /// `convolvedIsOutput` the first convolution's own output is a model output too.
+    /// -> a residual block as BlazeFace's (DEPTHWISE_CONV_2D 3x3, ADD of its input, RELU) -> CONV_2D (1x1)
+    /// -> [1, 64, 64, 8] -> MAX_POOL_2D (2x2, stride 2) -> [1, 32, 32, 8]. The ReLU is the first
+    /// convolution's fused activation, or with `separateReLU` a RELU operator of its own after it, as in
+    /// BlazeFace's file; with `convolvedIsOutput` the first convolution's own output is a model output too.
     private func model(stride: Int = 2, separateReLU: Bool = false, convolvedIsOutput: Bool = false,
                        letterboxed: Bool = true) throws -> CompiledModel {
-        let first = ConvolutionOptions(padding: .same, strideWidth: stride, strideHeight: stride, dilationWidth: 1, dilationHeight: 1,
-                                       activation: separateReLU ? .none : .relu)
-        let second = ConvolutionOptions(padding: .same, strideWidth: 1, strideHeight: 1, dilationWidth: 1, dilationHeight: 1, activation: .none)
+        func options(stride: Int, activation: Activation) -> ConvolutionOptions {
+            ConvolutionOptions(padding: .same, strideWidth: stride, strideHeight: stride, dilationWidth: 1, dilationHeight: 1,
+                               activation: activation)
+        }
+        func constant(_ name: String, _ shape: [Int], seed: UInt64) -> Tensor {
+            Tensor(name: name, shape: shape, type: .float32,
+                   constant: .float(SplitMix64.floats(count: shape.reduce(1, *), seed: seed, lower: -1, upper: 1)))
+        }
+        func features(_ name: String, channels: Int = 24) -> Tensor {
+            Tensor(name: name, shape: [1, 64, 64, channels], type: .float32, constant: nil)
+        }
         var tensors = [
             Tensor(name: "input", shape: [1, 128, 128, 3], type: .float32, constant: nil),
-            Tensor(name: "filter", shape: [24, 5, 5, 3], type: .float32,
-                   constant: .float(SplitMix64.floats(count: 24 * 75, seed: 2, lower: -1, upper: 1))),
-            Tensor(name: "bias", shape: [24], type: .float32, constant: .float(SplitMix64.floats(count: 24, seed: 3, lower: -1, upper: 1))),
-            Tensor(name: "filter 2", shape: [8, 1, 1, 24], type: .float32,
-                   constant: .float(SplitMix64.floats(count: 8 * 24, seed: 4, lower: -1, upper: 1))),
-            Tensor(name: "output", shape: [1, 64, 64, 8], type: .float32, constant: nil),
-            Tensor(name: "convolved", shape: [1, 64, 64, 24], type: .float32, constant: nil),
+            constant("filter", [24, 5, 5, 3], seed: 2),
+            constant("bias", [24], seed: 3),
+            constant("filter 2", [8, 1, 1, 24], seed: 4),
+            Tensor(name: "output", shape: [1, 32, 32, 8], type: .float32, constant: nil),
+            features("convolved"),
+            constant("depthwise filter", [1, 3, 3, 24], seed: 5),
+            features("depthwise"),
+            features("sum"),
+            features("block"),
+            features("projected", channels: 8),
         ]
-        var operators = [Operator(kind: .conv2D(first), inputs: [0, 1, 2], outputs: [5])]
-        var features = 5
+        var operators = [Operator(kind: .conv2D(options(stride: stride, activation: separateReLU ? .none : .relu)),
+                                  inputs: [0, 1, 2], outputs: [5])]
+        var activated = 5
         if separateReLU {
-            tensors.append(Tensor(name: "features", shape: [1, 64, 64, 24], type: .float32, constant: nil))
-            operators.append(Operator(kind: .relu, inputs: [5], outputs: [6]))
-            features = 6
+            tensors.append(features("features"))
+            activated = tensors.count - 1
+            operators.append(Operator(kind: .relu, inputs: [5], outputs: [activated]))
         }
-        operators.append(Operator(kind: .conv2D(second), inputs: [features, 3, -1], outputs: [4]))
+        operators += [
+            Operator(kind: .depthwiseConv2D(options(stride: 1, activation: .none), depthMultiplier: 1), inputs: [activated, 6, -1],
+                     outputs: [7]),
+            Operator(kind: .add(.none), inputs: [activated, 7], outputs: [8]),
+            Operator(kind: .relu, inputs: [8], outputs: [9]),
+            Operator(kind: .conv2D(options(stride: 1, activation: .none)), inputs: [9, 3, -1], outputs: [10]),
+            Operator(kind: .maxPool2D(PoolOptions(padding: .valid, strideWidth: 2, strideHeight: 2, filterWidth: 2, filterHeight: 2,
+                                                  activation: .none)), inputs: [10], outputs: [4]),
+        ]
         let graph = Model(file: "probe.tflite", tensors: tensors, operators: operators, inputs: [0],
                           outputs: convolvedIsOutput ? [4, 5] : [4])
         return try CompiledModel(graph: graph, letterboxedInput: letterboxed)
@@ -84,6 +105,7 @@ final class LeadingConvolutionTests: XCTestCase {
             XCTAssertEqual(try runtime.run(widescreen[0])[0], try whole(widescreen[0], threads: threads))
             XCTAssertEqual(try runtime.run(widescreen[1])[0], try whole(widescreen[1], threads: threads))
             XCTAssertEqual(runtime.bandRuns, 4)
+            XCTAssertEqual(runtime.stageBandRuns, 4, "the block after the convolution runs over the band with it")
         }
     }
 
@@ -95,9 +117,10 @@ final class LeadingConvolutionTests: XCTestCase {
             let plain = try Runtime(model: try model(separateReLU: true, convolvedIsOutput: convolvedIsOutput, letterboxed: false),
                                     threads: 2)
             if convolvedIsOutput {
-                XCTAssertEqual(banded.stepNames[0], "leading CONV_2D (operator 0)", "\(banded.stepNames)")
+                XCTAssertEqual(banded.stepNames[0], "leading CONV_2D (operator 0), then operators 1–5 over its rows", "\(banded.stepNames)")
             } else {
-                XCTAssertEqual(banded.stepNames[0], "leading CONV_2D (operator 0) with RELU (operator 1)", "\(banded.stepNames)")
+                XCTAssertEqual(banded.stepNames[0], "leading CONV_2D (operator 0) with RELU (operator 1), then operators 2–5 over its rows",
+                               "\(banded.stepNames)")
             }
             for seed in 0..<3 as Range<UInt64> {
                 let input = frame(content: 28..<100, border: -1, seed: 60 + seed)
@@ -109,6 +132,7 @@ final class LeadingConvolutionTests: XCTestCase {
                 }
             }
             XCTAssertEqual(banded.bandRuns, 2)
+            XCTAssertEqual(banded.stageBandRuns, 2)
         }
     }
 
