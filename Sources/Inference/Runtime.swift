@@ -200,7 +200,7 @@ package final class Runtime {
     private static func stepNames(of model: CompiledModel) -> [String] {
         let leading = model.plan.leading.map { leading in
             ["leading CONV_2D (operator \(leading.operatorIndex))" + (leading.fusedReLUIndex.map { " with RELU (operator \($0))" } ?? "")
-                + (model.plan.leadingStage.map { ", then operators \(Self.list($0.operators)) over its rows" } ?? "")]
+                + (model.plan.leadingStage.map { ", then \(Self.list($0.operators)) over its rows" } ?? "")]
         } ?? []
         return leading + model.plan.stages.enumerated().flatMap { stage, plan -> [String] in
             var names: [String] = []
@@ -213,12 +213,13 @@ package final class Runtime {
         }
     }
 
-    /// Operator indices in order, a run of consecutive ones as "first–last".
+    /// "operator 2", "operators 2, 3" or "operators 2–10" for a run of consecutive indices.
     private static func list(_ indices: [Int]) -> String {
-        guard let first = indices.first, let last = indices.last, last - first + 1 == indices.count, indices.count > 2 else {
-            return indices.map(String.init).joined(separator: ", ")
+        guard indices.count > 1, let first = indices.first, let last = indices.last else { return "operator \(indices[0])" }
+        guard last - first + 1 == indices.count, indices.count > 2 else {
+            return "operators " + indices.map(String.init).joined(separator: ", ")
         }
-        return "\(first)–\(last)"
+        return "operators \(first)–\(last)"
     }
 
     /// How many runs computed only the rows of the model's first convolution

@@ -11,8 +11,9 @@ final class LeadingConvolutionTests: XCTestCase {
     /// -> a residual block as BlazeFace's (DEPTHWISE_CONV_2D 3x3, ADD of its input, RELU) -> CONV_2D (1x1)
     /// -> [1, 64, 64, 8] -> MAX_POOL_2D (2x2, stride 2) -> [1, 32, 32, 8]. The ReLU is the first
     /// convolution's fused activation, or with `separateReLU` a RELU operator of its own after it, as in
-    /// BlazeFace's file; with `convolvedIsOutput` the first convolution's own output is a model output too.
-    private func model(stride: Int = 2, separateReLU: Bool = false, convolvedIsOutput: Bool = false,
+    /// BlazeFace's file; with `convolvedIsOutput` the first convolution's own output is a model output too,
+    /// with `depthwiseIsOutput` the depthwise convolution's.
+    private func model(stride: Int = 2, separateReLU: Bool = false, convolvedIsOutput: Bool = false, depthwiseIsOutput: Bool = false,
                        letterboxed: Bool = true) throws -> CompiledModel {
         func options(stride: Int, activation: Activation) -> ConvolutionOptions {
             ConvolutionOptions(padding: .same, strideWidth: stride, strideHeight: stride, dilationWidth: 1, dilationHeight: 1,
@@ -56,7 +57,7 @@ final class LeadingConvolutionTests: XCTestCase {
                                                   activation: .none)), inputs: [10], outputs: [4]),
         ]
         let graph = Model(file: "probe.tflite", tensors: tensors, operators: operators, inputs: [0],
-                          outputs: convolvedIsOutput ? [4, 5] : [4])
+                          outputs: [4] + (convolvedIsOutput ? [5] : []) + (depthwiseIsOutput ? [7] : []))
         return try CompiledModel(graph: graph, letterboxedInput: letterboxed)
     }
 
@@ -134,6 +135,21 @@ final class LeadingConvolutionTests: XCTestCase {
             XCTAssertEqual(banded.bandRuns, 2)
             XCTAssertEqual(banded.stageBandRuns, 2)
         }
+    }
+
+    /// The operators after the convolution run over the band only as far as one
+    /// tensor leaves them: here the depthwise convolution's output is a model
+    /// output, read after the residual block too, so the stage is that convolution
+    /// alone, and the rest runs in the subgraph on its whole output.
+    func testAStageEndsWhereOnlyOneTensorLeavesIt() throws {
+        let banded = try Runtime(model: try model(depthwiseIsOutput: true), threads: 2)
+        let plain = try Runtime(model: try model(depthwiseIsOutput: true, letterboxed: false), threads: 2)
+        XCTAssertEqual(banded.stepNames[0], "leading CONV_2D (operator 0), then operator 1 over its rows", "\(banded.stepNames)")
+        for seed in 0..<3 as Range<UInt64> {
+            let input = frame(content: 28..<100, border: -1, seed: 70 + seed)
+            XCTAssertEqual(try banded.run(input), try plain.run(input), "frame \(seed)")
+        }
+        XCTAssertEqual(banded.stageBandRuns, 2)
     }
 
     /// XNNPACK's refusal of the convolution it runs on its own names the operator and the status.
