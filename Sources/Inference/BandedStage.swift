@@ -18,9 +18,10 @@ final class BandedStage {
     private let input: UnsafeMutableBufferPointer<Float>
     private let output: UnsafeMutableBufferPointer<Float>
     private let engine: xnn_runtime_t
-    /// Held so the workspace outlives the runtime. Its own, not the thread's
-    /// shared one: reshaping for a band must not move the memory the other
-    /// runtimes of the thread were set up with.
+    /// Held so the workspace outlives the runtime. It may be the thread's
+    /// shared one: the runtime is first shaped for the whole height, and a
+    /// band needs less, so reshaping never grows it and never moves the
+    /// memory the thread's other runtimes were set up with.
     private let workspace: Workspace
     private let file: String
     /// The input rows the runtime is shaped and set up for.
@@ -31,14 +32,14 @@ final class BandedStage {
     private(set) var bandRuns = 0
 
     init(_ geometry: LeadingStage, model: CompiledModel, input: UnsafeMutableBufferPointer<Float>,
-         output: UnsafeMutableBufferPointer<Float>, pool: pthreadpool_t?, profiling: Bool) throws {
+         output: UnsafeMutableBufferPointer<Float>, pool: pthreadpool_t?, workspace: Workspace?, profiling: Bool) throws {
         self.geometry = geometry
         self.input = input
         self.output = output
         file = model.graph.file
-        workspace = try Workspace()
+        self.workspace = try workspace ?? Workspace()
         let segment = ExecutionPlan.Segment(operators: geometry.operators, inputs: [geometry.input], outputs: [geometry.output])
-        engine = try Runtime.engine(for: segment, model: model, pool: pool, workspace: workspace.handle, weightsCache: nil,
+        engine = try Runtime.engine(for: segment, model: model, pool: pool, workspace: self.workspace.handle, weightsCache: nil,
                                     setUp: false, profiling: profiling, externals: [])
         edges = .allocate(capacity: max(2 * geometry.halo * geometry.width * geometry.outputChannels, 1))
         try prepare(0..<geometry.height)
@@ -71,6 +72,12 @@ final class BandedStage {
             throw InferenceError(file: file, problem: "XNNPACK failed to run the operators after the leading CONV_2D: \(status.name)")
         }
         if band != nil { bandRuns += 1 }
+    }
+
+    /// Sets the runtime up again for the rows it is shaped for: a runtime
+    /// built later in the shared workspace may have grown it, and so moved it.
+    func rebind() throws {
+        try prepare(prepared ?? 0..<geometry.height)
     }
 
     /// Shapes the runtime for the input rows `rows` and points it at them and at the same rows of the output.

@@ -87,14 +87,16 @@ package final class Runtime {
             leading = try model.plan.leading.map {
                 try BandedConvolution($0, graph: graph, input: buffers[$0.input]!, output: buffers[$0.output]!, pool: pool)
             }
-            leadingStage = try model.plan.leadingStage.map {
-                try BandedStage($0, model: model, input: buffers[$0.input]!, output: buffers[$0.output]!, pool: pool, profiling: profiling)
-            }
             for (stage, plan) in model.plan.stages.enumerated() {
                 engines.append(plan.segment.operators.isEmpty ? nil
                     : try Self.engine(for: plan.segment, model: model, pool: pool, workspace: workspace?.handle,
                                       weightsCache: weightsCache?.handle, setUp: setUp, profiling: profiling,
                                       externals: externals[stage]))
+            }
+            // After the segments, which may grow a shared workspace: set up before them, it would have to be set up again.
+            leadingStage = try model.plan.leadingStage.map {
+                try BandedStage($0, model: model, input: buffers[$0.input]!, output: buffers[$0.output]!, pool: pool,
+                                workspace: workspace, profiling: profiling)
             }
         } catch {
             for case let engine? in engines { xnn_delete_runtime(engine) }
@@ -159,6 +161,7 @@ package final class Runtime {
     /// operators of the runtimes already built hold pointers into it from
     /// their setup.
     package func rebind() throws {
+        try leadingStage?.rebind()
         for (stage, engine) in engines.enumerated() {
             guard let engine else { continue }
             let status = xnn_setup_runtime(engine, externals[stage].count, externals[stage])

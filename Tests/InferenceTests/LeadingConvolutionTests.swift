@@ -152,6 +152,25 @@ final class LeadingConvolutionTests: XCTestCase {
         XCTAssertEqual(banded.stageBandRuns, 2)
     }
 
+    /// The stage's runtime keeps its inner tensors in its thread's shared
+    /// workspace. A larger model built after it (then set up again, as the
+    /// runtimes of a thread are) grows that workspace and runs between its
+    /// frames, overwriting it: the stage still gives a whole run's outputs,
+    /// as the border rows it keeps are outside the workspace.
+    func testTheStageSharesItsThreadsWorkspace() throws {
+        let workspace = try Workspace(), pool = try ThreadPool(threads: 2)
+        let banded = try Runtime(model: try model(), threadPool: pool, workspace: workspace)
+        let mesh = try Runtime(model: try CompiledModel(path: modelsDirectory.appendingPathComponent("face_landmark.tflite").path),
+                               threadPool: pool, workspace: workspace)
+        try banded.rebind()
+        for seed in 0..<4 as Range<UInt64> {
+            let input = frame(content: 28..<100, border: -1, seed: 80 + seed)
+            XCTAssertEqual(try banded.run(input)[0], try whole(input, threads: 2), "frame \(seed)")
+            _ = try mesh.run(SplitMix64.floats(count: mesh.input().count, seed: 90 + seed, lower: 0, upper: 1))
+        }
+        XCTAssertEqual(banded.stageBandRuns, 3)
+    }
+
     /// XNNPACK's refusal of the convolution it runs on its own names the operator and the status.
     func testARefusedLeadingConvolutionIsAnErrorNamingIt() throws {
         XCTAssertThrowsError(try Runtime(model: try model(stride: 0))) { error in
