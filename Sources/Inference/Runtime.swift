@@ -124,9 +124,11 @@ package final class Runtime {
         outputBuffers = graph.outputs.map { buffers[$0]! }
     }
 
+    /// An XNNPACK runtime of `segment`'s operators; set up with `externals`
+    /// unless `setUp` is false, when its owner sets it up later.
     static func engine(for segment: ExecutionPlan.Segment, model: CompiledModel, pool: pthreadpool_t?, workspace: xnn_workspace_t?,
-                               weightsCache: xnn_weights_cache_t?, setUp: Bool, profiling: Bool,
-                               externals: [xnn_external_value]) throws -> xnn_runtime_t {
+                       weightsCache: xnn_weights_cache_t?, setUp: Bool, profiling: Bool,
+                       externals: [xnn_external_value]) throws -> xnn_runtime_t {
         let file = model.graph.file
         var subgraph: xnn_subgraph_t?
         let createStatus = xnn_create_subgraph(UInt32(model.graph.tensors.count), 0, &subgraph)
