@@ -17,7 +17,8 @@ final class BandedStage {
     let geometry: LeadingStage
     private let input: UnsafeMutableBufferPointer<Float>
     private let output: UnsafeMutableBufferPointer<Float>
-    private let engine: xnn_runtime_t
+    /// The stage's XNNPACK runtime, read for its operator profile.
+    let engine: xnn_runtime_t
     /// Held so the workspace outlives the runtime. It may be the thread's
     /// shared one: the runtime is first shaped for the whole height, and a
     /// band needs less, so reshaping never grows it and never moves the
@@ -49,9 +50,6 @@ final class BandedStage {
         xnn_delete_runtime(engine)
         edges.deallocate()
     }
-
-    /// The XNNPACK runtime, for its operator profile.
-    var profiledEngine: xnn_runtime_t { engine }
 
     /// Runs the stage after the leading convolution computed the rows `band`
     /// alone (nil: all of them).

@@ -25,7 +25,7 @@ extension Runtime {
             times.append(OperatorTime(stage: 0, name: "Convolution (NHWC, F32) leading, its border rows kept",
                                       microseconds: UInt64(leadingTime / .microseconds(1))))
         }
-        let profiled = [(0, leadingStage?.profiledEngine)] + engines.enumerated().map { ($0, $1) }
+        let profiled = [(0, leadingStage?.engine)] + engines.enumerated().map { ($0, $1) }
         for (stage, engine) in profiled {
             guard let engine else { continue }
             let names = try profileInfo(engine, xnn_profile_info_operator_name, as: CChar.self)
