@@ -26,7 +26,7 @@ struct InferenceBench: ParsableCommand {
     @Option(help: "Highest input value (default 1).")
     var upper: Double?
 
-    @Option(help: "Rows at the top and at the bottom of an image input that hold the lowest input value throughout, as the letterbox border of a frame fitted into a square input does (28 of 128 for a 16:9 frame). The model is then run as the worker runs a detector: its first convolution computes only the rows between after the first run. (default: 0)")
+    @Option(help: "Rows at the top and at the bottom of an image input that hold the lowest input value throughout, as the letterbox border of a frame fitted into a square input does (28 of 128 for a 16:9 frame). The model is then run as the worker runs a detector: its first convolution computes only the rows between after the first run.")
     var letterbox = 0
 
     @Option(help: "Inference threads (1 = the calling thread only).")
